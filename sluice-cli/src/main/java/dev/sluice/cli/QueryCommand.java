@@ -1,0 +1,122 @@
+package dev.sluice.cli;
+
+import dev.sluice.api.Table;
+import dev.sluice.api.Tables;
+import dev.sluice.error.Errors;
+import dev.sluice.read.QueryType;
+import dev.sluice.read.Scan;
+import dev.sluice.read.expr.ExpressionParser;
+import dev.sluice.records.CsvRecordWriter;
+import dev.sluice.records.JsonRecordWriter;
+import dev.sluice.records.TableRenderer;
+import dev.sluice.util.CloseableIterator;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice query}: rows of a snapshot, a read-optimized view, or a time-travel snapshot. */
+@Command(name = "query", description = "Query a table: snapshot (default), read-optimized, or as of an instant.")
+final class QueryCommand implements Callable<Integer> {
+  private static final int TABLE_FORMAT_MAX_ROWS = 10_000;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
+  String table;
+
+  @Option(names = "--type", defaultValue = "snapshot", description = "snapshot, read-optimized or incremental.")
+  String type;
+
+  @Option(names = "--as-of", paramLabel = "INSTANT", description = "Time travel: the snapshot as of this instant.")
+  String asOf;
+
+  @Option(names = "--columns", split = ",", paramLabel = "a,b", description = "Columns to return (default: all).")
+  List<String> columns = List.of();
+
+  @Option(names = "--where", paramLabel = "EXPR", description = "Filter, e.g. \"ts > 100 and part = 'p1'\".")
+  String where;
+
+  @Option(names = "--meta", description = "Also return the _hoodie_* meta columns.")
+  boolean meta;
+
+  @Option(names = "--limit", paramLabel = "N", description = "At most N rows.")
+  Long limit;
+
+  @Option(names = "--format", defaultValue = "jsonl", description = "jsonl (default), csv or table.")
+  String format;
+
+  @Mixin
+  CommonOptions common;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Table t = Tables.open(table, common.config());
+    Scan scan = t.newScan().queryType(parseType(type)).withMetaColumns(meta);
+    if (!columns.isEmpty()) {
+      scan = scan.select(columns);
+    }
+    if (where != null) {
+      scan = scan.filter(ExpressionParser.parse(where));
+    }
+    if (asOf != null) {
+      scan = scan.asOf(asOf);
+    }
+    if (limit != null) {
+      scan = scan.limit(limit);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    String f = format.toLowerCase(Locale.ROOT);
+    try (CloseableIterator<GenericRecord> rows = scan.open()) {
+      Schema schema = scan.schema();
+      switch (f) {
+        case "jsonl", "json" -> {
+          JsonRecordWriter w = new JsonRecordWriter(out);
+          while (rows.hasNext()) {
+            w.write(rows.next());
+          }
+          w.flush();
+        }
+        case "csv" -> {
+          CsvRecordWriter w = new CsvRecordWriter(out, schema);
+          while (rows.hasNext()) {
+            w.write(rows.next());
+          }
+          w.flush();
+        }
+        case "table" -> {
+          List<GenericRecord> buffered = new ArrayList<>();
+          while (rows.hasNext() && buffered.size() < TABLE_FORMAT_MAX_ROWS) {
+            buffered.add(rows.next());
+          }
+          out.print(TableRenderer.render(schema, buffered));
+          if (rows.hasNext()) {
+            out.println("(only the first " + TABLE_FORMAT_MAX_ROWS + " rows are shown; use --limit or --format jsonl)");
+          }
+        }
+        default -> throw Errors.badRequest("--format " + format, "unknown output format", "Use jsonl, csv or table.");
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  static QueryType parseType(String t) {
+    return switch (t.toLowerCase(Locale.ROOT).replace('_', '-')) {
+      case "snapshot" -> QueryType.SNAPSHOT;
+      case "read-optimized", "ro" -> QueryType.READ_OPTIMIZED;
+      case "incremental" -> QueryType.INCREMENTAL;
+      default -> throw Errors.badRequest("--type " + t, "unknown query type", "Use snapshot, read-optimized or incremental.");
+    };
+  }
+}

@@ -1,0 +1,76 @@
+package dev.sluice.cli;
+
+import dev.sluice.api.Table;
+import dev.sluice.api.Tables;
+import dev.sluice.error.Errors;
+import dev.sluice.records.InputFormat;
+import dev.sluice.records.InputOptions;
+import dev.sluice.records.RecordSources;
+import dev.sluice.util.CloseableIterator;
+import dev.sluice.write.CommitResult;
+import dev.sluice.write.WriteOperation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sluice insert|upsert|delete|bulk-insert}: one write of the records in the input files. */
+@Command(description = "Write records from JSON Lines, CSV, Avro or Parquet files as one commit.")
+final class WriteCommand implements Callable<Integer> {
+  private final WriteOperation operation;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
+  String table;
+
+  @Parameters(index = "1..*", arity = "1..*", paramLabel = "INPUT", description = "Input files.")
+  List<Path> inputs;
+
+  @Option(names = "--format", description = "json, csv, avro or parquet (default: from each file's extension).")
+  String format;
+
+  @Option(names = "--ignore-unknown-fields", description = "Skip input fields that are not in the table schema.")
+  boolean ignoreUnknown;
+
+  @Mixin
+  CommonOptions common;
+
+  @Spec
+  CommandSpec spec;
+
+  WriteCommand(WriteOperation operation) {
+    this.operation = operation;
+  }
+
+  @Override
+  public Integer call() {
+    Table t = Tables.open(table, common.config());
+    boolean delete = operation == WriteOperation.DELETE;
+    Schema schema = delete ? t.keySchema() : t.schema();
+    InputOptions options = new InputOptions(ignoreUnknown || delete);
+    List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
+    for (Path in : inputs) {
+      if (!Files.isRegularFile(in)) {
+        throw Errors.badRequest("Input " + in, "the file does not exist", "Give existing input files.");
+      }
+      InputFormat f = format != null ? InputFormat.parse(format) : InputFormat.fromFileName(in.getFileName().toString());
+      parts.add(() -> RecordSources.open(in, f, schema, options));
+    }
+    CommitResult r;
+    try (CloseableIterator<GenericRecord> records = Progress.wrap(CloseableIterator.concat(parts), "read")) {
+      r = t.write(operation, records);
+    }
+    spec.commandLine().getOut().printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
+        operation.type(), r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
+    return 0;
+  }
+}

@@ -1,0 +1,158 @@
+package dev.sluice.api;
+
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.config.Config;
+import dev.sluice.error.Errors;
+import dev.sluice.fsview.FileSystemView;
+import dev.sluice.read.Scan;
+import dev.sluice.read.ScanOptions;
+import dev.sluice.read.SnapshotPlanner;
+import dev.sluice.storage.Storage;
+import dev.sluice.table.MetadataTable;
+import dev.sluice.table.TableConfig;
+import dev.sluice.table.TableConfigStore;
+import dev.sluice.timeline.CommitMetadata;
+import dev.sluice.timeline.Instant;
+import dev.sluice.timeline.Timeline;
+import dev.sluice.timeline.TimelineStore;
+import dev.sluice.write.CommitResult;
+import dev.sluice.write.TableWriter;
+import dev.sluice.write.WriteOperation;
+import dev.sluice.write.WriteSetup;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * A Hudi table: its configuration, timeline and schema, writes and scans. Obtain one from {@link Tables}.
+ * A {@code Table} is cheap; every operation reloads what it needs from storage, so several processes may
+ * work on one table.
+ */
+public final class Table {
+  /** Table property holding the schema given at creation (Hudi's {@code hoodie.table.create.schema}). */
+  public static final String CREATE_SCHEMA = "hoodie.table.create.schema";
+
+  private final Storage storage;
+  private final String location;
+  private final Config config;
+
+  Table(Storage storage, String location, Config config) {
+    this.storage = storage;
+    this.location = location;
+    this.config = config;
+  }
+
+  /** The table's base path or URI. */
+  public String location() {
+    return location;
+  }
+
+  /** The storage the table lives on. */
+  public Storage storage() {
+    return storage;
+  }
+
+  /** The write and read options this handle was opened with. */
+  public Config options() {
+    return config;
+  }
+
+  /** The table's {@code hoodie.properties}, read now. */
+  public TableConfig config() {
+    return TableConfigStore.read(storage, location);
+  }
+
+  /** The active timeline, loaded now. */
+  public Timeline timeline() {
+    return new TimelineStore(storage, location).load();
+  }
+
+  /** The file-system view of the latest timeline. */
+  public FileSystemView fileSystemView() {
+    return FileSystemView.of(storage, location, timeline());
+  }
+
+  /**
+   * The table schema without meta fields: the schema of the latest completed commit that recorded one, else
+   * the schema given at creation.
+   */
+  public Schema schema() {
+    return schema(timeline(), config());
+  }
+
+  private Schema schema(Timeline timeline, TableConfig tc) {
+    TimelineStore store = new TimelineStore(storage, location);
+    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    for (int i = commits.size() - 1; i >= 0; i--) {
+      Optional<String> s = store.readCommitMetadata(commits.get(i)).flatMap(CommitMetadata::schema).filter(x -> !x.isBlank());
+      if (s.isPresent()) {
+        return MetaFields.withoutMetaFields(new Schema.Parser().parse(s.get()));
+      }
+    }
+    return tc.get(CREATE_SCHEMA).map(s -> MetaFields.withoutMetaFields(new Schema.Parser().parse(s)))
+        .orElseThrow(() -> Errors.badTable(location, "the table has no schema yet (no commit and no "
+            + CREATE_SCHEMA + ")", "Write to it with a schema first."));
+  }
+
+  /**
+   * The schema of key-only delete rows: the record key and partition fields of the table schema.
+   */
+  public Schema keySchema() {
+    TableConfig tc = config();
+    Schema s = schema();
+    List<Schema.Field> fields = new ArrayList<>();
+    List<String> names = new ArrayList<>(tc.recordKeyFields());
+    for (String p : tc.partitionFields()) {
+      if (!names.contains(p)) {
+        names.add(p);
+      }
+    }
+    for (String n : names) {
+      Schema.Field f = s.getField(n.split("\\.")[0]);
+      if (f != null && fields.stream().noneMatch(x -> x.name().equals(f.name()))) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
+  }
+
+  /** Runs a write operation over {@code records} (built with {@link #schema()}) and commits it. */
+  public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
+    MetadataTable.removeIfPresent(storage, location);
+    TableConfig tc = config();
+    WriteSetup setup = WriteSetup.of(storage, location, tc, schema(timeline(), tc), config);
+    return new TableWriter(setup).write(op, records);
+  }
+
+  /** Inserts records (keys the index finds are updated, as Hudi does). */
+  public CommitResult insert(Iterator<GenericRecord> records) {
+    return write(WriteOperation.INSERT, records);
+  }
+
+  /** Upserts records; {@code _hoodie_is_deleted = true} deletes. */
+  public CommitResult upsert(Iterator<GenericRecord> records) {
+    return write(WriteOperation.UPSERT, records);
+  }
+
+  /** Deletes the keys of {@code records}: full records or rows of {@link #keySchema()}. */
+  public CommitResult delete(Iterator<GenericRecord> records) {
+    return write(WriteOperation.DELETE, records);
+  }
+
+  /** Bulk-inserts records: no tagging, sorted by partition and key. */
+  public CommitResult bulkInsert(Iterator<GenericRecord> records) {
+    return write(WriteOperation.BULK_INSERT, records);
+  }
+
+  /** A new scan of the latest snapshot. */
+  public Scan newScan() {
+    return new Scan(ScanOptions.defaults(), options -> {
+      Timeline tl = timeline();
+      TableConfig tc = config();
+      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl).plan(options);
+    });
+  }
+}

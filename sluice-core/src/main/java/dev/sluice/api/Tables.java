@@ -1,0 +1,76 @@
+package dev.sluice.api;
+
+import dev.sluice.config.Config;
+import dev.sluice.error.Errors;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.Storages;
+import dev.sluice.table.TableConfig;
+import dev.sluice.table.TableConfigStore;
+import dev.sluice.table.TableLayout;
+import java.util.Map;
+
+/** Entry point: create or open a table at a location (a local path, or a URI such as {@code hdfs://...}). */
+public final class Tables {
+  private static final int SUPPORTED_VERSION = 6;
+
+  private Tables() {
+  }
+
+  /** Opens the table at {@code location} with default options. */
+  public static Table open(String location) {
+    return open(location, Config.empty());
+  }
+
+  /** Opens the table at {@code location}; {@code options} holds write/read options and storage settings. */
+  public static Table open(String location, Config options) {
+    String base = normalize(location);
+    return open(Storages.forLocation(base, options.asMap()), base, options);
+  }
+
+  /** Opens the table at {@code location} on a given storage (e.g. a test's fault-injecting one). */
+  public static Table open(Storage storage, String location, Config options) {
+    String base = normalize(location);
+    TableConfig tc = TableConfigStore.read(storage, base);
+    if (tc.tableVersion() != SUPPORTED_VERSION) {
+      throw Errors.unsupported("Hudi table version " + tc.tableVersion() + " (at " + base + ")",
+          "Sluice reads and writes table version 6 (Hudi 0.14/0.15); upgrade or downgrade the table with Hudi.");
+    }
+    return new Table(storage, base, options);
+  }
+
+  /** Creates a table; fails if one exists at {@code location}. */
+  public static Table create(String location, TableSpec spec, Config options) {
+    String base = normalize(location);
+    return create(Storages.forLocation(base, options.asMap()), base, spec, options);
+  }
+
+  /** Creates a table on a given storage. */
+  public static Table create(Storage storage, String location, TableSpec spec, Config options) {
+    String base = normalize(location);
+    TableConfig.Builder b = TableConfig.builder()
+        .name(spec.name())
+        .type(spec.type())
+        .recordKeyFields(spec.recordKeyFields())
+        .partitionFields(spec.partitionFields())
+        .hiveStylePartitioning(spec.hiveStylePartitioning())
+        .payloadClass(spec.mergeMode().payloadClass());
+    spec.precombineField().ifPresent(b::precombineField);
+    b.property(Table.CREATE_SCHEMA, spec.schema().toString());
+    for (Map.Entry<String, String> e : spec.properties().entrySet()) {
+      b.property(e.getKey(), e.getValue());
+    }
+    TableLayout.initialize(storage, base, b.build());
+    return new Table(storage, base, options);
+  }
+
+  private static String normalize(String location) {
+    String l = location.trim();
+    while (l.length() > 1 && l.endsWith("/")) {
+      l = l.substring(0, l.length() - 1);
+    }
+    if (!l.contains(":") && !l.startsWith("/")) {
+      l = java.nio.file.Path.of(l).toAbsolutePath().normalize().toString();
+    }
+    return l;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.sluice.write;
+
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.error.Errors;
+import dev.sluice.error.SluiceException;
+import dev.sluice.key.FieldPath;
+import dev.sluice.key.KeyGenerator;
+import dev.sluice.merge.Ordering;
+import dev.sluice.merge.RecordMerger;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * First step of every write: validates each incoming record against the table schema, computes its key,
+ * partition path and ordering value, and combines duplicates of a key (the larger ordering value wins, a tie
+ * goes to the later record). Everything is checked before any file is written.
+ */
+final class BatchPreparer {
+  private final Schema userSchema;
+  private final List<String> keyFields;
+  private final List<String> partitionFields;
+  private final boolean hiveStyle;
+  private final boolean urlEncode;
+  private final Optional<String> precombineField;
+  private final RecordMerger merger;
+  private final boolean globalKeys;
+
+  BatchPreparer(WriteSetup setup) {
+    this.userSchema = setup.userSchema();
+    this.keyFields = setup.tableConfig().recordKeyFields();
+    this.partitionFields = setup.tableConfig().partitionFields();
+    this.hiveStyle = setup.tableConfig().hiveStylePartitioning();
+    this.urlEncode = setup.tableConfig().urlEncodePartitioning();
+    this.precombineField = setup.tableConfig().precombineField();
+    this.merger = setup.merger();
+    this.globalKeys = setup.globalIndex();
+  }
+
+  /**
+   * Prepares a batch. For {@code DELETE} records may be full records or rows holding only the key and
+   * partition fields.
+   */
+  List<WriteRecord> prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine) {
+    Map<String, WriteRecord> byKey = new LinkedHashMap<>();
+    List<WriteRecord> all = combine ? null : new ArrayList<>();
+    Schema lastSchema = null;
+    KeyGenerator keys = null;
+    FieldPath ordering = null;
+    FieldPath deleteFlag = null;
+    long n = 0;
+    while (input.hasNext()) {
+      GenericRecord raw = input.next();
+      n++;
+      if (raw == null) {
+        throw Errors.badInput("record " + n, null, "the record is null", "a record of the table schema");
+      }
+      if (raw.getSchema() != lastSchema) {
+        lastSchema = raw.getSchema();
+        boolean full = op != WriteOperation.DELETE || lastSchema.equals(userSchema);
+        if (full && !lastSchema.equals(userSchema)) {
+          throw schemaMismatch(n, lastSchema);
+        }
+        keys = KeyGenerator.of(lastSchema, keyFields, partitionFields, hiveStyle, urlEncode);
+        ordering = full && precombineField.isPresent() ? FieldPath.resolve(lastSchema, precombineField.get(), "precombine") : null;
+        deleteFlag = full && lastSchema.getField(MetaFields.IS_DELETED) != null
+            ? FieldPath.resolve(lastSchema, MetaFields.IS_DELETED, "delete marker") : null;
+      }
+      if (op != WriteOperation.DELETE) {
+        validate(raw, n);
+      }
+      WriteRecord rec = toWriteRecord(raw, op, keys, ordering, deleteFlag, n);
+      if (!combine) {
+        all.add(rec);
+        continue;
+      }
+      String dedupeKey = globalKeys ? rec.key() : rec.partitionPath() + '\u0000' + rec.key();
+      WriteRecord prev = byKey.get(dedupeKey);
+      if (prev == null || merger.newerWins(prev.ordering(), prev.delete() == WriteRecord.DeleteKind.HARD, rec.ordering())) {
+        byKey.put(dedupeKey, rec);
+      }
+    }
+    return combine ? new ArrayList<>(byKey.values()) : all;
+  }
+
+  private WriteRecord toWriteRecord(GenericRecord raw, WriteOperation op, KeyGenerator keys, FieldPath ordering,
+      FieldPath deleteFlag, long n) {
+    String key;
+    String partition;
+    try {
+      key = keys.recordKey(raw);
+      partition = keys.partitionPath(raw);
+    } catch (SluiceException e) {
+      throw Errors.badInput("record " + n, e.getMessage(), e);
+    }
+    if (op == WriteOperation.DELETE) {
+      return new WriteRecord(key, partition, null, Ordering.NATURAL, WriteRecord.DeleteKind.HARD);
+    }
+    @SuppressWarnings("rawtypes")
+    Comparable ord = Ordering.NATURAL;
+    if (ordering != null) {
+      ord = Ordering.normalize(ordering.get(raw));
+      if (ord == null) {
+        throw Errors.badInput("record " + n + " (key " + key + ")", ordering.name(), "the precombine value is null",
+            "a value to order versions of a key by");
+      }
+    }
+    boolean softDelete = deleteFlag != null && Boolean.TRUE.equals(deleteFlag.get(raw));
+    return new WriteRecord(key, partition, raw, ord, softDelete ? WriteRecord.DeleteKind.SOFT : WriteRecord.DeleteKind.NONE);
+  }
+
+  private void validate(GenericRecord raw, long n) {
+    if (!GenericData.get().validate(userSchema, raw)) {
+      for (Schema.Field f : userSchema.getFields()) {
+        if (!GenericData.get().validate(f.schema(), raw.get(f.pos()))) {
+          Object v = raw.get(f.pos());
+          throw Errors.badInput("record " + n, f.name(), v == null ? "the value is null" : "value " + v + " does not match",
+              "a value of type " + f.schema());
+        }
+      }
+      throw Errors.badInput("record " + n, null, "the record does not match the table schema", userSchema.toString());
+    }
+  }
+
+  private SluiceException schemaMismatch(long n, Schema got) {
+    return Errors.badInput("record " + n, null, "the record's schema differs from the table schema: " + got,
+        "records built with the table schema (Table.schema()) " + userSchema);
+  }
+}

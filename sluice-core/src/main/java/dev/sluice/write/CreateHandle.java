@@ -1,0 +1,66 @@
+package dev.sluice.write;
+
+import dev.sluice.basefile.BaseFileWriter;
+import dev.sluice.basefile.BaseFileWriterOptions;
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.basefile.WrittenFile;
+import dev.sluice.error.Errors;
+import dev.sluice.fsview.FileNames;
+import dev.sluice.marker.IOType;
+import dev.sluice.marker.Markers;
+import dev.sluice.storage.StoragePaths;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes a new file group from inserts; past the target file size it rolls over to another new file group
+ * (bulk insert relies on this to size files to the target).
+ */
+final class CreateHandle {
+  private final WriteSetup setup;
+  private final Markers markers;
+  private final String instant;
+
+  CreateHandle(WriteSetup setup, Markers markers, String instant) {
+    this.setup = setup;
+    this.markers = markers;
+    this.instant = instant;
+  }
+
+  List<FileWriteResult> write(FileGroupWrite.Create task, int taskIndex) {
+    String partition = task.id().partitionPath();
+    RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
+    BaseFileWriterOptions options = setup.fileOptions();
+    List<FileWriteResult> results = new ArrayList<>();
+    String fileId = task.id().fileId();
+    int i = 0;
+    List<WriteRecord> inserts = task.inserts();
+    while (i < inserts.size()) {
+      long start = System.nanoTime();
+      String writeToken = taskIndex + "-0-0";
+      String fileName = FileNames.baseFileName(fileId, writeToken, instant);
+      String relative = partition.isEmpty() ? fileName : partition + "/" + fileName;
+      String path = StoragePaths.join(setup.basePath(), relative);
+      markers.create(partition, fileName, IOType.CREATE);
+      long count = 0;
+      try (BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), options)) {
+        while (i < inserts.size()) {
+          WriteRecord r = inserts.get(i++);
+          writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, count), fileName));
+          count++;
+          if (writer.estimatedBytes() >= setup.maxFileSize()) {
+            break;
+          }
+        }
+        WrittenFile done = writer.finish();
+        results.add(new FileWriteResult(partition, fileId, relative, FileWriteResult.NULL_COMMIT, count, 0, 0, count,
+            done.sizeBytes(), (System.nanoTime() - start) / 1_000_000));
+      } catch (IOException e) {
+        throw Errors.storage("write base file", path, e);
+      }
+      fileId = FileNames.fileId(FileNames.newFileIdPrefix(), 0);
+    }
+    return results;
+  }
+}

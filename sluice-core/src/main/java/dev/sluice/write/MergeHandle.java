@@ -1,0 +1,105 @@
+package dev.sluice.write;
+
+import dev.sluice.basefile.BaseFileReader;
+import dev.sluice.basefile.BaseFileWriter;
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.basefile.WrittenFile;
+import dev.sluice.error.Errors;
+import dev.sluice.fsview.FileNames;
+import dev.sluice.key.FieldPath;
+import dev.sluice.marker.IOType;
+import dev.sluice.marker.Markers;
+import dev.sluice.merge.Ordering;
+import dev.sluice.merge.RecordMerger;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.util.CloseableIterator;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Copy-on-Write merge of one file group: streams the current base file in order, replaces or drops the rows
+ * whose keys have incoming versions (per the merge mode), copies the rest unchanged but for the file name,
+ * then appends the inserts and any update whose key the file did not hold.
+ */
+final class MergeHandle {
+  private final WriteSetup setup;
+  private final Markers markers;
+  private final String instant;
+  private final RecordMerger merger;
+
+  MergeHandle(WriteSetup setup, Markers markers, String instant) {
+    this.setup = setup;
+    this.markers = markers;
+    this.instant = instant;
+    this.merger = setup.merger();
+  }
+
+  FileWriteResult write(FileGroupWrite.Merge task, int taskIndex) {
+    long start = System.nanoTime();
+    String partition = task.id().partitionPath();
+    String fileId = task.id().fileId();
+    String fileName = FileNames.baseFileName(fileId, taskIndex + "-0-0", instant);
+    String relative = partition.isEmpty() ? fileName : partition + "/" + fileName;
+    String path = StoragePaths.join(setup.basePath(), relative);
+    RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
+    Map<String, WriteRecord> pending = new HashMap<>(task.updates());
+    Optional<String> precombine = setup.tableConfig().precombineField();
+    long written = 0;
+    long updated = 0;
+    long deleted = 0;
+    long inserted = 0;
+    markers.create(partition, fileName, IOType.MERGE);
+    String oldPath = task.current().path();
+    try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath);
+        BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), setup.fileOptions())) {
+      Schema fileSchema = reader.footer().schema();
+      FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
+          ? FieldPath.resolve(fileSchema, precombine.get(), "precombine") : null;
+      try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
+        while (rows.hasNext()) {
+          GenericRecord stored = rows.next();
+          String key = stored.get(2).toString();
+          WriteRecord incoming = pending.isEmpty() ? null : pending.remove(key);
+          if (incoming != null) {
+            @SuppressWarnings("rawtypes")
+            Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(orderingField.get(stored));
+            boolean hard = incoming.delete() == WriteRecord.DeleteKind.HARD;
+            if (merger.incomingWins(storedOrdering, incoming.ordering(), hard)) {
+              if (incoming.isDelete()) {
+                deleted++;
+                continue;
+              }
+              writer.write(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+              updated++;
+              written++;
+              continue;
+            }
+          }
+          writer.write(assembler.carry(stored, fileName));
+          written++;
+        }
+      }
+      for (WriteRecord r : pending.values()) {
+        if (!r.isDelete()) {
+          writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+          written++;
+          inserted++;
+        }
+      }
+      for (WriteRecord r : task.inserts()) {
+        writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+        written++;
+        inserted++;
+      }
+      WrittenFile done = writer.finish();
+      return new FileWriteResult(partition, fileId, relative, task.current().instantTime(), written, deleted, updated,
+          inserted, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000);
+    } catch (IOException e) {
+      throw Errors.storage("merge file group " + fileId + " of", oldPath, e);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.sluice.write;
+
+import dev.sluice.config.Config;
+import dev.sluice.config.ConfigKeys;
+import dev.sluice.timeline.CommitMetadata;
+import dev.sluice.timeline.Instant;
+import dev.sluice.timeline.Timeline;
+import dev.sluice.timeline.TimelineStore;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Average bytes per record, as Hudi's upsert partitioner estimates it: from the newest completed commit that
+ * wrote more than {@code threshold × small-file limit} bytes, else the configured estimate.
+ */
+final class RecordSizeEstimator {
+  private static final int MAX_COMMITS_SCANNED = 50;
+
+  private RecordSizeEstimator() {
+  }
+
+  static long averageRecordSize(TimelineStore store, Timeline timeline, Config config) {
+    long fallback = config.get(ConfigKeys.RECORD_SIZE_ESTIMATE);
+    double threshold = config.get(ConfigKeys.RECORD_SIZE_THRESHOLD) * config.get(ConfigKeys.SMALL_FILE_LIMIT);
+    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    int scanned = 0;
+    for (int i = commits.size() - 1; i >= 0 && scanned < MAX_COMMITS_SCANNED; i--, scanned++) {
+      Optional<CommitMetadata> md = store.readCommitMetadata(commits.get(i));
+      if (md.isEmpty()) {
+        continue;
+      }
+      long bytes = md.get().totalBytesWritten();
+      long records = md.get().totalRecordsWritten();
+      if (bytes > threshold && records > 0) {
+        return Math.max(1, bytes / records);
+      }
+    }
+    return Math.max(1, fallback);
+  }
+}

@@ -1,0 +1,138 @@
+package dev.sluice.write;
+
+import dev.sluice.config.ConfigKeys;
+import dev.sluice.error.Errors;
+import dev.sluice.error.SluiceException;
+import dev.sluice.fsview.FileSystemView;
+import dev.sluice.index.Index;
+import dev.sluice.index.Indexes;
+import dev.sluice.index.TaggedRecord;
+import dev.sluice.marker.Markers;
+import dev.sluice.table.PartitionMetadata;
+import dev.sluice.table.TableType;
+import dev.sluice.timeline.Action;
+import dev.sluice.timeline.CommitMetadata;
+import dev.sluice.timeline.Instant;
+import dev.sluice.timeline.InstantTimes;
+import dev.sluice.timeline.State;
+import dev.sluice.timeline.Timeline;
+import dev.sluice.timeline.TimelineStore;
+import dev.sluice.util.Parallel;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * One write, in the shape every write and table service has: plan ({@code requested}: prepare, tag, plan per
+ * file group) → apply ({@code inflight}: write handles, in parallel, every file behind a marker) → publish
+ * ({@code completed}: one atomic create of the completed instant file, after every data file is durable).
+ */
+public final class TableWriter {
+  private final WriteSetup setup;
+  private final TimelineStore timelineStore;
+
+  /** A writer for the table described by {@code setup}. */
+  public TableWriter(WriteSetup setup) {
+    this.setup = setup;
+    this.timelineStore = new TimelineStore(setup.storage(), setup.basePath());
+  }
+
+  /** Runs one write of {@code input} and returns what it committed. */
+  public CommitResult write(WriteOperation op, Iterator<GenericRecord> input) {
+    boolean combine = op == WriteOperation.UPSERT || op == WriteOperation.DELETE
+        ? setup.config().get(ConfigKeys.COMBINE_BEFORE_UPSERT)
+        : setup.config().get(ConfigKeys.COMBINE_BEFORE_INSERT);
+    List<WriteRecord> records = new BatchPreparer(setup).prepare(input, op, combine);
+    Timeline timeline = timelineStore.load();
+    String instantTime = InstantTimes.newInstantTime();
+    Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTA_COMMIT : Action.COMMIT;
+    Instant requested = new Instant(instantTime, action, State.REQUESTED);
+    timelineStore.createRequested(requested, new byte[0]);
+    Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
+    try {
+      FileSystemView view = FileSystemView.of(setup.storage(), setup.basePath(), timeline);
+      List<FileGroupWrite> plan = plan(op, records, view, timeline);
+      Instant inflight = timelineStore.transitionToInflight(requested, WorkloadProfile.of(plan, op).toJson());
+      ensurePartitions(plan, instantTime);
+      List<FileWriteResult> files = apply(plan, markers, instantTime);
+      CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
+      timelineStore.complete(inflight, metadata.toJson());
+      markers.deleteAll();
+      return new CommitResult(instantTime, op, files);
+    } catch (SluiceException | IOException | RuntimeException e) {
+      throw abort(requested, markers, e);
+    }
+  }
+
+  private List<FileGroupWrite> plan(WriteOperation op, List<WriteRecord> records, FileSystemView view, Timeline timeline) {
+    long avgSize = RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.config());
+    WritePlanner planner = new WritePlanner(setup, avgSize);
+    if (op == WriteOperation.BULK_INSERT) {
+      return bulkInsertPlan(records, planner);
+    }
+    Index index = Indexes.forConfig(setup.storage(), setup.config());
+    List<TaggedRecord> tagged = index.tag(records, view);
+    return planner.plan(tagged, view);
+  }
+
+  private static List<FileGroupWrite> bulkInsertPlan(List<WriteRecord> records, WritePlanner planner) {
+    java.util.Map<String, List<WriteRecord>> byPartition = new java.util.TreeMap<>();
+    for (WriteRecord r : records) {
+      if (!r.isDelete()) {
+        byPartition.computeIfAbsent(r.partitionPath(), p -> new ArrayList<>()).add(r);
+      }
+    }
+    List<FileGroupWrite> out = new ArrayList<>();
+    for (java.util.Map.Entry<String, List<WriteRecord>> e : byPartition.entrySet()) {
+      e.getValue().sort(java.util.Comparator.comparing(WriteRecord::key));
+      out.addAll(planner.newFileGroups(e.getKey(), e.getValue()));
+    }
+    return out;
+  }
+
+  private void ensurePartitions(List<FileGroupWrite> plan, String instantTime) {
+    Set<String> partitions = new LinkedHashSet<>();
+    plan.forEach(w -> partitions.add(w.id().partitionPath()));
+    for (String p : partitions) {
+      PartitionMetadata.ensure(setup.storage(), setup.basePath(), p, instantTime);
+    }
+  }
+
+  private List<FileWriteResult> apply(List<FileGroupWrite> plan, Markers markers, String instantTime) {
+    CreateHandle creates = new CreateHandle(setup, markers, instantTime);
+    MergeHandle merges = new MergeHandle(setup, markers, instantTime);
+    List<Integer> indexes = new ArrayList<>();
+    for (int i = 0; i < plan.size(); i++) {
+      indexes.add(i);
+    }
+    List<List<FileWriteResult>> results = Parallel.map(indexes, setup.parallelism(), i -> {
+      FileGroupWrite w = plan.get(i);
+      if (w instanceof FileGroupWrite.Merge m) {
+        return List.of(merges.write(m, i));
+      }
+      return creates.write((FileGroupWrite.Create) w, i);
+    });
+    List<FileWriteResult> out = new ArrayList<>();
+    results.forEach(out::addAll);
+    return out;
+  }
+
+  /**
+   * Undoes what a failed write left, in process: the files its markers name, the markers, and its instant
+   * files. If this process dies instead, the next writer's rollback does the same from the markers.
+   */
+  private RuntimeException abort(Instant requested, Markers markers, Exception cause) {
+    RuntimeException failure = cause instanceof RuntimeException re ? re
+        : Errors.storage("write to table", setup.basePath(), (IOException) cause);
+    try {
+      new FailedWriteCleaner(setup.storage(), setup.basePath()).clean(requested, markers);
+    } catch (RuntimeException cleanupFailure) {
+      failure.addSuppressed(cleanupFailure);
+    }
+    return failure;
+  }
+}

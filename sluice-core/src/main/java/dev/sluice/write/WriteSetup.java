@@ -1,0 +1,57 @@
+package dev.sluice.write;
+
+import dev.sluice.basefile.BaseFileWriterOptions;
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.config.Config;
+import dev.sluice.config.ConfigKeys;
+import dev.sluice.index.Indexes;
+import dev.sluice.merge.MergeMode;
+import dev.sluice.merge.RecordMerger;
+import dev.sluice.storage.Storage;
+import dev.sluice.table.TableConfig;
+import org.apache.avro.Schema;
+
+/**
+ * Everything a write needs that does not change while it runs: where the table is, its config and schema,
+ * and the write options.
+ *
+ * @param storage the table's storage
+ * @param basePath the table base path
+ * @param tableConfig the table's {@code hoodie.properties}
+ * @param userSchema the table schema without meta fields
+ * @param writerSchema the schema of base files: the five meta fields, then the user schema's fields
+ * @param config write options
+ */
+public record WriteSetup(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Schema writerSchema,
+    Config config) {
+
+  /** A setup for a table and schema. */
+  public static WriteSetup of(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Config config) {
+    return new WriteSetup(storage, basePath, tableConfig, userSchema, MetaFields.withMetaFields(userSchema), config);
+  }
+
+  /** The table's merge rules. */
+  public RecordMerger merger() {
+    return new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass()));
+  }
+
+  /** True if the configured index is global. */
+  public boolean globalIndex() {
+    return Indexes.isGlobal(config);
+  }
+
+  /** Base file writer options. */
+  public BaseFileWriterOptions fileOptions() {
+    return BaseFileWriterOptions.from(config);
+  }
+
+  /** Target base file size. */
+  public long maxFileSize() {
+    return config.get(ConfigKeys.PARQUET_MAX_FILE_SIZE);
+  }
+
+  /** Threads for file group writes. */
+  public int parallelism() {
+    return Math.max(1, config.get(ConfigKeys.WRITE_PARALLELISM));
+  }
+}
