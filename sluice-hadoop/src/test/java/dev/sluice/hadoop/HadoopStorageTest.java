@@ -211,7 +211,7 @@ class HadoopStorageTest {
     int threads = 4;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      for (int round = 0; round < 10; round++) {
+      for (int round = 0; round < 25; round++) {
         String path = base() + "/race/" + round + ".commit";
         CyclicBarrier start = new CyclicBarrier(threads);
         List<Future<Boolean>> results = new ArrayList<>();
@@ -242,7 +242,7 @@ class HadoopStorageTest {
       pool.shutdownNow();
     }
     Set<String> expected = new TreeSet<>();
-    for (int round = 0; round < 10; round++) {
+    for (int round = 0; round < 25; round++) {
       expected.add(round + ".commit");
       expected.add("." + round + ".commit.crc");
     }
