@@ -174,6 +174,10 @@ public final class LocalStorage implements Storage {
     if (target.getParent() != null) {
       Files.createDirectories(target.getParent());
     }
+    // an atomic move replaces an existing target on Linux; the interface promises to refuse it
+    if (Files.exists(target)) {
+      throw new FileAlreadyExistsException(to);
+    }
     Files.move(toPath(from), target, StandardCopyOption.ATOMIC_MOVE);
   }
 
