@@ -74,12 +74,6 @@ public final class ConfigKeys {
   /** Threads for writing file groups. */
   public static final ConfigKey<Integer> WRITE_PARALLELISM = ConfigKey.ofInt("sluice.write.parallelism",
       Runtime.getRuntime().availableProcessors(), "Threads that write file groups in parallel (default: cores).");
-  /** Memory budget for buffering records during a write. */
-  public static final ConfigKey<Long> WRITE_MEMORY_BUDGET = ConfigKey.ofLong("sluice.write.memory.bytes",
-      256L * 1024 * 1024, "Bytes of records a write holds in memory before spilling to local disk.");
-  /** Where spill files go. */
-  public static final ConfigKey<String> SPILL_DIR = ConfigKey.ofString("hoodie.memory.spillable.map.path",
-      System.getProperty("java.io.tmpdir"), "Local directory for spill files.");
   /** Payload (merge mode) for tables Sluice creates. */
   public static final ConfigKey<String> PAYLOAD_CLASS = ConfigKey.ofString("hoodie.compaction.payload.class",
       "org.apache.hudi.common.model.DefaultHoodieRecordPayload",
@@ -91,6 +85,6 @@ public final class ConfigKeys {
         PARQUET_DICTIONARY, SMALL_FILE_LIMIT, RECORD_SIZE_ESTIMATE, RECORD_SIZE_THRESHOLD, INDEX_TYPE,
         BLOOM_PRUNE_BY_RANGES, BLOOM_FILTER_TYPE, BLOOM_NUM_ENTRIES, BLOOM_FPP, BLOOM_DYNAMIC_MAX_ENTRIES,
         BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH, COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
-        WRITE_PARALLELISM, WRITE_MEMORY_BUDGET, SPILL_DIR, PAYLOAD_CLASS);
+        WRITE_PARALLELISM, PAYLOAD_CLASS);
   }
 }
