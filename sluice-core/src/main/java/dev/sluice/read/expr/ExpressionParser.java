@@ -79,11 +79,12 @@ public final class ExpressionParser {
       return new Expression.Not(notExpr());
     }
     if (peek().type() == Kind.LPAREN) {
+      int open = peek().pos();
       next++;
       Expression inner = orExpr();
       Token close = peek();
       if (close.type() != Kind.RPAREN) {
-        throw unexpected(close, "Expected ')' to close the '(' at position " + (tokens.get(next - 1).pos() + 1)
+        throw unexpected(close, "Expected ')' to close the '(' at position " + (open + 1)
             + ", or 'and'/'or'.");
       }
       next++;

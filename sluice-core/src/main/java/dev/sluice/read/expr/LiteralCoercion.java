@@ -52,8 +52,9 @@ final class LiteralCoercion {
         case DECIMAL -> toDecimal(literal);
         case OTHER -> INVALID;
       };
-    } catch (NumberFormatException | DateTimeException | ArithmeticException e) {
-      // The literal does not spell a value of this kind; the caller reports it (or keeps the partition).
+    } catch (IllegalArgumentException | DateTimeException | ArithmeticException e) {
+      // The literal does not spell a value of this kind (NumberFormatException is an IllegalArgumentException);
+      // the caller reports it, or keeps the partition.
       return INVALID;
     }
   }
