@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.generic.GenericRecordBuilder;
 import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +39,7 @@ class ParquetFilterEndToEndTest {
   static void writeFile() throws IOException {
     written = new ArrayList<>();
     for (int id = 0; id < ROWS; id++) {
-      GenericRecordBuilder b = TestRows.row(id, "p" + (id / 50))
+      TestRows.RowBuilder b = TestRows.row(id, "p" + (id / 50))
           .set("l", id < 180 ? (long) id : null) // the last row group has only nulls in l
           .set("i", id % 7)
           .set("d", id / 10.0)
