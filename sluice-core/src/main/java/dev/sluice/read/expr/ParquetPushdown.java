@@ -40,10 +40,10 @@ final class ParquetPushdown {
       return convert(n.operand(), !negated);
     }
     if (node instanceof BoundNode.And a) {
-      return negated ? both(a.left(), a.right(), true) : either(a.left(), a.right(), false);
+      return negated ? disjunction(a.left(), a.right(), true) : conjunction(a.left(), a.right(), false);
     }
     if (node instanceof BoundNode.Or o) {
-      return negated ? either(o.left(), o.right(), true) : both(o.left(), o.right(), false);
+      return negated ? conjunction(o.left(), o.right(), true) : disjunction(o.left(), o.right(), false);
     }
     if (node instanceof BoundNode.Compare c) {
       return compare(c, negated);
@@ -58,7 +58,7 @@ final class ParquetPushdown {
   }
 
   /** A conjunction: keeps each side that converts (dropping a conjunct only widens the filter). */
-  private Optional<FilterPredicate> either(BoundNode left, BoundNode right, boolean negated) {
+  private Optional<FilterPredicate> conjunction(BoundNode left, BoundNode right, boolean negated) {
     Optional<FilterPredicate> l = convert(left, negated);
     Optional<FilterPredicate> r = convert(right, negated);
     if (l.isPresent() && r.isPresent()) {
@@ -68,7 +68,7 @@ final class ParquetPushdown {
   }
 
   /** A disjunction: a side that cannot be expressed could match anything, so both must convert. */
-  private Optional<FilterPredicate> both(BoundNode left, BoundNode right, boolean negated) {
+  private Optional<FilterPredicate> disjunction(BoundNode left, BoundNode right, boolean negated) {
     Optional<FilterPredicate> l = convert(left, negated);
     if (l.isEmpty()) {
       return l;
