@@ -38,6 +38,9 @@ public final class SnapshotPlanner {
 
   /** Plans {@code options}. */
   public ScanPlan plan(ScanOptions options) {
+    if (options.queryType() == QueryType.INCREMENTAL) {
+      throw Errors.unsupported("The incremental query", "Use a snapshot query with --as-of for now.");
+    }
     Schema full = MetaFields.withMetaFields(userSchema);
     Schema output = outputSchema(full, options);
     Optional<BoundExpression> bound = options.filter().map(e -> ExpressionBinder.bind(e, full));

@@ -36,8 +36,8 @@ final class CommitMetadatas {
         .totalWriteBytes(f.fileSize())
         .partitionPath(f.partitionPath())
         .fileSizeInBytes(f.fileSize())
-        .runtimeStats(0, f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? 0 : f.millis(),
-            f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? f.millis() : 0)
+        .runtimeStats(new WriteStat.RuntimeStats(0, f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? 0 : f.millis(),
+            f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? f.millis() : 0))
         .build();
   }
 }
