@@ -28,6 +28,7 @@ final class HudiEnv {
     Configuration conf = new Configuration();
     // Local runs only; keep Hadoop from looking for native libraries or a cluster.
     conf.set("fs.defaultFS", "file:///");
+    conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
     return conf;
   }
 
