@@ -24,7 +24,8 @@ public final class Oracle {
       "  timeline --table PATH",
       "  fsview   --table PATH [--use-metadata]",
       "  bloom    --file PARQUET_PATH --keys k1,k2,...",
-      "  schema   --table PATH");
+      "  schema   --table PATH",
+      "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
   private Oracle() {
   }
@@ -81,6 +82,9 @@ public final class Oracle {
           break;
         case "schema":
           InspectCommands.schema(Args.parse(rest, Set.of()), out);
+          break;
+        case "warmup":
+          WarmupCommand.run(Args.parse(rest, Set.of()), out);
           break;
         default:
           throw new Args.UsageException("unknown command: " + command);

@@ -37,16 +37,17 @@ public final class HudiOracle {
   /** System property naming hudi-oracle's build directory; defaults to {@code ../hudi-oracle/target}. */
   public static final String ORACLE_DIR_PROPERTY = "sluice.oracle.dir";
 
+  /** System property: when {@code true}, each call's duration is printed to stderr. */
+  public static final String VERBOSE_PROPERTY = "sluice.oracle.verbose";
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(3);
 
-  private final Path java;
-  private final String classpath;
+  private final OracleJvm jvm;
   private final Duration timeout;
 
-  private HudiOracle(Path java, String classpath, Duration timeout) {
-    this.java = java;
-    this.classpath = classpath;
+  private HudiOracle(OracleJvm jvm, Duration timeout) {
+    this.jvm = jvm;
     this.timeout = timeout;
   }
 
@@ -70,13 +71,14 @@ public final class HudiOracle {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + classpathFile, e);
     }
+    // The same JDK as the running tests.
     Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-    return new HudiOracle(javaBin, classes + File.pathSeparator + dependencies, DEFAULT_TIMEOUT);
+    return new HudiOracle(OracleJvm.prepare(javaBin, dir, classes, dependencies), DEFAULT_TIMEOUT);
   }
 
   /** The same oracle with another per-call timeout. */
   public HudiOracle withTimeout(Duration newTimeout) {
-    return new HudiOracle(java, classpath, newTimeout);
+    return new HudiOracle(jvm, newTimeout);
   }
 
   /** Initialises an empty Hudi table at {@code table}. */
@@ -239,16 +241,14 @@ public final class HudiOracle {
    * @throws AssertionError with the oracle's stderr if it exits non-zero or times out
    */
   public List<String> run(List<String> args) {
-    List<String> command = new ArrayList<>(List.of(java.toString(),
-        // Start-up dominates each call: C1 only, class-data sharing, serial GC, a small heap.
-        "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:+UseSerialGC", "-Xmx1g", "-XX:-UsePerfData",
-        "-Djava.awt.headless=true", "-cp", classpath, "dev.sluice.oracle.Oracle"));
+    List<String> command = jvm.command();
     command.addAll(args);
     Path out = null;
     Path err = null;
     try {
       out = Files.createTempFile("oracle-out", ".txt");
       err = Files.createTempFile("oracle-err", ".txt");
+      long started = System.nanoTime();
       Process process = new ProcessBuilder(command)
           .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
           .redirectOutput(out.toFile())
@@ -258,6 +258,9 @@ public final class HudiOracle {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
         throw new AssertionError("oracle " + args + " timed out after " + timeout + "\nstderr:\n" + tail(err));
+      }
+      if (Boolean.getBoolean(VERBOSE_PROPERTY)) {
+        System.err.printf("oracle %s: %d ms%n", args.get(0), (System.nanoTime() - started) / 1_000_000);
       }
       if (process.exitValue() != 0) {
         throw new AssertionError("oracle " + args + " exited with " + process.exitValue() + "\nstderr:\n" + tail(err));
