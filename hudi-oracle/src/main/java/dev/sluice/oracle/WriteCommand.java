@@ -25,6 +25,10 @@ import org.apache.hudi.keygen.BaseKeyGenerator;
 
 /**
  * {@code write}: one commit through {@link HoodieJavaWriteClient} with a BLOOM index; prints the instant time.
+ *
+ * <p>Pitfall (Hudi 0.15.0 Java client): writing with {@code hoodie.metadata.enable=false} to a table that already
+ * has a metadata table completes the commit but then fails in archival, and leaves the metadata table in place
+ * and stale. Keep the metadata setting of a table constant across its writes.
  */
 final class WriteCommand {
 

@@ -141,6 +141,31 @@ class OracleSmokeTest {
     assertFalse(tableSchema.getField("tags").schema().isNullable());
   }
 
+  @Test
+  void mergeOnReadSnapshotMergesLogUpdatesAndDeletes() {
+    Path table = dir.resolve("mor");
+    oracle.create(table, OracleTableSpec.builder("smoke_mor", SCHEMA).mergeOnRead().partitionBy("part").build());
+    // Small-file handling off, so updates go to log files instead of rewriting base files.
+    Map<String, String> logs = Map.of("hoodie.metadata.enable", "false", "hoodie.parquet.small.file.limit", "0");
+    oracle.write(table, "insert", SCHEMA, List.of(
+        row("m1", 1, "p1", "one", 1, "Oslo", 1),
+        row("m2", 1, "p1", "two", 2, "Rome", 2),
+        row("m3", 1, "p2", "three", 3, "Lima", 3)), logs);
+    oracle.write(table, "upsert", SCHEMA, List.of(row("m1", 2, "p1", "uno", 10, "Oslo", 1)), logs);
+    Map<String, String> deletes = new TreeMap<>(logs);
+    deletes.put("hoodie.datasource.write.payload.class", "org.apache.hudi.common.model.EmptyHoodieRecordPayload");
+    oracle.write(table, "upsert", SCHEMA, List.of(row("m3", 3, "p2", null, 0, "", 0)), deletes);
+
+    assertTrue(oracle.fsview(table).stream().anyMatch(slice -> !slice.logFiles().isEmpty()), "log files written");
+    List<GenericRecord> snapshot = oracle.read(table, "snapshot", Optional.empty());
+    assertEquals(List.of("m1", "m2"), snapshot.stream().map(OracleSmokeTest::key).collect(Collectors.toList()));
+    assertEquals("uno", snapshot.get(0).get("name").toString());
+    List<GenericRecord> readOptimized = oracle.read(table, "read_optimized", Optional.empty());
+    assertEquals(List.of("m1", "m2", "m3"), readOptimized.stream().map(OracleSmokeTest::key).collect(Collectors.toList()));
+    assertEquals("one", readOptimized.get(0).get("name").toString(), "base files only");
+    assertEquals("deltacommit", oracle.timeline(table).get(0).get("action"));
+  }
+
   private static String commitTime(List<GenericRecord> rows, String key) {
     return rows.stream().filter(r -> key(r).equals(key)).findFirst().orElseThrow()
         .get("_hoodie_commit_time").toString();
