@@ -231,15 +231,21 @@ public final class BaseFileWriter implements Closeable {
   }
 
   private void releaseRowGroup() {
-    if (columnStore != null) {
-      columnStore.close();
-      columnStore = null;
-    }
-    if (pageStore != null) {
-      pageStore.close();
-      pageStore = null;
-    }
+    ColumnWriteStore columns = columnStore;
+    ColumnChunkPageWriteStore pagesToFree = pageStore;
+    columnStore = null;
+    pageStore = null;
     groupRecords = 0;
+    try {
+      // closing a column store flushes it, which fails on a half-written row: then its heap buffers are just dropped
+      if (columns != null && !failed) {
+        columns.close();
+      }
+    } finally {
+      if (pagesToFree != null) {
+        pagesToFree.close();
+      }
+    }
   }
 
   /** Records written so far. */
@@ -315,13 +321,16 @@ public final class BaseFileWriter implements Closeable {
       return;
     }
     closed = true;
-    releaseRowGroup();
     try {
-      fileWriter.close();
-    } catch (IOException e) {
-      throw Errors.storage("close base file", path, e);
+      releaseRowGroup();
     } finally {
-      codecs.release();
+      try {
+        fileWriter.close();
+      } catch (IOException e) {
+        throw Errors.storage("close base file", path, e);
+      } finally {
+        codecs.release();
+      }
     }
   }
 }
