@@ -48,23 +48,44 @@ final class BitVector {
     return vectorSize == other.vectorSize && nbHash == other.nbHash && hashType == other.hashType;
   }
 
-  /** Sets the key's bits. */
+  /** Sets the bits of a key given as UTF-8 bytes; the array is overwritten. */
   void add(byte[] key) {
+    addPrepared(prepare(key));
+  }
+
+  /** True if all bits of a key given as UTF-8 bytes are set; the array is overwritten. */
+  boolean mightContain(byte[] key) {
+    return mightContainPrepared(prepare(key));
+  }
+
+  /** Turns key bytes (in place) into what {@link #hashPrepared} takes: pre-mixed for Murmur, as is for Jenkins. */
+  byte[] prepare(byte[] key) {
     checkKey(key);
+    if (hashType == KeyHash.MURMUR) {
+      KeyHash.mixInPlace(key);
+    }
+    return key;
+  }
+
+  /** The next hash in the chain, for a key from {@link #prepare}. */
+  int hashPrepared(byte[] prepared, int seed) {
+    return hashType == KeyHash.MURMUR ? KeyHash.murmurMixed(prepared, seed) : KeyHash.jenkins(prepared, seed);
+  }
+
+  void addPrepared(byte[] prepared) {
     int seed = 0;
     for (int i = 0; i < nbHash; i++) {
-      seed = KeyHash.hash(hashType, key, seed);
+      seed = hashPrepared(prepared, seed);
       int pos = Math.abs(seed % vectorSize);
       words[pos >>> 6] |= 1L << pos;
     }
   }
 
-  /** True if all the key's bits are set; stops at the first clear bit. */
-  boolean mightContain(byte[] key) {
-    checkKey(key);
+  /** Stops at the first clear bit. */
+  boolean mightContainPrepared(byte[] prepared) {
     int seed = 0;
     for (int i = 0; i < nbHash; i++) {
-      seed = KeyHash.hash(hashType, key, seed);
+      seed = hashPrepared(prepared, seed);
       int pos = Math.abs(seed % vectorSize);
       if ((words[pos >>> 6] & (1L << pos)) == 0) {
         return false;

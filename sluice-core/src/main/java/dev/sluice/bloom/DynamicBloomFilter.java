@@ -80,25 +80,26 @@ final class DynamicBloomFilter implements BloomFilter {
 
   @Override
   public boolean mightContain(String key) {
-    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
     BitVector[] rs = rows;
     if (rs.length == 1) {
-      return rs[0].mightContain(bytes);
+      return rs[0].mightContain(key.getBytes(StandardCharsets.UTF_8));
     }
     if (!uniform || rs.length > 64) {
       for (BitVector r : rs) {
-        if (r.mightContain(bytes)) {
+        // each row prepares (overwrites) its own copy: rows may hash differently
+        if (r.mightContain(key.getBytes(StandardCharsets.UTF_8))) {
           return true;
         }
       }
       return false;
     }
-    BitVector.checkKey(bytes);
+    BitVector first = rs[0];
+    byte[] prepared = first.prepare(key.getBytes(StandardCharsets.UTF_8));
     // one pass over the hash chain; 'alive' holds the rows whose bits were all set so far
     long alive = rs.length == 64 ? -1L : (1L << rs.length) - 1;
     int seed = 0;
     for (int i = 0; i < nbHash; i++) {
-      seed = KeyHash.hash(hashType, bytes, seed);
+      seed = first.hashPrepared(prepared, seed);
       int pos = Math.abs(seed % vectorSize);
       int word = pos >>> 6;
       long bit = 1L << pos;

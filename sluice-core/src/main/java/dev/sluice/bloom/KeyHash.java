@@ -1,5 +1,9 @@
 package dev.sluice.bloom;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The two 32-bit hashes of Hadoop's bloom filters, which Hudi's filters use: Murmur (type 1, what writers use) and
  * Jenkins lookup3 (type 0, only in old filters). Both are pure functions over a byte array.
@@ -12,6 +16,7 @@ final class KeyHash {
 
   private static final int M = 0x5bd1e995;
   private static final int R = 24;
+  private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   private KeyHash() {
   }
@@ -47,6 +52,48 @@ final class KeyHash {
         h ^= data[length - 2] << 8;
       }
       h ^= data[length - 1];
+      h *= M;
+    }
+    h ^= h >>> 13;
+    h *= M;
+    h ^= h >>> 15;
+    return h;
+  }
+
+  /**
+   * Replaces each whole four-byte chunk of {@code data} by its mixed value ({@code k *= m; k ^= k >>> r; k *= m},
+   * stored little-endian); the 1-3 tail bytes stay. Murmur's chunk mixing does not depend on the seed, so a key
+   * hashed with many seeds (as bloom filters do) is mixed once and then hashed with {@link #murmurMixed}.
+   */
+  static void mixInPlace(byte[] data) {
+    int end = data.length & ~3;
+    for (int o = 0; o < end; o += 4) {
+      int k = (int) INT_LE.get(data, o);
+      k *= M;
+      k ^= k >>> R;
+      k *= M;
+      INT_LE.set(data, o, k);
+    }
+  }
+
+  /** {@link #murmur} of the original bytes, given the output of {@link #mixInPlace}. */
+  static int murmurMixed(byte[] mixed, int seed) {
+    int length = mixed.length;
+    int h = seed ^ length;
+    int end = length & ~3;
+    for (int o = 0; o < end; o += 4) {
+      h *= M;
+      h ^= (int) INT_LE.get(mixed, o);
+    }
+    int tail = length & 3;
+    if (tail != 0) {
+      if (tail == 3) {
+        h ^= mixed[length - 3] << 16;
+      }
+      if (tail >= 2) {
+        h ^= mixed[length - 2] << 8;
+      }
+      h ^= mixed[length - 1];
       h *= M;
     }
     h ^= h >>> 13;

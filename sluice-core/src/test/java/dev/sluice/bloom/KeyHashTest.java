@@ -79,6 +79,13 @@ class KeyHashTest {
     assertEquals(referenceMurmur(data, seed), KeyHash.murmur(data, seed));
   }
 
+  @Property(tries = 500)
+  void premixedMurmurEqualsMurmur(@ForAll byte[] data, @ForAll int seed) {
+    byte[] mixed = data.clone();
+    KeyHash.mixInPlace(mixed);
+    assertEquals(KeyHash.murmur(data, seed), KeyHash.murmurMixed(mixed, seed));
+  }
+
   /** Published test values of lookup3.c's hashlittle. */
   @Test
   void jenkinsMatchesLookup3TestVectors() {
