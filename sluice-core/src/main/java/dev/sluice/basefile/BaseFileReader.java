@@ -61,7 +61,16 @@ public final class BaseFileReader implements Closeable {
 
   /** Opens the file at {@code path} and reads its footer. */
   public static BaseFileReader open(Storage storage, String path) {
-    StorageInputFile file = new StorageInputFile(storage, path);
+    return open(new StorageInputFile(storage, path));
+  }
+
+  /** Opens a file whose length is known (from a listing), saving one storage call. */
+  public static BaseFileReader open(Storage storage, String path, long length) {
+    return open(new StorageInputFile(storage, path, length));
+  }
+
+  private static BaseFileReader open(StorageInputFile file) {
+    String path = file.path();
     ParquetMetadata meta;
     try (ParquetFileReader r = ParquetFileReader.open(file, options(FilterCompat.NOOP))) {
       meta = r.getFooter();

@@ -37,6 +37,7 @@ import org.apache.parquet.schema.MessageType;
  */
 public final class BaseFileWriter implements Closeable {
   private final String path;
+  private final Schema schema;
   private final int keyField;
   private final BloomFilter bloom;
   private final long rowGroupSize;
@@ -57,14 +58,19 @@ public final class BaseFileWriter implements Closeable {
   private long recordCount;
   private String minKey;
   private String maxKey;
+  /** The last record schema seen to equal {@link #schema} (records usually share one instance). */
+  private Schema checkedSchema;
   private boolean failed;
   private boolean finished;
   private boolean closed;
 
-  private BaseFileWriter(String path, int keyField, BloomFilter bloom, long rowGroupSize, MessageType parquetSchema,
-      ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport, Map<String, String> initMetadata,
-      CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor, ParquetFileWriter fileWriter) {
+  private BaseFileWriter(String path, Schema schema, int keyField, BloomFilter bloom, long rowGroupSize,
+      MessageType parquetSchema, ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport,
+      Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
+      ParquetFileWriter fileWriter) {
     this.path = path;
+    this.schema = schema;
+    this.checkedSchema = schema;
     this.keyField = keyField;
     this.bloom = bloom;
     this.rowGroupSize = rowGroupSize;
@@ -112,8 +118,8 @@ public final class BaseFileWriter implements Closeable {
       fileWriter = new ParquetFileWriter(new StorageOutputFile(storage, path), context.getSchema(),
           ParquetFileWriter.Mode.CREATE, options.rowGroupSize(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
       fileWriter.start();
-      BaseFileWriter w = new BaseFileWriter(path, key.pos(), bloom, options.rowGroupSize(), context.getSchema(),
-          props, support, context.getExtraMetaData(), codecs, compressor, fileWriter);
+      BaseFileWriter w = new BaseFileWriter(path, schemaWithMeta, key.pos(), bloom, options.rowGroupSize(),
+          context.getSchema(), props, support, context.getExtraMetaData(), codecs, compressor, fileWriter);
       w.startRowGroup();
       return w;
     } catch (IOException e) {
@@ -157,9 +163,17 @@ public final class BaseFileWriter implements Closeable {
       throw Errors.internal("write to base file " + path + " after it was "
           + (failed ? "failed" : finished ? "finished" : "closed"), null);
     }
+    Schema rs = recordWithMetaFields.getSchema();
+    if (rs != checkedSchema) {
+      // fields are written by position: a record of another schema would land in the wrong columns
+      if (!rs.equals(schema)) {
+        throw Errors.internal("record " + (recordCount + 1) + " for " + path + " has schema " + rs.getFullName()
+            + " which differs from the file's schema", null);
+      }
+      checkedSchema = rs;
+    }
     Object k = recordWithMetaFields.get(keyField);
     if (k == null) {
-      failed = true;
       throw Errors.internal("record " + (recordCount + 1) + " for " + path + " has no "
           + MetaFields.RECORD_KEY, null);
     }

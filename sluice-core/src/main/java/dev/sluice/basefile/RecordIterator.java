@@ -1,5 +1,6 @@
 package dev.sluice.basefile;
 
+import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
@@ -10,7 +11,6 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.api.RecordMaterializer;
-import dev.sluice.util.CloseableIterator;
 
 /**
  * Reads Avro records row group by row group from an open Parquet reader (row groups already pruned by the reader's

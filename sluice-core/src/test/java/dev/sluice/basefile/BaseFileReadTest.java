@@ -230,8 +230,8 @@ class BaseFileReadTest {
   }
 
   @Test
-  void keysAndPartitions() {
-    try (BaseFileReader r = BaseFileReader.open(storage, path);
+  void keysAndPartitions() throws IOException {
+    try (BaseFileReader r = BaseFileReader.open(storage, path, Files.size(Path.of(path)));
         CloseableIterator<KeyAndPartition> it = r.recordKeysAndPartitions()) {
       int n = 0;
       while (it.hasNext()) {

@@ -83,6 +83,30 @@ class BaseFileWriterTest {
   }
 
   @Test
+  void recordOfAnotherSchemaIsRejected() {
+    Path p = dir.resolve("other.parquet");
+    Schema other = MetaFields.withMetaFields(SchemaBuilder.record("everything").namespace("sluice.test").fields()
+        .requiredString("id").endRecord());
+    GenericData.Record r = new GenericData.Record(other);
+    r.put(MetaFields.RECORD_KEY, "k");
+    r.put("id", "x");
+    try (BaseFileWriter w = BaseFileWriter.open(storage, p.toString(), TestRecords.WITH_META,
+        BaseFileWriterOptions.defaults())) {
+      // an equal schema parsed separately is fine
+      Schema same = new Schema.Parser().parse(TestRecords.WITH_META.toString());
+      GenericData.Record ok = new GenericData.Record(same);
+      GenericRecord full = TestRecords.record(0, "other.parquet");
+      for (Schema.Field f : same.getFields()) {
+        ok.put(f.pos(), full.get(f.pos()));
+      }
+      w.write(ok);
+      SluiceException e = assertThrows(SluiceException.class, () -> w.write(r));
+      assertEquals(ErrorKind.INTERNAL, e.kind());
+      assertEquals(1, w.finish().recordCount());
+    }
+  }
+
+  @Test
   void closeWithoutFinishReleasesAndKeepsPartialFile() {
     Path p = dir.resolve("partial.parquet");
     BaseFileWriter w = BaseFileWriter.open(storage, p.toString(), TestRecords.WITH_META,
