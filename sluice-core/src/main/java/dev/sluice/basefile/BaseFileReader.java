@@ -24,6 +24,7 @@ import org.apache.parquet.avro.AvroReadSupport;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.SchemaCompatibilityValidator;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -177,6 +178,14 @@ public final class BaseFileReader implements Closeable {
     if (missing != null) {
       throw Errors.badRequest("Reading " + path, "the read schema asks for field '" + missing
           + "', which the file does not have", "Read with a schema whose fields are all in the file.");
+    }
+    if (filter instanceof FilterCompat.FilterPredicateCompat p) {
+      try {
+        SchemaCompatibilityValidator.validate(p.getFilterPredicate(), fileSchema);
+      } catch (IllegalArgumentException e) {
+        throw Errors.badRequest("Filtering " + path, e.getMessage(),
+            "Use a filter whose column types match the file's columns.");
+      }
     }
     Schema readSchema = withFilterFields(projection, FilterColumns.of(filter));
     Function<GenericRecord, GenericRecord> finish = readSchema == projection

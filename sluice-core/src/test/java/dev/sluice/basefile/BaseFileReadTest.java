@@ -4,6 +4,7 @@ import static org.apache.parquet.filter2.predicate.FilterApi.and;
 import static org.apache.parquet.filter2.predicate.FilterApi.binaryColumn;
 import static org.apache.parquet.filter2.predicate.FilterApi.eq;
 import static org.apache.parquet.filter2.predicate.FilterApi.gt;
+import static org.apache.parquet.filter2.predicate.FilterApi.intColumn;
 import static org.apache.parquet.filter2.predicate.FilterApi.longColumn;
 import static org.apache.parquet.filter2.predicate.FilterApi.ltEq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -204,6 +205,16 @@ class BaseFileReadTest {
       List<GenericRecord> one = BaseFileRoundTripTest.readAll(r.read(projection("l"), onKey));
       assertEquals(1, one.size());
       assertEquals(7L, one.get(0).get("l"));
+    }
+  }
+
+  @Test
+  void filterOfTheWrongTypeIsABadRequest() {
+    FilterCompat.Filter wrong = FilterCompat.get(gt(intColumn("l"), 5));
+    try (BaseFileReader r = BaseFileReader.open(storage, path)) {
+      SluiceException e = assertThrows(SluiceException.class, () -> r.read(projection("l"), wrong));
+      assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+      assertTrue(e.getMessage().contains(path), e.getMessage());
     }
   }
 
