@@ -1,0 +1,350 @@
+package dev.sluice.basefile;
+
+import dev.sluice.bloom.BloomFilter;
+import dev.sluice.bloom.BloomFilters;
+import dev.sluice.error.Errors;
+import dev.sluice.storage.Storage;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.avro.AvroSchemaConverter;
+import org.apache.parquet.avro.AvroWriteSupport;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Writes one Parquet base file the way Hudi 0.15's Avro writer does: parquet-avro encoding of records that already
+ * carry the meta fields, and a footer with the bloom filter and min/max record keys of every row.
+ *
+ * <p>Row groups are cut by buffered size as Parquet's own writer does; this class drives Parquet's file and column
+ * writers itself so the footer metadata, known only at the end, goes into the footer without Hadoop classes.
+ * Not thread-safe. After a failed {@link #write} the writer can only be closed; the partial file stays (markers
+ * and rollback clean it up).
+ */
+public final class BaseFileWriter implements Closeable {
+  private final String path;
+  private final Schema schema;
+  private final int keyField;
+  private final BloomFilter bloom;
+  private final long rowGroupSize;
+  private final MessageType parquetSchema;
+  private final ParquetProperties props;
+  private final AvroWriteSupport<GenericRecord> writeSupport;
+  private final Map<String, String> initMetadata;
+  private final CodecFactory codecs;
+  private final CompressionCodecFactory.BytesInputCompressor compressor;
+  private final ParquetFileWriter fileWriter;
+
+  private ColumnChunkPageWriteStore pageStore;
+  private ColumnWriteStore columnStore;
+  private RecordConsumer consumer;
+  private long groupRecords;
+  private long nextMemCheck;
+  private long nextRowGroupSize;
+  private long recordCount;
+  private String minKey;
+  private String maxKey;
+  /** The last record schema seen to equal {@link #schema} (records usually share one instance). */
+  private Schema checkedSchema;
+  private boolean failed;
+  private boolean finished;
+  private boolean closed;
+
+  private BaseFileWriter(String path, Schema schema, int keyField, BloomFilter bloom, long rowGroupSize,
+      MessageType parquetSchema, ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport,
+      Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
+      ParquetFileWriter fileWriter) {
+    this.path = path;
+    this.schema = schema;
+    this.checkedSchema = schema;
+    this.keyField = keyField;
+    this.bloom = bloom;
+    this.rowGroupSize = rowGroupSize;
+    this.nextRowGroupSize = rowGroupSize;
+    this.parquetSchema = parquetSchema;
+    this.props = props;
+    this.writeSupport = writeSupport;
+    this.initMetadata = initMetadata;
+    this.codecs = codecs;
+    this.compressor = compressor;
+    this.fileWriter = fileWriter;
+    this.nextMemCheck = props.getMinRowCountForPageSizeCheck();
+  }
+
+  /**
+   * Creates the file at {@code path} (it must not exist) and prepares to write records of {@code schemaWithMeta},
+   * a schema that starts with the meta fields ({@link MetaFields#withMetaFields}).
+   */
+  public static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta,
+      BaseFileWriterOptions options) {
+    Schema.Field key = schemaWithMeta.getType() == Schema.Type.RECORD
+        ? schemaWithMeta.getField(MetaFields.RECORD_KEY) : null;
+    if (key == null) {
+      throw Errors.internal("base file schema for " + path + " has no " + MetaFields.RECORD_KEY
+          + " field; add the meta fields first", null);
+    }
+    ParquetConfiguration conf = ParquetSettings.writeConf();
+    MessageType parquetSchema = new AvroSchemaConverter(conf).convert(schemaWithMeta);
+    AvroWriteSupport<GenericRecord> support = new AvroWriteSupport<>(parquetSchema, schemaWithMeta,
+        ParquetSettings.writeModel());
+    WriteSupport.WriteContext context = support.init(conf);
+    ParquetProperties props = ParquetProperties.builder()
+        .withPageSize(options.pageSize())
+        .withDictionaryPageSize(options.pageSize())
+        .withDictionaryEncoding(options.dictionary())
+        .withWriterVersion(ParquetWriter.DEFAULT_WRITER_VERSION)
+        .build();
+    BloomFilter bloom = BloomFilters.create(options.bloomType(), options.bloomNumEntries(), options.bloomFpp(),
+        options.bloomMaxEntries());
+    CodecFactory codecs = new CodecFactory(conf, props.getPageSizeThreshold());
+    ParquetFileWriter fileWriter = null;
+    try {
+      CompressionCodecFactory.BytesInputCompressor compressor =
+          ((CompressionCodecFactory) codecs).getCompressor(ParquetSettings.codec(options.codec()));
+      fileWriter = new ParquetFileWriter(new StorageOutputFile(storage, path), context.getSchema(),
+          ParquetFileWriter.Mode.CREATE, options.rowGroupSize(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
+      fileWriter.start();
+      BaseFileWriter w = new BaseFileWriter(path, schemaWithMeta, key.pos(), bloom, options.rowGroupSize(),
+          context.getSchema(), props, support, context.getExtraMetaData(), codecs, compressor, fileWriter);
+      w.startRowGroup();
+      return w;
+    } catch (IOException e) {
+      release(fileWriter, codecs);
+      throw Errors.storage("create base file", path, e);
+    } catch (RuntimeException e) {
+      release(fileWriter, codecs);
+      throw e;
+    }
+  }
+
+  private static void release(ParquetFileWriter fileWriter, CodecFactory codecs) {
+    try {
+      if (fileWriter != null) {
+        fileWriter.close();
+      }
+    } catch (IOException e) {
+      // already failing: the first error is the one to report, the stream is abandoned
+      return;
+    } finally {
+      codecs.release();
+    }
+  }
+
+  private void startRowGroup() {
+    pageStore = new ColumnChunkPageWriteStore(compressor, parquetSchema, props.getAllocator(),
+        props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled());
+    columnStore = props.newColumnWriteStore(parquetSchema, pageStore, pageStore);
+    MessageColumnIO io = new ColumnIOFactory(false).getColumnIO(parquetSchema);
+    consumer = io.getRecordWriter(columnStore);
+    writeSupport.prepareForWrite(consumer);
+    groupRecords = 0;
+  }
+
+  /**
+   * Appends one record; its meta fields must be filled. The record key goes into the bloom filter and the
+   * min/max key range.
+   */
+  public void write(GenericRecord recordWithMetaFields) {
+    if (failed || finished || closed) {
+      throw Errors.internal("write to base file " + path + " after it was "
+          + (failed ? "failed" : finished ? "finished" : "closed"), null);
+    }
+    Schema rs = recordWithMetaFields.getSchema();
+    if (rs != checkedSchema) {
+      // fields are written by position: a record of another schema would land in the wrong columns
+      if (!rs.equals(schema)) {
+        throw Errors.internal("record " + (recordCount + 1) + " for " + path + " has schema " + rs.getFullName()
+            + " which differs from the file's schema", null);
+      }
+      checkedSchema = rs;
+    }
+    Object k = recordWithMetaFields.get(keyField);
+    if (k == null) {
+      throw Errors.internal("record " + (recordCount + 1) + " for " + path + " has no "
+          + MetaFields.RECORD_KEY, null);
+    }
+    String key = k.toString();
+    try {
+      writeSupport.write(recordWithMetaFields);
+    } catch (RuntimeException e) {
+      // the row may be half in the column buffers: this file cannot be finished
+      failed = true;
+      throw Errors.badInput("record " + (recordCount + 1) + " (key '" + key + "') written to " + path,
+          "does not match the table schema: " + e.getMessage(), e);
+    }
+    bloom.add(key);
+    if (minKey == null || key.compareTo(minKey) < 0) {
+      minKey = key;
+    }
+    if (maxKey == null || key.compareTo(maxKey) > 0) {
+      maxKey = key;
+    }
+    recordCount++;
+    groupRecords++;
+    try {
+      maybeFlushRowGroup();
+    } catch (IOException e) {
+      failed = true;
+      throw Errors.storage("write base file", path, e);
+    }
+  }
+
+  /** Parquet's own row group policy: check the buffered size now and then, cut ~2 records before the limit. */
+  private void maybeFlushRowGroup() throws IOException {
+    if (groupRecords >= props.getRowGroupRowCountLimit()) {
+      flushAndRestart();
+    } else if (groupRecords >= nextMemCheck) {
+      long memSize = columnStore.getBufferedSize();
+      long recordSize = memSize / groupRecords;
+      if (memSize > nextRowGroupSize - 2 * recordSize) {
+        flushAndRestart();
+      } else {
+        nextMemCheck = Math.min(
+            Math.max(props.getMinRowCountForPageSizeCheck(),
+                (groupRecords + (long) (nextRowGroupSize / (float) Math.max(recordSize, 1))) / 2),
+            groupRecords + props.getMaxRowCountForPageSizeCheck());
+      }
+    }
+  }
+
+  private void flushAndRestart() throws IOException {
+    long records = groupRecords;
+    flushRowGroup();
+    startRowGroup();
+    nextMemCheck = Math.min(Math.max(props.getMinRowCountForPageSizeCheck(), records / 2),
+        props.getMaxRowCountForPageSizeCheck());
+  }
+
+  private void flushRowGroup() throws IOException {
+    try {
+      consumer.flush();
+      if (groupRecords > 0) {
+        fileWriter.startBlock(groupRecords);
+        columnStore.flush();
+        pageStore.flushToFileWriter(fileWriter);
+        fileWriter.endBlock();
+        nextRowGroupSize = Math.min(fileWriter.getNextRowGroupSize(), rowGroupSize);
+      }
+    } finally {
+      releaseRowGroup();
+    }
+  }
+
+  private void releaseRowGroup() {
+    ColumnWriteStore columns = columnStore;
+    ColumnChunkPageWriteStore pagesToFree = pageStore;
+    columnStore = null;
+    pageStore = null;
+    groupRecords = 0;
+    try {
+      // closing a column store flushes it, which fails on a half-written row: then its heap buffers are just dropped
+      if (columns != null && !failed) {
+        columns.close();
+      }
+    } finally {
+      if (pagesToFree != null) {
+        pagesToFree.close();
+      }
+    }
+  }
+
+  /** Records written so far. */
+  public long recordCount() {
+    return recordCount;
+  }
+
+  /** Bytes written so far plus bytes buffered for the current row group (before the footer). */
+  public long estimatedBytes() {
+    try {
+      return fileWriter.getPos() + (columnStore == null ? 0 : columnStore.getBufferedSize());
+    } catch (IOException e) {
+      throw Errors.storage("write base file", path, e);
+    }
+  }
+
+  /** Writes the last row group and the footer, closes the file and says what was written. */
+  public WrittenFile finish() {
+    if (failed || finished || closed) {
+      throw Errors.internal("finish of base file " + path + " after it was "
+          + (failed ? "failed" : finished ? "finished" : "closed"), null);
+    }
+    try {
+      flushRowGroup();
+      fileWriter.end(footerMetadata());
+    } catch (IOException e) {
+      failed = true;
+      closeAfterFailure(e);
+      throw Errors.storage("finish base file", path, e);
+    } catch (RuntimeException e) {
+      failed = true;
+      closeAfterFailure(e);
+      throw e;
+    }
+    finished = true;
+    closed = true;
+    codecs.release();
+    try {
+      return new WrittenFile(path, fileWriter.getPos(), recordCount, minKey, maxKey);
+    } catch (IOException e) {
+      throw Errors.storage("finish base file", path, e);
+    }
+  }
+
+  /** Closes after {@code original}; a second failure is attached to it, the first is the one to report. */
+  private void closeAfterFailure(Throwable original) {
+    try {
+      close();
+    } catch (RuntimeException e) {
+      original.addSuppressed(e);
+    }
+  }
+
+  private Map<String, String> footerMetadata() {
+    Map<String, String> m = new LinkedHashMap<>(initMetadata);
+    m.put(FooterKeys.WRITER_MODEL, writeSupport.getName());
+    m.putAll(writeSupport.finalizeWrite().getExtraMetaData());
+    m.put(FooterKeys.BLOOM_FILTER, bloom.serialize());
+    if (bloom.type().writesTypeCode()) {
+      m.put(FooterKeys.BLOOM_FILTER_TYPE, bloom.type().name());
+    }
+    if (minKey != null) {
+      m.put(FooterKeys.MIN_RECORD_KEY, minKey);
+      m.put(FooterKeys.MAX_RECORD_KEY, maxKey);
+    }
+    return m;
+  }
+
+  /** Releases buffers and the output stream. Without {@link #finish()} the file is left incomplete. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      releaseRowGroup();
+    } finally {
+      try {
+        fileWriter.close();
+      } catch (IOException e) {
+        throw Errors.storage("close base file", path, e);
+      } finally {
+        codecs.release();
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.sluice.basefile;
+
+import dev.sluice.util.CloseableIterator;
+import java.io.IOException;
+import java.util.NoSuchElementException;
+import java.util.function.Function;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.api.RecordMaterializer;
+
+/**
+ * Reads Avro records row group by row group from an open Parquet reader (row groups already pruned by the reader's
+ * filter). Records the filter rejects are skipped.
+ */
+final class RecordIterator implements CloseableIterator<GenericRecord> {
+  private final ParquetFileReader reader;
+  private final MessageColumnIO columnIO;
+  private final RecordMaterializer<GenericRecord> materializer;
+  private final FilterCompat.Filter filter;
+  private final Function<Throwable, RuntimeException> errors;
+  private final Function<GenericRecord, GenericRecord> finish;
+  private PageReadStore pages;
+  private RecordReader<GenericRecord> records;
+  private long leftInGroup;
+  private GenericRecord next;
+  private boolean done;
+
+  RecordIterator(ParquetFileReader reader, MessageColumnIO columnIO, RecordMaterializer<GenericRecord> materializer,
+      FilterCompat.Filter filter, Function<GenericRecord, GenericRecord> finish,
+      Function<Throwable, RuntimeException> errors) {
+    this.reader = reader;
+    this.columnIO = columnIO;
+    this.materializer = materializer;
+    this.filter = filter;
+    this.finish = finish;
+    this.errors = errors;
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next != null) {
+      return true;
+    }
+    if (done) {
+      return false;
+    }
+    try {
+      while (next == null) {
+        if (leftInGroup == 0 && !nextRowGroup()) {
+          close();
+          return false;
+        }
+        GenericRecord r = records.read();
+        leftInGroup--;
+        if (r != null && !records.shouldSkipCurrentRecord()) {
+          next = finish.apply(r);
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw errors.apply(e);
+    }
+  }
+
+  private boolean nextRowGroup() throws IOException {
+    closePages();
+    while (true) {
+      pages = reader.readNextFilteredRowGroup();
+      if (pages == null) {
+        return false;
+      }
+      leftInGroup = pages.getRowCount();
+      if (leftInGroup > 0) {
+        records = columnIO.getRecordReader(pages, materializer, filter);
+        return true;
+      }
+      closePages();
+    }
+  }
+
+  private void closePages() {
+    if (pages != null) {
+      pages.close();
+      pages = null;
+    }
+  }
+
+  @Override
+  public GenericRecord next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    GenericRecord r = next;
+    next = null;
+    return r;
+  }
+
+  @Override
+  public void close() {
+    if (done) {
+      return;
+    }
+    done = true;
+    closePages();
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw errors.apply(e);
+    }
+  }
+}
