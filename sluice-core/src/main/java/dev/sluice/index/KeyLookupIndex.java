@@ -1,14 +1,12 @@
 package dev.sluice.index;
 
 import dev.sluice.basefile.BaseFileReader;
-import dev.sluice.error.Errors;
 import dev.sluice.fsview.BaseFile;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
 import dev.sluice.util.Parallel;
 import dev.sluice.write.WriteRecord;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -98,7 +96,7 @@ final class KeyLookupIndex implements Index {
 
   private List<Match> lookup(FileTask task) {
     String path = task.file().path();
-    try (BaseFileReader reader = BaseFileReader.open(storage, path)) {
+    try (BaseFileReader reader = BaseFileReader.open(storage, path, task.file().size())) {
       filesOpened.incrementAndGet();
       List<String> candidates = filter.candidates(reader, task.sortedKeys());
       if (candidates.isEmpty()) {
@@ -116,8 +114,6 @@ final class KeyLookupIndex implements Index {
         }
       }
       return out;
-    } catch (IOException e) {
-      throw Errors.storage("read record keys of", path, e);
     }
   }
 }

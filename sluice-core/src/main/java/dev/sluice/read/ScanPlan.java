@@ -2,12 +2,10 @@ package dev.sluice.read;
 
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.MetaFields;
-import dev.sluice.error.Errors;
 import dev.sluice.fsview.BaseFile;
 import dev.sluice.read.expr.BoundExpression;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -63,12 +61,7 @@ public final class ScanPlan {
   }
 
   private CloseableIterator<GenericRecord> readFile(BaseFile f) {
-    BaseFileReader reader;
-    try {
-      reader = BaseFileReader.open(storage, f.path());
-    } catch (IOException e) {
-      throw Errors.storage("open base file", f.path(), e);
-    }
+    BaseFileReader reader = BaseFileReader.open(storage, f.path(), f.size());
     Schema fileSchema = reader.footer().schema();
     List<Schema.Field> projected = new ArrayList<>();
     for (Schema.Field field : fileSchema.getFields()) {
@@ -97,11 +90,10 @@ public final class ScanPlan {
 
       @Override
       public void close() {
-        out.close();
         try {
+          out.close();
+        } finally {
           reader.close();
-        } catch (IOException e) {
-          throw Errors.storage("close base file", f.path(), e);
         }
       }
     };

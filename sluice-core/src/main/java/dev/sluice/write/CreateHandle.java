@@ -4,12 +4,10 @@ import dev.sluice.basefile.BaseFileWriter;
 import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.WrittenFile;
-import dev.sluice.error.Errors;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.marker.IOType;
 import dev.sluice.marker.Markers;
 import dev.sluice.storage.StoragePaths;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,8 +54,6 @@ final class CreateHandle {
         WrittenFile done = writer.finish();
         results.add(new FileWriteResult(partition, fileId, relative, FileWriteResult.NULL_COMMIT, count, 0, 0, count,
             done.sizeBytes(), (System.nanoTime() - start) / 1_000_000));
-      } catch (IOException e) {
-        throw Errors.storage("write base file", path, e);
       }
       fileId = FileNames.fileId(FileNames.newFileIdPrefix(), 0);
     }

@@ -4,7 +4,6 @@ import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.BaseFileWriter;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.WrittenFile;
-import dev.sluice.error.Errors;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.key.FieldPath;
 import dev.sluice.marker.IOType;
@@ -13,7 +12,6 @@ import dev.sluice.merge.Ordering;
 import dev.sluice.merge.RecordMerger;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.util.CloseableIterator;
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +52,7 @@ final class MergeHandle {
     long inserted = 0;
     markers.create(partition, fileName, IOType.MERGE);
     String oldPath = task.current().path();
-    try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath);
+    try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath, task.current().size());
         BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), setup.fileOptions())) {
       Schema fileSchema = reader.footer().schema();
       FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
@@ -98,8 +96,6 @@ final class MergeHandle {
       WrittenFile done = writer.finish();
       return new FileWriteResult(partition, fileId, relative, task.current().instantTime(), written, deleted, updated,
           inserted, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000);
-    } catch (IOException e) {
-      throw Errors.storage("merge file group " + fileId + " of", oldPath, e);
     }
   }
 }

@@ -1,8 +1,6 @@
 package dev.sluice.write;
 
 import dev.sluice.config.ConfigKeys;
-import dev.sluice.error.Errors;
-import dev.sluice.error.SluiceException;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.index.Index;
 import dev.sluice.index.Indexes;
@@ -18,7 +16,6 @@ import dev.sluice.timeline.State;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
 import dev.sluice.util.Parallel;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -49,7 +46,7 @@ public final class TableWriter {
     List<WriteRecord> records = new BatchPreparer(setup).prepare(input, op, combine);
     Timeline timeline = timelineStore.load();
     String instantTime = InstantTimes.newInstantTime();
-    Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTA_COMMIT : Action.COMMIT;
+    Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTACOMMIT : Action.COMMIT;
     Instant requested = new Instant(instantTime, action, State.REQUESTED);
     timelineStore.createRequested(requested, new byte[0]);
     Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
@@ -63,7 +60,7 @@ public final class TableWriter {
       timelineStore.complete(inflight, metadata.toJson());
       markers.deleteAll();
       return new CommitResult(instantTime, op, files);
-    } catch (SluiceException | IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       throw abort(requested, markers, e);
     }
   }
@@ -125,9 +122,7 @@ public final class TableWriter {
    * Undoes what a failed write left, in process: the files its markers name, the markers, and its instant
    * files. If this process dies instead, the next writer's rollback does the same from the markers.
    */
-  private RuntimeException abort(Instant requested, Markers markers, Exception cause) {
-    RuntimeException failure = cause instanceof RuntimeException re ? re
-        : Errors.storage("write to table", setup.basePath(), (IOException) cause);
+  private RuntimeException abort(Instant requested, Markers markers, RuntimeException failure) {
     try {
       new FailedWriteCleaner(setup.storage(), setup.basePath()).clean(requested, markers);
     } catch (RuntimeException cleanupFailure) {
