@@ -115,7 +115,7 @@ final class CellReaders {
         }
         return value;
       } catch (StreamReadException e) {
-        throw new FieldError(Describe.quote(text) + " is not valid JSON (" + e.getOriginalMessage() + ")",
+        throw new FieldError(Describe.quote(text) + " is not valid JSON (" + JsonLinesSource.cleanMessage(e.getOriginalMessage()) + ")",
             "JSON text for " + Describe.expected(schema));
       } catch (IOException e) {
         throw new FieldError("cannot be read as JSON (" + e.getMessage() + ")", Describe.expected(schema));

@@ -37,7 +37,9 @@ final class Decimals {
       }
     }
     if (scaled.precision() > type.getPrecision() && scaled.signum() != 0) {
-      throw new FieldError(shown + " has more than " + type.getPrecision() + " digits", Describe.decimal(type));
+      int whole = type.getPrecision() - type.getScale();
+      throw new FieldError(shown + " has more than " + whole + (whole == 1 ? " digit" : " digits") + " before the decimal point",
+          Describe.decimal(type));
     }
     return scaled.unscaledValue();
   }

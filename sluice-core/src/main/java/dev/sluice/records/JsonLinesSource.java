@@ -1,11 +1,13 @@
 package dev.sluice.records;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import dev.sluice.error.Errors;
+import dev.sluice.error.SluiceException;
 import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
 import java.io.InputStream;
@@ -81,13 +83,13 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord> {
   }
 
   private GenericRecord advance() {
-    long line = lastLine;
+    long start = -1;
     try {
       JsonToken t = parser.nextToken();
       if (t == null) {
         return null;
       }
-      line = parser.currentTokenLocation().getLineNr();
+      long line = parser.currentTokenLocation().getLineNr();
       if (line == lastLine) {
         throw Errors.badInput(name + ":" + line, null, "a second JSON value starts on the line where the previous one ended",
             "one JSON object per line");
@@ -96,17 +98,39 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord> {
         throw Errors.badInput(name + ":" + line, null, JsonReaders.shown(parser) + " is not a JSON object",
             "one JSON object per line");
       }
+      start = line;
       GenericRecord rec = (GenericRecord) reader.read(parser);
       lastLine = parser.currentTokenLocation().getLineNr();
       return rec;
     } catch (FieldError e) {
-      throw e.toException(name + ":" + line);
+      throw e.toException(name + ":" + start);
     } catch (StreamReadException e) {
-      long at = e.getLocation() != null ? e.getLocation().getLineNr() : line;
-      throw Errors.badInput(name + ":" + at, null, "malformed JSON: " + e.getOriginalMessage(), "one JSON object per line");
+      throw malformed(e, start);
     } catch (IOException e) {
       throw Errors.storage("read", file.toString(), e);
     }
+  }
+
+  /** A parse error, placed at the line where the object began and pointing at where the parser gave up. */
+  private SluiceException malformed(StreamReadException e, long start) {
+    JsonLocation at = e.getLocation();
+    long line = at != null ? at.getLineNr() : start;
+    String position = at == null ? "" : (start > 0 && line != start ? " at line " + line + ", column " : " at column ")
+        + at.getColumnNr();
+    return Errors.badInput(name + ":" + (start > 0 ? start : line), null,
+        "malformed JSON" + position + ": " + cleanMessage(e.getOriginalMessage()), "one JSON object per line");
+  }
+
+  /** Jackson's message without its source/location boilerplate. */
+  static String cleanMessage(String message) {
+    if (message == null) {
+      return "unreadable";
+    }
+    return message.replaceAll("\\s*\\(for [^()]*\\[Source:[^\\]]*\\]\\)", "")
+        .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "")
+        .replaceAll("\\s*\\[Source:[^\\]]*\\]", "")
+        .replace('\n', ' ')
+        .trim();
   }
 
   @Override

@@ -85,6 +85,9 @@ final class JsonReaders {
     if (p.currentToken() == JsonToken.VALUE_NULL) {
       return new FieldError("is null", Describe.expected(schema));
     }
+    if (schema.getType() == Schema.Type.UNION) {
+      return new FieldError(shown(p) + " does not fit any type of the " + Describe.typeName(schema), Describe.expected(schema));
+    }
     return new FieldError(shown(p) + " is not " + Describe.article(Describe.typeName(schema)), Describe.expected(schema));
   }
 
