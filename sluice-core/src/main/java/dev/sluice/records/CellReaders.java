@@ -9,7 +9,8 @@ import org.apache.avro.Schema;
 
 /**
  * Turns CSV cells into values of a field's schema. An empty unquoted cell is null; a quoted empty cell
- * ({@code ""}) is the empty string for string and bytes types and null for the others. Scalars are parsed as
+ * ({@code ""}) is the empty string for string and bytes types and null for the others. For a non-nullable
+ * field an empty cell takes the field default, if it has one. Scalars are parsed as
  * text (surrounding spaces ignored except for strings); records, arrays and maps are JSON text in the cell.
  */
 final class CellReaders {
@@ -26,8 +27,11 @@ final class CellReaders {
     Object read(String text, boolean quoted);
   }
 
-  static CellReader compile(Schema schema, InputOptions options) {
+  /** The reader for the cells of {@code field}; an empty cell of a non-nullable field takes the field's default. */
+  static CellReader compile(Schema.Field field, InputOptions options) {
+    Schema schema = field.schema();
     boolean nullable = Schemas.isNullable(schema);
+    Missing missing = Missing.of(field);
     Schema inner = Schemas.unwrapNullable(schema);
     TextParser parse = valueParser(inner, options);
     boolean emptyIsValue = emptyIsValue(inner);
@@ -36,6 +40,9 @@ final class CellReaders {
       if (text.isEmpty() && (!quoted || !emptyIsValue)) {
         if (nullable) {
           return null;
+        }
+        if (!missing.required()) {
+          return missing.value();
         }
         throw new FieldError("is empty", expected + (emptyIsValue ? " (an empty unquoted cell is null; write \"\" for empty)" : ""));
       }

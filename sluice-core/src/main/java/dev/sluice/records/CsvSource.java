@@ -104,7 +104,7 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
         continue;
       }
       fieldOf[i] = f.pos();
-      readers[i] = CellReaders.compile(f.schema(), options);
+      readers[i] = CellReaders.compile(f, options);
       absent[f.pos()] = null;
     }
     for (Schema.Field f : schema.getFields()) {
