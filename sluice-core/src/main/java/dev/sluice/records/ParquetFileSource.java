@@ -4,7 +4,6 @@ import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
@@ -13,12 +12,15 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetReader;
 import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads a Parquet file through parquet-avro with the file's own schema, then resolves each record to the
- * table schema by field name ({@link RecordResolver}). The file schema is known from the first record.
+ * table schema by field name ({@link RecordResolver}). The Avro view of the file schema is known from the first
+ * record; the Parquet footer is read first to recover INT32/INT64 decimals ({@link ParquetIntDecimals}).
  */
 final class ParquetFileSource implements CloseableIterator<GenericRecord> {
   private final Path file;
@@ -26,14 +28,17 @@ final class ParquetFileSource implements CloseableIterator<GenericRecord> {
   private final ParquetReader<GenericRecord> reader;
   private final Schema table;
   private final InputOptions options;
+  private final MessageType parquetSchema;
   private Schema fileSchema;
   private Converter converter;
   private GenericRecord pending;
   private boolean done;
   private long count;
 
-  private ParquetFileSource(Path file, ParquetReader<GenericRecord> reader, Schema table, InputOptions options) {
+  private ParquetFileSource(Path file, ParquetReader<GenericRecord> reader, MessageType parquetSchema, Schema table,
+      InputOptions options) {
     this.file = file;
+    this.parquetSchema = parquetSchema;
     this.name = file.getFileName().toString();
     this.reader = reader;
     this.table = table;
@@ -42,15 +47,24 @@ final class ParquetFileSource implements CloseableIterator<GenericRecord> {
 
   static ParquetFileSource open(Path file, Schema table, InputOptions options) {
     String name = file.getFileName().toString();
-    if (!Files.exists(file)) {
-      throw Errors.storage("open", file.toString(), new NoSuchFileException(file.toString()));
-    }
-    try {
-      ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(new LocalInputFile(file),
-          new PlainParquetConfiguration()).withDataModel(GenericData.get()).build();
-      return new ParquetFileSource(file, reader, table, options);
+    LocalInputFile input = new LocalInputFile(file);
+    MessageType parquetSchema;
+    try (ParquetFileReader footer = ParquetFileReader.open(input)) {
+      parquetSchema = footer.getFileMetaData().getSchema();
     } catch (FileNotFoundException | NoSuchFileException e) {
       throw Errors.storage("open", file.toString(), e);
+    } catch (IOException | RuntimeException e) {
+      throw Errors.badInput(name, "not a readable Parquet file (" + e.getMessage() + ")", e);
+    }
+    try {
+      PlainParquetConfiguration conf = new PlainParquetConfiguration();
+      // Lists as plain Avro arrays (not arrays of one-field records), and legacy INT96 timestamps as fixed(12)
+      // bytes, which ScalarResolver converts, rather than a read failure.
+      conf.set("parquet.avro.add-list-element-records", "false");
+      conf.set("parquet.avro.readInt96AsFixed", "true");
+      ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(input, conf)
+          .withDataModel(GenericData.get()).build();
+      return new ParquetFileSource(file, reader, ParquetIntDecimals.present(parquetSchema) ? parquetSchema : null, table, options);
     } catch (IOException | RuntimeException e) {
       throw Errors.badInput(name, "not a readable Parquet file (" + e.getMessage() + ")", e);
     }
@@ -79,7 +93,8 @@ final class ParquetFileSource implements CloseableIterator<GenericRecord> {
     count++;
     if (raw.getSchema() != fileSchema) {
       try {
-        converter = RecordResolver.compile(raw.getSchema(), table, options);
+        Schema source = parquetSchema == null ? raw.getSchema() : ParquetIntDecimals.annotate(raw.getSchema(), parquetSchema);
+        converter = RecordResolver.compile(source, table, options);
       } catch (FieldError e) {
         throw e.toException(name);
       }

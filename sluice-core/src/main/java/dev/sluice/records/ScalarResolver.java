@@ -3,6 +3,7 @@ package dev.sluice.records;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,6 +20,9 @@ import org.apache.avro.generic.GenericFixed;
  * without losing digits and checked against the table's precision, UUIDs are validated.
  */
 final class ScalarResolver {
+  /** The Julian day number of 1970-01-01. */
+  private static final long JULIAN_EPOCH_DAY = 2_440_588L;
+
   private ScalarResolver() {
   }
 
@@ -26,6 +30,10 @@ final class ScalarResolver {
    * The converter from {@code source} to {@code target}, or a {@link FieldError} explaining why there is none.
    */
   static Converter compile(Schema source, Schema target) {
+    Object intDecimalScale = source.getObjectProp(ParquetIntDecimals.SCALE_PROP);
+    if (intDecimalScale != null) {
+      return fromIntDecimal(((Number) intDecimalScale).intValue(), source, target);
+    }
     Converter logical = logical(source, target);
     if (logical != null) {
       return logical;
@@ -153,6 +161,9 @@ final class ScalarResolver {
         throw cannotRead(source, target);
       }
       return withRange(rescale(source, su == null ? tu : su, tu, target), tu, target);
+    }
+    if (tu != null && isInt96(source)) {
+      return v -> int96(((GenericFixed) v).bytes(), tu, target);
     }
     if (tu != null) {
       if (su != null && sl.startsWith("time-") || "date".equals(sl)) {
@@ -291,6 +302,38 @@ final class ScalarResolver {
       return null;
     }
     throw cannotRead(source, target);
+  }
+
+  /** An INT32/INT64 Parquet decimal (unscaled, with {@code scale}) read into a decimal or big-decimal column. */
+  private static Converter fromIntDecimal(int scale, Schema source, Schema target) {
+    if (target.getLogicalType() instanceof LogicalTypes.Decimal) {
+      LogicalTypes.Decimal t = (LogicalTypes.Decimal) target.getLogicalType();
+      return v -> {
+        BigDecimal d = BigDecimal.valueOf(((Number) v).longValue(), scale);
+        return TextValues.decimal(d, t, target, d.toPlainString());
+      };
+    }
+    if ("big-decimal".equals(Schemas.logicalName(target)) && target.getType() == Schema.Type.BYTES) {
+      return v -> Decimals.encodeBig(BigDecimal.valueOf(((Number) v).longValue(), scale));
+    }
+    throw new FieldError("is a decimal with scale " + scale + " in the file, which cannot be read as " + Describe.typeName(target),
+        "a decimal column");
+  }
+
+  /** Legacy Parquet INT96 timestamps (Spark, Hive, Impala): as parquet-avro hands them out, fixed(12) named INT96. */
+  private static boolean isInt96(Schema source) {
+    return source.getType() == Schema.Type.FIXED && source.getFixedSize() == 12 && "INT96".equals(source.getName())
+        && source.getLogicalType() == null;
+  }
+
+  /** Decodes INT96: nanoseconds of the day (8 bytes) then the Julian day (4 bytes), both little-endian. */
+  private static long int96(byte[] bytes, TimeUnit unit, Schema target) {
+    ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    long nanoOfDay = buf.getLong();
+    long julianDay = buf.getInt() & 0xFFFFFFFFL;
+    long seconds = (julianDay - JULIAN_EPOCH_DAY) * 86_400L + Math.floorDiv(nanoOfDay, 1_000_000_000L);
+    long nanoOfSecond = Math.floorMod(nanoOfDay, 1_000_000_000L);
+    return TextValues.instant(seconds, nanoOfSecond, unit, "INT96 timestamp", target);
   }
 
   /** The canonical lower-case text of a 16-byte UUID. */

@@ -335,10 +335,19 @@ final class TextValues {
     }
     long nanoOfDay = p.nanoOfDay();
     long nanoOfSecond = nanoOfDay % 1_000_000_000L;
-    if (nanoOfSecond % unit.nanosPerUnit != 0) {
-      throw new FieldError(Describe.quote(text) + " is more precise than " + unit.plural, Describe.expected(schema));
-    }
     long seconds = p.epochDay() * 86_400L + nanoOfDay / 1_000_000_000L - p.offsetSeconds();
+    return instant(seconds, nanoOfSecond, unit, Describe.quote(text), schema);
+  }
+
+  /**
+   * Seconds and nanoseconds since the epoch in {@code unit}s.
+   *
+   * @throws FieldError when the nanoseconds are finer than the unit or the result is out of range
+   */
+  static long instant(long seconds, long nanoOfSecond, TimeUnit unit, String shown, Schema schema) {
+    if (nanoOfSecond % unit.nanosPerUnit != 0) {
+      throw new FieldError(shown + " is more precise than " + unit.plural, Describe.expected(schema));
+    }
     long fraction = nanoOfSecond / unit.nanosPerUnit;
     try {
       return Math.addExact(Math.multiplyExact(seconds, unit.perSecond), fraction);
@@ -348,7 +357,7 @@ final class TextValues {
       if (exact.bitLength() < 64) {
         return exact.longValue();
       }
-      throw outOfRange(Describe.quote(text), schema);
+      throw outOfRange(shown, schema);
     }
   }
 
