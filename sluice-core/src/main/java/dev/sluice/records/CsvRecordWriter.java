@@ -25,6 +25,7 @@ public final class CsvRecordWriter implements RecordFormatter {
   private final Schema schema;
   private final CellWriter[] cells;
   private boolean headerDone;
+  private Schema checked;
 
   /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until used. */
   public CsvRecordWriter(OutputStream out, Schema schema) {
@@ -44,7 +45,10 @@ public final class CsvRecordWriter implements RecordFormatter {
 
   @Override
   public void write(GenericRecord record) throws IOException {
-    JsonRecordWriter.checkSchema(schema, record);
+    if (record.getSchema() != checked) {
+      JsonRecordWriter.checkSchema(schema, record);
+      checked = record.getSchema();
+    }
     header();
     for (int i = 0; i < cells.length; i++) {
       if (i > 0) {

@@ -137,6 +137,8 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
   @Override
   public boolean hasNext() {
     if (next == null && !done) {
+      // After a failure the input position is unknown: end the iteration rather than read on from it.
+      done = true;
       next = advance();
       done = next == null;
     }

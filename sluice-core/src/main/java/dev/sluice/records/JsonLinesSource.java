@@ -66,6 +66,8 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord> {
   @Override
   public boolean hasNext() {
     if (next == null && !done) {
+      // After a failure the input position is unknown: end the iteration rather than read on from it.
+      done = true;
       next = advance();
       done = next == null;
     }

@@ -28,6 +28,7 @@ public final class JsonRecordWriter implements RecordFormatter {
   private final Schema schema;
   private final JsonValueWriter writer;
   private JsonGenerator generator;
+  private Schema checked;
 
   /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until {@link #write}. */
   public JsonRecordWriter(OutputStream out, Schema schema) {
@@ -38,7 +39,10 @@ public final class JsonRecordWriter implements RecordFormatter {
 
   @Override
   public void write(GenericRecord record) throws IOException {
-    checkSchema(schema, record);
+    if (record.getSchema() != checked) {
+      checkSchema(schema, record);
+      checked = record.getSchema();
+    }
     if (generator == null) {
       generator = FACTORY.createGenerator(out);
     }
