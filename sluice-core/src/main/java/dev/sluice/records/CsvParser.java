@@ -213,6 +213,11 @@ final class CsvParser implements Closeable {
     return lines[i];
   }
 
+  /** The physical line the parser has reached. */
+  long currentLine() {
+    return line;
+  }
+
   /** The physical line where the current record starts. */
   long recordLine() {
     return recordLine;

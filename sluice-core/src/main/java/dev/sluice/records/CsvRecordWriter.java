@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -56,7 +57,13 @@ public final class CsvRecordWriter implements RecordFormatter {
       }
       Object v = record.get(i);
       if (v != null) {
-        writeCell(out, cells[i].text(v));
+        String text;
+        try {
+          text = cells[i].text(v);
+        } catch (ClassCastException | NullPointerException | AvroRuntimeException e) {
+          throw Errors.internal("field " + schema.getFields().get(i).name() + " does not match its schema: " + e, e);
+        }
+        writeCell(out, text);
       }
     }
     out.write('\n');

@@ -1,6 +1,7 @@
 package dev.sluice.records;
 
 import dev.sluice.error.Errors;
+import dev.sluice.error.SluiceException;
 import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +68,7 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
       return fromHeader(file, parser, schema, options);
     } catch (CharacterCodingException e) {
       closeQuietly(parser);
-      throw Errors.badInput(name + ":1", null, "the header is not valid UTF-8", "a UTF-8 text file");
+      throw notUtf8(name, parser);
     } catch (IOException e) {
       closeQuietly(parser);
       throw Errors.storage("read", file.toString(), e);
@@ -117,6 +117,12 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
     return new CsvSource(file, parser, schema, fieldOf, readers, absent);
   }
 
+  /** The decoder reads ahead in blocks, so the line of the bad bytes is known only as a lower bound. */
+  private static SluiceException notUtf8(String name, CsvParser parser) {
+    return Errors.badInput(name, null, "the file is not valid UTF-8 (the bad bytes are at or after line " + parser.currentLine() + ")",
+        "a UTF-8 text file");
+  }
+
   private static String fieldNames(Schema schema) {
     List<String> names = new ArrayList<>();
     for (Schema.Field f : schema.getFields()) {
@@ -161,7 +167,7 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
         return null;
       }
     } catch (CharacterCodingException e) {
-      throw Errors.badInput(name + ": after line " + parser.recordLine(), null, "the text is not valid UTF-8", "a UTF-8 text file");
+      throw notUtf8(name, parser);
     } catch (IOException e) {
       throw Errors.storage("read", file.toString(), e);
     }
@@ -197,10 +203,5 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
     } catch (IOException e) {
       throw Errors.storage("close", file.toString(), e);
     }
-  }
-
-  @Override
-  public String toString() {
-    return "CsvSource" + Arrays.toString(fieldOf);
   }
 }

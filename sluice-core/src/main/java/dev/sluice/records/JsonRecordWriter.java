@@ -9,6 +9,7 @@ import dev.sluice.error.Errors;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringWriter;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -46,7 +47,11 @@ public final class JsonRecordWriter implements RecordFormatter {
     if (generator == null) {
       generator = FACTORY.createGenerator(out);
     }
-    writer.write(generator, record);
+    try {
+      writer.write(generator, record);
+    } catch (ClassCastException | NullPointerException | AvroRuntimeException e) {
+      throw Errors.internal("a record does not match its schema " + schema.getFullName() + ": " + e, e);
+    }
     generator.writeRaw('\n');
   }
 

@@ -1,5 +1,7 @@
 package dev.sluice.records;
 
+import dev.sluice.error.Errors;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 
@@ -20,7 +22,13 @@ final class Missing {
   /** The rule for {@code field}: its default if it has one, else null if nullable, else required. */
   static Missing of(Schema.Field field) {
     if (field.hasDefaultValue()) {
-      Object v = Values.normalize(field.schema(), GenericData.get().getDefaultValue(field));
+      Object v;
+      try {
+        v = Values.normalize(field.schema(), GenericData.get().getDefaultValue(field));
+      } catch (AvroRuntimeException e) {
+        throw Errors.badRequest("Cannot use the default of field '" + field.name() + "'",
+            "it does not match the field's type (" + e.getMessage() + ")", "Fix the default in the table schema.");
+      }
       return new Missing(field, false, v, Values.isImmutable(field.schema(), v));
     }
     if (Schemas.isNullable(field.schema())) {

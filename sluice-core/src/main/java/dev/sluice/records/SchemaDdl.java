@@ -14,6 +14,7 @@ import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
 
 /**
  * A small column-list language for table schemas, as given on the command line:
@@ -45,7 +46,13 @@ public final class SchemaDdl {
    */
   public static Schema parse(String columns, String recordName) {
     SchemaDdl p = new SchemaDdl(columns);
-    Schema probe = Schema.createRecord(recordName, null, null, false, List.of());
+    Schema probe;
+    try {
+      probe = Schema.createRecord(recordName, null, null, false, List.of());
+    } catch (SchemaParseException e) {
+      throw Errors.badRequest("Invalid record name '" + recordName + "'", e.getMessage(),
+          "Use letters, digits and '_' (not starting with a digit), with '.' between namespace parts.");
+    }
     List<Schema.Field> fields = p.fields(probe.getFullName(), true);
     p.skipSpace();
     if (p.pos < columns.length()) {

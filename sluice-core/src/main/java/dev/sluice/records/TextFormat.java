@@ -66,6 +66,16 @@ final class TextFormat {
       case BYTES:
       case FIXED:
         return v -> base64(v);
+      case INT:
+      case LONG:
+      case FLOAT:
+      case DOUBLE:
+        // The casts catch a value of the wrong type rather than writing text no reader would take back.
+        return v -> ((Number) v).toString();
+      case BOOLEAN:
+        return v -> ((Boolean) v).toString();
+      case STRING:
+        return v -> ((CharSequence) v).toString();
       default:
         return Object::toString;
     }

@@ -80,10 +80,37 @@ public final class AllTypes {
       " {\"name\": \"f_with_default\", \"type\": \"int\", \"default\": 42}",
       "]}"));
 
+  /**
+   * {@link #SCHEMA} without what Parquet cannot hold as Avro wrote it: the field of type null, and the union of
+   * several non-null types (parquet-avro stores it as a group of optional members, read back as a record).
+   */
+  public static final Schema PARQUET_SCHEMA = without(SCHEMA, "f_null", "f_union");
+
   private static final String[] WORDS = {"", "a", "hello", "Grüße", "日本語", "emoji \uD83D\uDE00", "comma, here",
       "quote \" here", "new\nline", "cr\r\nlf", "tab\there", "back\\slash", "  padded  ", "null", "123", "nan", "{\"json\": 1}"};
 
   private AllTypes() {
+  }
+
+  /** A copy of a record schema without the named fields (same name, namespace and field order otherwise). */
+  public static Schema without(Schema record, String... fields) {
+    List<String> drop = List.of(fields);
+    List<Schema.Field> kept = new ArrayList<>();
+    for (Schema.Field f : record.getFields()) {
+      if (!drop.contains(f.name())) {
+        kept.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Schema.createRecord(record.getName(), record.getDoc(), record.getNamespace(), false, kept);
+  }
+
+  /** A record of {@code schema} holding {@code record}'s values of the same-named fields (values are shared). */
+  public static GenericRecord project(GenericRecord record, Schema schema) {
+    GenericData.Record out = new GenericData.Record(schema);
+    for (Schema.Field f : schema.getFields()) {
+      out.put(f.pos(), record.get(f.name()));
+    }
+    return out;
   }
 
   /** A random valid record of {@link #SCHEMA}. */

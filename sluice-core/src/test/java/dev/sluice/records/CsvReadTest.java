@@ -157,6 +157,14 @@ class CsvReadTest {
   }
 
   @Test
+  void invalidUtf8IsBadInput() throws java.io.IOException {
+    Path file = dir.resolve("bin.csv");
+    java.nio.file.Files.write(file, new byte[] {'i', 'd', '\n', '1', '\n', (byte) 0xC3, (byte) 0x28, '\n'});
+    String msg = Inputs.badInput(file, InputFormat.CSV, PEOPLE);
+    assertTrue(msg.startsWith("Bad input at bin.csv: the file is not valid UTF-8 (the bad bytes are at or after line 1)"), msg);
+  }
+
+  @Test
   void mapCellsAreJsonObjects() {
     Schema schema = Inputs.oneField("{\"type\":\"map\",\"values\":\"long\"}");
     List<GenericRecord> rows = Inputs.readAll(Inputs.write(dir, "map.csv", "v\n\"{\"\"a\"\": 1, \"\"b\"\": 2}\"\n"),

@@ -100,6 +100,18 @@ class FormatsTest {
   }
 
   @Test
+  void writingARecordThatBreaksItsSchemaIsAnInternalError() {
+    Schema schema = SchemaDdl.parse("id long not null", "R");
+    GenericRecord r = new org.apache.avro.generic.GenericData.Record(schema);
+    r.put("id", "not a long");
+    for (OutputFormat format : List.of(OutputFormat.JSONL, OutputFormat.CSV)) {
+      RecordFormatter f = RecordFormatter.create(format, new ByteArrayOutputStream(), schema);
+      SluiceException e = assertThrows(SluiceException.class, () -> f.write(r));
+      assertEquals(ErrorKind.INTERNAL, e.kind(), e.getMessage());
+    }
+  }
+
+  @Test
   void readingStopsAfterAnError() {
     Schema schema = Inputs.oneField("\"long\"");
     Path file = Inputs.write(dir, "e.jsonl", "{\"v\": \"x\"}\n{\"v\": 2}\n");

@@ -131,6 +131,13 @@ class SchemaDdlTest {
   }
 
   @Test
+  void invalidRecordNameIsAConfigError() {
+    SluiceException e = assertThrows(SluiceException.class, () -> SchemaDdl.parse("id int", "my-table"));
+    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertTrue(e.getMessage().startsWith("Invalid record name 'my-table'"), e.getMessage());
+  }
+
+  @Test
   void requireFieldsMakesKeyFieldsNonNull() {
     Schema s = SchemaDdl.parse("id string, ts timestamp, addr struct<city:string, zip:int>, note string", "R");
     Schema r = SchemaDdl.requireFields(s, List.of("id", "addr.city", "ts"));
