@@ -27,21 +27,23 @@ final class Decimals {
    * @throws FieldError when digits would be lost or the value has too many digits
    */
   static BigInteger fit(BigDecimal value, LogicalTypes.Decimal type, String shown) {
-    BigDecimal scaled = value;
-    if (value.scale() != type.getScale()) {
-      try {
-        scaled = value.setScale(type.getScale(), RoundingMode.UNNECESSARY);
-      } catch (ArithmeticException e) {
-        throw new FieldError(shown + " has more than " + type.getScale() + " decimal places",
-            Describe.decimal(type));
-      }
+    if (value.signum() == 0) {
+      return BigInteger.ZERO;
     }
-    if (scaled.precision() > type.getPrecision() && scaled.signum() != 0) {
-      int whole = type.getPrecision() - type.getScale();
+    int whole = type.getPrecision() - type.getScale();
+    // Checked on precision and scale first: rescaling a value like 1e999999999 would build a huge number.
+    if (value.precision() - value.scale() > whole) {
       throw new FieldError(shown + " has more than " + whole + (whole == 1 ? " digit" : " digits") + " before the decimal point",
           Describe.decimal(type));
     }
-    return scaled.unscaledValue();
+    BigDecimal v = value;
+    if (v.scale() > type.getScale()) {
+      v = v.stripTrailingZeros();
+      if (v.scale() > type.getScale()) {
+        throw new FieldError(shown + " has more than " + type.getScale() + " decimal places", Describe.decimal(type));
+      }
+    }
+    return v.setScale(type.getScale(), RoundingMode.UNNECESSARY).unscaledValue();
   }
 
   /** Encodes a value already fitted to {@code schema}'s decimal type in its physical type (bytes or fixed). */

@@ -66,6 +66,7 @@ class JsonValueFormsTest {
     assertEquals(16777217f, read("\"float\"", "16777217"), "parsed as a float directly");
     assertEquals(3.0, read("\"double\"", "\"3\""));
     assertTrue(error("\"double\"", "1e400").contains("1e400 is out of range for a double"));
+    assertTrue(error("\"long\"", "1e999999999").contains("is out of range for a long"));
     assertTrue(error("\"float\"", "1e39").contains("out of range for a float"));
     error("\"double\"", "\"0x10\"");
     error("\"double\"", "\"1f\"");
@@ -153,6 +154,9 @@ class JsonValueFormsTest {
     assertEquals(decimal("0.00"), read(DEC_5_2, "0"));
     assertTrue(error(DEC_5_2, "1000").contains("1000 has more than 3 digits before the decimal point"));
     assertTrue(error(DEC_5_2, "1.234").contains("1.234 has more than 2 decimal places"));
+    assertTrue(error(DEC_5_2, "1e999999999").contains("has more than 3 digits before the decimal point"));
+    assertTrue(error(DEC_5_2, "1e-999999999").contains("has more than 2 decimal places"));
+    assertEquals(decimal("1.20"), read(DEC_5_2, "1.2000000000000000000000000000000000"));
     error(DEC_5_2, "\"abc\"");
     error(DEC_5_2, "true");
   }
