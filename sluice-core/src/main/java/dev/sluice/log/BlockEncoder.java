@@ -26,9 +26,20 @@ final class BlockEncoder {
   private final Map<Schema, GenericDatumWriter<GenericRecord>> writers = new IdentityHashMap<>();
   private BinaryEncoder encoder;
 
-  /** Encodes {@code block}; the returned buffer is valid until the next call. */
-  ByteSink encode(LogBlock block) throws IOException {
+  /**
+   * Encodes {@code blocks} back to back, so that a block that cannot be encoded fails the append before anything
+   * is written. The returned buffer is valid until the next call.
+   */
+  ByteSink encode(List<LogBlock> blocks) throws IOException {
     sink.reset();
+    for (LogBlock b : blocks) {
+      encode(b);
+    }
+    return sink;
+  }
+
+  private void encode(LogBlock block) throws IOException {
+    int start = sink.size();
     sink.write(LogFormat.MAGIC, 0, LogFormat.MAGIC.length);
     int lengthPos = sink.size();
     sink.writeLong(0);
@@ -49,8 +60,7 @@ final class BlockEncoder {
     int footerLength = sink.size() - footerStart;
     sink.putLong(lengthPos, LogFormat.blockLength(headerLength, contentLength, footerLength));
     // the reverse pointer counts every byte of the block before it, magic included
-    sink.writeLong(sink.size());
-    return sink;
+    sink.writeLong(sink.size() - start);
   }
 
   private void writeMetadata(Map<HeaderKey, String> entries) {

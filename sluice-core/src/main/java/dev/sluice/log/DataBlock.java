@@ -118,6 +118,11 @@ public final class DataBlock implements LogBlock {
     return recordCount < 0 ? OptionalInt.empty() : OptionalInt.of(recordCount);
   }
 
+  /** The file and offset of a stored block, for messages. */
+  String location() {
+    return stored == null ? "an in-memory log block" : stored.path() + " (log block at offset " + stored.blockOffset() + ")";
+  }
+
   /** The in-memory records of a block built for writing; empty for a block read from a file. */
   Optional<List<GenericRecord>> inMemoryRecords() {
     return Optional.ofNullable(records);

@@ -64,6 +64,11 @@ public final class DeleteBlock implements LogBlock {
     return span;
   }
 
+  /** The file and offset of a stored block, for messages. */
+  String location() {
+    return stored == null ? "an in-memory log block" : stored.path() + " (log block at offset " + stored.blockOffset() + ")";
+  }
+
   /** The in-memory keys of a block built for writing. */
   Optional<List<DeleteRecord>> inMemoryRecords() {
     return Optional.ofNullable(deletes);

@@ -96,13 +96,11 @@ public final class LogWriter implements Closeable {
     }
     String path = currentPath();
     try {
+      ByteSink bytes = encoder.encode(blocks);
       PositionOutputStream o = stream();
       path = currentPath();
       long start = o.position();
-      for (LogBlock b : blocks) {
-        ByteSink bytes = encoder.encode(b);
-        o.write(bytes.array(), 0, bytes.size());
-      }
+      o.write(bytes.array(), 0, bytes.size());
       o.flush();
       o.sync();
       long end = o.position();
