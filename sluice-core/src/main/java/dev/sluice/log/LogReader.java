@@ -132,11 +132,13 @@ public final class LogReader implements CloseableIterator<LogBlock> {
     long bodyStart = in.position();
     Parsed parsed = parse(start, bodyStart, blockLength);
     if (!framingHolds(bodyStart, blockLength)) {
-      if (parsed.formatVersion == LogFormat.LEGACY_FORMAT_VERSION) {
-        throw Errors.badTable(path, "the log block at offset " + start + " is in the legacy log format version 0",
-            "Hudi 0.15 cannot read it either; compact the file slice with the Hudi version that wrote it.");
-      }
+      // also what a real legacy (version 0) block comes to, having no reverse pointer: Hudi 0.15 skips those too,
+      // and a zero-filled tail left by a crash must not look like one
       return corrupt(start);
+    }
+    if (parsed.formatVersion == LogFormat.LEGACY_FORMAT_VERSION) {
+      throw Errors.badTable(path, "the log block at offset " + start + " is in the legacy log format version 0",
+          "Sluice reads log format version 1 only; compact the file slice with the Hudi version that wrote it.");
     }
     if (parsed.problem != null) {
       throw Errors.badTable(path, "the log block at offset " + start + " is damaged: " + parsed.problem, FIX);

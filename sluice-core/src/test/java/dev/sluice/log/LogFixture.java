@@ -130,7 +130,7 @@ final class LogFixture {
   }
 
   /** Local storage that can append, as HDFS can. */
-  static final class AppendingStorage extends DelegatingStorage {
+  static class AppendingStorage extends DelegatingStorage {
     AppendingStorage() {
       super(new LocalStorage());
     }
