@@ -63,6 +63,14 @@ final class BlockEncoder {
     sink.writeLong(sink.size() - start);
   }
 
+  /** The encoder writing into the sink; one for the writer's life, as the sink never changes. */
+  private BinaryEncoder encoder() {
+    if (encoder == null) {
+      encoder = EncoderFactory.get().binaryEncoder(sink, null);
+    }
+    return encoder;
+  }
+
   private void writeMetadata(Map<HeaderKey, String> entries) {
     sink.writeInt(entries.size());
     for (Map.Entry<HeaderKey, String> e : entries.entrySet()) {
@@ -101,13 +109,13 @@ final class BlockEncoder {
         GenericRecord r = it.next();
         int lengthPos = sink.size();
         sink.writeInt(0);
-        encoder = EncoderFactory.get().binaryEncoder(sink, encoder);
+        BinaryEncoder encoder = encoder();
         try {
           writer.write(r, encoder);
           encoder.flush();
         } catch (AvroRuntimeException | NullPointerException | ClassCastException e) {
-          // flushing drops what the failed record left in the encoder's buffer
-          encoder = null;
+          // a new encoder next time: this one may hold part of the failed record
+          this.encoder = null;
           throw Errors.badInput("record " + count + " of the log block of instant " + block.header().get(HeaderKey.INSTANT_TIME),
               "it does not match the block's writer schema: " + e.getMessage(), e);
         }
@@ -122,12 +130,12 @@ final class BlockEncoder {
     sink.writeInt(LogFormat.CONTENT_VERSION);
     int lengthPos = sink.size();
     sink.writeInt(0);
-    encoder = EncoderFactory.get().binaryEncoder(sink, encoder);
+    BinaryEncoder encoder = encoder();
     try {
       DeleteRecordCodec.encode(block.inMemoryRecords().orElseGet(block::readAll), encoder);
       encoder.flush();
     } catch (IllegalArgumentException | ArithmeticException e) {
-      encoder = null;
+      this.encoder = null;
       throw Errors.badInput("the delete block of instant " + block.header().get(HeaderKey.INSTANT_TIME),
           "an ordering value cannot be stored: " + e.getMessage(), e);
     }

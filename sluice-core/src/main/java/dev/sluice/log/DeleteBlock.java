@@ -129,7 +129,8 @@ public final class DeleteBlock implements LogBlock {
         int version = StoredContent.readInt(in, scratch);
         if (version < LogFormat.AVRO_DELETE_VERSION) {
           throw Errors.unsupported("A delete block of content version " + version + " (Java-serialized keys, in "
-              + content.path() + " at offset " + content.blockOffset() + ")", "Compact the file slice with the Hudi version that wrote it.");
+              + content.path() + " at offset " + content.blockOffset() + ")",
+              "Compact the file slice with the Hudi version that wrote it.");
         }
         int length = StoredContent.readInt(in, scratch);
         if (length < 0 || length > content.length() - 2L * Integer.BYTES) {

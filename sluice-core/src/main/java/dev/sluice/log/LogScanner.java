@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
 
 /**
  * Merges the log files of one file slice into the latest state per record key, as Hudi 0.15's merged log record
@@ -158,14 +159,15 @@ public final class LogScanner {
       String key = keyValue.toString();
       Object partitionValue = r.get(o.partitionPathField);
       String partition = partitionValue == null ? "" : partitionValue.toString();
-      Comparable<?> ordering = Ordering.normalize(rawOrdering(r));
+      Object raw = rawOrdering(r);
+      Comparable<?> ordering = Ordering.normalize(raw);
       LogRecord existing = out.current(key);
-      if (existing == null || newerWins(existing, ordering)) {
+      if (existing == null || newerWins(existing, raw, ordering)) {
         out.put(new LogRecord(key, partition, r, ordering, false));
       }
     }
 
-    private boolean newerWins(LogRecord existing, Comparable<?> ordering) {
+    private boolean newerWins(LogRecord existing, Object raw, Comparable<?> ordering) {
       if (existing.isDelete()) {
         // an earlier delete is an empty payload: the later record always replaces it
         return true;
@@ -173,6 +175,10 @@ public final class LogScanner {
       if (existing.ordering() == null || ordering == null) {
         // Hudi fails on a null ordering value; the later record winning is the natural order
         return true;
+      }
+      if (raw instanceof Utf8 newer && rawOrdering(existing.record()) instanceof Utf8 older) {
+        // Hudi compares Avro strings as Utf8, byte by byte, which differs from String order beyond the BMP
+        return older.compareTo(newer) <= 0;
       }
       try {
         return o.merger.newerWins(existing.ordering(), false, ordering);
