@@ -30,6 +30,11 @@ final class InMemoryLogRecords implements MergedLogRecords {
   }
 
   @Override
+  public Optional<LogRecord> remove(String key) {
+    return Optional.ofNullable(byKey.remove(key));
+  }
+
+  @Override
   public CloseableIterator<LogRecord> all() {
     Iterator<LogRecord> it = Collections.unmodifiableCollection(byKey.values()).iterator();
     return new CloseableIterator<>() {
