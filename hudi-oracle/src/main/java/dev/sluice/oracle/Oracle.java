@@ -23,7 +23,7 @@ public final class Oracle {
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata]",
       "  timeline --table PATH",
       "  fsview   --table PATH [--use-metadata]",
-      "  bloom    --file PARQUET_PATH --keys k1,k2,...",
+      "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)]",
       "  schema   --table PATH",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 

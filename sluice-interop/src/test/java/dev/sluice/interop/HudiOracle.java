@@ -218,8 +218,14 @@ public final class HudiOracle {
 
   /** Reads a base file's bloom filter and key range with Hudi's own footer code. */
   public OracleBloom bloom(Path baseFile, List<String> keys) {
-    List<JsonNode> nodes = jsonLines(run(List.of("bloom", "--file", baseFile.toString(),
-        "--keys", String.join(",", keys))));
+    // One key per line: complex record keys hold commas.
+    Path keysFile = writeTemp(Path.of(System.getProperty("java.io.tmpdir")), "keys", ".txt", String.join("\n", keys) + "\n");
+    List<JsonNode> nodes;
+    try {
+      nodes = jsonLines(run(List.of("bloom", "--file", baseFile.toString(), "--keys-file", keysFile.toString())));
+    } finally {
+      deleteIfExists(keysFile);
+    }
     if (nodes.size() != 1) {
       throw new AssertionError("oracle bloom printed " + nodes.size() + " lines");
     }

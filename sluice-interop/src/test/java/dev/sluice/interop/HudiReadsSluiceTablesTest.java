@@ -1,0 +1,124 @@
+package dev.sluice.interop;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.sluice.api.Table;
+import dev.sluice.fsview.BaseFile;
+import dev.sluice.fsview.FileSystemView;
+import dev.sluice.merge.MergeMode;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Apache Hudi reads the Copy-on-Write tables Sluice writes: after an insert, an upsert (updates and inserts) and
+ * a delete, Hudi's timeline, file-system view, Parquet reader, footer bloom-filter code and schema resolver agree
+ * with Sluice and with the rows the test expects, for each key/partition layout.
+ */
+class HudiReadsSluiceTablesTest {
+
+  private static final String[] PARTS = {"north", "south", "east"};
+
+  private static HudiOracle oracle;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void locate() {
+    oracle = HudiOracle.locate();
+  }
+
+  @ParameterizedTest
+  @EnumSource(KeyLayout.class)
+  void hudiReadsWhatSluiceWrote(KeyLayout layout) {
+    Path location = dir.resolve(layout.name().toLowerCase());
+    Table table = WideRows.create(location, layout.spec("sluice_" + layout.name().toLowerCase(),
+        MergeMode.EVENT_TIME_ORDERING), Map.of());
+    ExpectedTable model = layout.model(true);
+    List<String> commits = new ArrayList<>();
+
+    List<GenericRecord> inserts = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      // the complex-key layout shares ids between two rows with different subs
+      String id = String.format("id%02d", layout == KeyLayout.COMPLEX_KEY ? i / 2 : i);
+      inserts.add(WideRows.row(id, i % 2 + 1, 1, PARTS[i % 3], "r" + (i % 2), i + 1));
+    }
+    commits.add(model.upsert(inserts, rs -> table.insert(rs.iterator()).instantTime()));
+    Map<String, ExpectedTable.Entry> afterInsert = model.snapshot();
+
+    List<GenericRecord> upserts = new ArrayList<>();
+    for (int i : new int[] {0, 3, 7, 10}) {
+      upserts.add(WideRows.update(inserts.get(i), 2, 40 + i));
+    }
+    upserts.add(WideRows.row("id20", 1, 2, PARTS[0], "r0", 21));
+    upserts.add(WideRows.row("id21", 2, 2, PARTS[1], "r1", 22));
+    upserts.add(WideRows.row("id22", 1, 2, PARTS[2], "r1", 23));
+    commits.add(model.upsert(upserts, rs -> table.upsert(rs.iterator()).instantTime()));
+
+    // One delete by a key-only row of the table's key schema, one by a full row.
+    Schema keySchema = table.keySchema();
+    GenericRecord keyOnly = new GenericData.Record(keySchema);
+    for (Schema.Field f : keySchema.getFields()) {
+      keyOnly.put(f.name(), inserts.get(5).get(f.name()));
+    }
+    commits.add(model.delete(List.of(keyOnly, inserts.get(8)), rs -> table.delete(rs.iterator()).instantTime()));
+
+    List<GenericRecord> sluiceRows = Rows.scan(table, Optional.empty());
+    model.assertHeldBy(sluiceRows, "Sluice");
+    InteropChecks.assertRowsInLatestFiles(sluiceRows, table);
+
+    List<GenericRecord> hudiRows = oracle.read(location, "snapshot", Optional.empty());
+    Rows.assertSameRows(sluiceRows, hudiRows, "Hudi's read vs Sluice's");
+    model.assertHeldBy(hudiRows, "Hudi");
+
+    InteropChecks.assertSameFileSystemView(oracle, location, table);
+    InteropChecks.assertCompletedCommits(oracle, location, commits);
+    InteropChecks.assertSchema(oracle, location, table, WideRows.SCHEMA);
+    checkBloomFilterOfRewrittenFile(layout, table, sluiceRows, commits.get(2));
+
+    if (layout == KeyLayout.PARTITIONED) {
+      // Time travel: Hudi and Sluice both see the insert alone as of the first commit.
+      List<GenericRecord> hudiFirst = oracle.read(location, "snapshot", Optional.of(commits.get(0)));
+      ExpectedTable.assertHeldBy(ExpectedTable.ordered(afterInsert), hudiFirst, "Hudi as of " + commits.get(0));
+      Rows.assertSameRows(hudiFirst, Rows.scan(table, Optional.of(commits.get(0))), "Sluice vs Hudi as of first commit");
+    }
+  }
+
+  /** The bloom filter and key range of a base file that the delete rewrote, read by Hudi. */
+  private void checkBloomFilterOfRewrittenFile(KeyLayout layout, Table table, List<GenericRecord> rows,
+      String deleteCommit) {
+    FileSystemView view = table.fileSystemView();
+    List<BaseFile> rewritten = new ArrayList<>();
+    List<BaseFile> all = new ArrayList<>();
+    for (String p : view.partitions()) {
+      for (BaseFile b : view.latestBaseFiles(p)) {
+        all.add(b);
+        if (b.instantTime().equals(deleteCommit)) {
+          rewritten.add(b);
+        }
+      }
+    }
+    assertTrue(!rewritten.isEmpty(), "the delete rewrote a base file: " + all);
+    BaseFile file = rewritten.stream().max(Comparator.comparingInt(b -> InteropChecks.keysInFile(rows,
+        b.fileName()).size())).orElseThrow();
+    List<String> present = InteropChecks.keysInFile(rows, file.fileName());
+    assertTrue(present.size() >= 2, "keys in " + file + ": " + present);
+    List<String> absent = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      absent.add(layout.recordKey(WideRows.row("absent" + i, i, 0, PARTS[0], "r0", 1)));
+    }
+    InteropChecks.assertBloomFilter(oracle, Path.of(file.path()), present, absent);
+  }
+}
