@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 import org.apache.avro.generic.GenericRecord;
@@ -40,6 +41,16 @@ final class ExpectedTable {
     this.recordKey = recordKey;
     this.partitionPath = partitionPath;
     this.eventTimeOrdering = eventTimeOrdering;
+  }
+
+  /** Seeds the model with rows a reader returned (meta columns give key, partition and commit). */
+  void seed(List<GenericRecord> rowsWithMeta) {
+    for (GenericRecord r : rowsWithMeta) {
+      String key = Rows.text(r, Rows.RECORD_KEY);
+      String partition = Rows.text(r, Rows.PARTITION);
+      rows.put(id(partition, key), new Entry(key, partition, Rows.data(r), (Long) r.get("ts"),
+          Rows.text(r, Rows.COMMIT_TIME)));
+    }
   }
 
   /** Runs an insert or upsert and records its effect; returns the instant. */
@@ -74,10 +85,7 @@ final class ExpectedTable {
 
   /** The expected rows, in the oracle's order (record key, then partition). */
   List<Entry> entries() {
-    List<Entry> out = new ArrayList<>(rows.values());
-    out.sort((a, b) -> a.recordKey().equals(b.recordKey()) ? a.partition().compareTo(b.partition())
-        : a.recordKey().compareTo(b.recordKey()));
-    return out;
+    return ordered(rows);
   }
 
   /** A snapshot of the current state (for time-travel checks later). */
@@ -87,7 +95,7 @@ final class ExpectedTable {
 
   /** The partition paths holding rows. */
   Set<String> partitions() {
-    Set<String> out = new java.util.TreeSet<>();
+    Set<String> out = new TreeSet<>();
     rows.values().forEach(e -> out.add(e.partition()));
     return out;
   }
