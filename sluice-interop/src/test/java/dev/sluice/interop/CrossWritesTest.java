@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
@@ -65,15 +69,16 @@ class CrossWritesTest {
     for (int i = 0; i < 8; i++) {
       first.add(WideRows.row("h" + i, 10, PARTS[i % 2], i + 1));
     }
-    model.upsert(first, rs -> oracle.write(location, "insert", WideRows.SCHEMA, rs, NO_METADATA));
+    String hudiInsert = model.upsert(first, rs -> oracle.write(location, "insert", WideRows.SCHEMA, rs, NO_METADATA));
 
     Table table = WideRows.open(location);
     // h0: higher ts; h1: LOWER ts, which still wins under the table's (default) commit-time ordering
     List<GenericRecord> upserts = List.of(WideRows.update(first.get(0), 11, 50), WideRows.update(first.get(1), 3, 51),
         WideRows.row("s1", 11, PARTS[0], 52), WideRows.row("s2", 11, PARTS[1], 53));
-    model.upsert(upserts, rs -> table.upsert(rs.iterator()).instantTime());
+    String sluiceUpsert = model.upsert(upserts, rs -> table.upsert(rs.iterator()).instantTime());
     model.delete(List.of(first.get(2), first.get(5)), rs -> table.delete(rs.iterator()).instantTime());
     assertBothRead(location, table, model, "after Sluice's upsert and delete");
+    assertSameFooterAsHudi(location, PARTS[0], hudiInsert, sluiceUpsert);
 
     List<GenericRecord> again = List.of(WideRows.update(upserts.get(2), 20, 60), WideRows.update(first.get(0), 20, 61),
         WideRows.update(first.get(7), 20, 62), WideRows.row("h9", 20, PARTS[1], 63));
@@ -148,6 +153,35 @@ class CrossWritesTest {
     assertEquals("files", InteropChecks.hoodieProperties(location).get("hoodie.table.metadata.partitions"));
     model.assertHeldBy(oracle.read(location, "snapshot", Optional.empty(), true), "Hudi via the rebuilt metadata table");
     model.assertHeldBy(Rows.scan(table, Optional.empty()), "Sluice after Hudi rebuilt the metadata table");
+  }
+
+  /**
+   * The Parquet footer of the base file Sluice rewrote equals that of the version Hudi wrote of the same file
+   * group: same Parquet schema (lists, maps, decimals, dates, timestamps), same footer keys, same Avro schema.
+   */
+  private static void assertSameFooterAsHudi(Path location, String partition, String hudiCommit, String sluiceCommit) {
+    Path dirOfPartition = location.resolve(partition);
+    List<Path> parquet;
+    try (Stream<Path> files = Files.list(dirOfPartition)) {
+      parquet = files.filter(p -> p.toString().endsWith(".parquet")).sorted().collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Path hudiFile = parquet.stream().filter(p -> p.toString().endsWith("_" + hudiCommit + ".parquet")).findFirst()
+        .orElseThrow(() -> new AssertionError("no base file of " + hudiCommit + " in " + parquet));
+    String fileId = hudiFile.getFileName().toString().substring(0, hudiFile.getFileName().toString().indexOf('_'));
+    Path sluiceFile = parquet.stream().filter(p -> p.getFileName().toString().startsWith(fileId + "_")
+        && p.toString().endsWith("_" + sluiceCommit + ".parquet")).findFirst()
+        .orElseThrow(() -> new AssertionError("no base file of " + sluiceCommit + " for " + fileId + " in " + parquet));
+    ParquetFooters hudi = ParquetFooters.read(hudiFile);
+    ParquetFooters sluice = ParquetFooters.read(sluiceFile);
+    assertEquals(hudi.schema(), sluice.schema(), "Parquet schema: Hudi's " + hudiFile + " vs Sluice's " + sluiceFile);
+    assertEquals(hudi.keyValues().keySet(), sluice.keyValues().keySet(), "footer keys");
+    for (String key : List.of("hoodie_bloom_filter_type_code", "writer.model.name")) {
+      assertEquals(hudi.keyValues().get(key), sluice.keyValues().get(key), "footer " + key);
+    }
+    assertEquals(new Schema.Parser().parse(hudi.keyValues().get("parquet.avro.schema")),
+        new Schema.Parser().parse(sluice.keyValues().get("parquet.avro.schema")), "footer parquet.avro.schema");
   }
 
   /** A row of the golden {@code row} schema (id, ts, part, name, price, qty, active, address, tags). */
