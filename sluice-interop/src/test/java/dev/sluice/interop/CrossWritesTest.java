@@ -126,6 +126,65 @@ class CrossWritesTest {
   }
 
   @Test
+  void hudiCleansAndArchivesSluicesCommits() {
+    Path location = dir.resolve("cleaned");
+    Table table = WideRows.create(location, KeyLayout.PARTITIONED.spec("cleaned", MergeMode.EVENT_TIME_ORDERING),
+        Map.of());
+    ExpectedTable model = KeyLayout.PARTITIONED.model(true);
+    List<String> sluiceCommits = new ArrayList<>();
+    for (int round = 0; round < 5; round++) {
+      List<GenericRecord> batch = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        batch.add(WideRows.row("k" + i, round, PARTS[i % 2], round * 10 + i));
+      }
+      sluiceCommits.add(model.upsert(batch, rs -> table.upsert(rs.iterator()).instantTime()));
+    }
+    // Hudi's writer cleans (keeping what the last commit needs) and archives down to two commits.
+    Map<String, String> aggressive = new HashMap<>(NO_METADATA);
+    aggressive.putAll(Map.of("hoodie.cleaner.commits.retained", "1", "hoodie.keep.min.commits", "2",
+        "hoodie.keep.max.commits", "3"));
+    String hudiCommit = model.upsert(List.of(WideRows.row("k1", 9, PARTS[1], 99)),
+        rs -> oracle.write(location, "upsert", WideRows.SCHEMA, rs, aggressive));
+
+    List<Map<String, String>> hudiTimeline = oracle.timeline(location);
+    assertTrue(hudiTimeline.stream().anyMatch(i -> "clean".equals(i.get("action"))), "Hudi cleaned: " + hudiTimeline);
+    assertFalse(hudiTimeline.stream().anyMatch(i -> sluiceCommits.get(0).equals(i.get("time"))),
+        "Hudi archived Sluice's first commit: " + hudiTimeline);
+    List<String> sluiceTimeline = table.timeline().instants().stream().map(i -> i.time() + " " + i.action().id()
+        + " " + i.state()).collect(Collectors.toList());
+    List<String> hudiView = hudiTimeline.stream().map(i -> i.get("time") + " " + i.get("action") + " " + i.get("state"))
+        .collect(Collectors.toList());
+    assertEquals(hudiView, sluiceTimeline, "Sluice's active timeline after Hudi's clean and archival");
+    assertTrue(sluiceTimeline.contains(hudiCommit + " commit COMPLETED"));
+
+    model.upsert(List.of(WideRows.row("k0", 20, PARTS[0], 100), WideRows.row("k7", 20, PARTS[1], 101)),
+        rs -> table.upsert(rs.iterator()).instantTime());
+    assertBothRead(location, table, model, "after Hudi's clean/archival and Sluice's next upsert");
+    InteropChecks.assertSameFileSystemView(oracle, location, table);
+  }
+
+  @Test
+  void fileGroupsEmptiedByDeletesOnEitherSide() {
+    Path location = dir.resolve("emptied");
+    Table table = WideRows.create(location, KeyLayout.PARTITIONED.spec("emptied", MergeMode.EVENT_TIME_ORDERING),
+        Map.of());
+    ExpectedTable model = KeyLayout.PARTITIONED.model(true);
+    List<GenericRecord> rows = List.of(WideRows.row("k0", 1, PARTS[0], 1), WideRows.row("k1", 1, PARTS[0], 2),
+        WideRows.row("k2", 1, PARTS[1], 3));
+    model.upsert(rows, rs -> table.insert(rs.iterator()).instantTime());
+    // Sluice empties the north file group; Hudi's bloom index must cope with it and re-insert k0.
+    model.delete(rows.subList(0, 2), rs -> table.delete(rs.iterator()).instantTime());
+    model.upsert(List.of(WideRows.row("k0", 2, PARTS[0], 4), WideRows.update(rows.get(2), 2, 5)),
+        rs -> oracle.write(location, "upsert", WideRows.SCHEMA, rs, NO_METADATA));
+    assertBothRead(location, table, model, "after Hudi's upsert next to Sluice's emptied file group");
+    // Hudi empties the south file group; Sluice's index and reader must cope with Hudi's empty file.
+    model.delete(List.of(rows.get(2)), rs -> oracle.write(location, "delete", WideRows.SCHEMA, rs, NO_METADATA));
+    model.upsert(List.of(WideRows.row("k2", 3, PARTS[1], 6), WideRows.row("k1", 3, PARTS[0], 7)),
+        rs -> table.upsert(rs.iterator()).instantTime());
+    assertBothRead(location, table, model, "after Sluice's upsert next to Hudi's emptied file group");
+  }
+
+  @Test
   void sluiceRemovesHudisMetadataTableAndHudiRebuildsIt() {
     Path location = Golden.copy("cow_with_metadata_table", dir.resolve("with_mdt"));
     assertTrue(Files.isDirectory(location.resolve(".hoodie/metadata")));
