@@ -28,6 +28,8 @@ import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Sluice and Hudi's Java client take turns writing one Copy-on-Write table; after every turn both readers return
@@ -84,6 +86,33 @@ class CrossWritesTest {
         WideRows.update(first.get(7), 20, 62), WideRows.row("h9", 20, PARTS[1], 63));
     model.upsert(again, rs -> oracle.write(location, "upsert", WideRows.SCHEMA, rs, NO_METADATA));
     assertBothRead(location, table, model, "after Hudi's second upsert");
+  }
+
+  @ParameterizedTest
+  @EnumSource(KeyLayout.class)
+  void hudiUpsertsIntoSluiceTablesOfEveryLayout(KeyLayout layout) {
+    Path location = dir.resolve("layout_" + layout.name().toLowerCase());
+    Table table = WideRows.create(location, layout.spec("layout", MergeMode.EVENT_TIME_ORDERING), Map.of());
+    ExpectedTable model = layout.model(true);
+    // a partition value with a space, a null region (hive style: __HIVE_DEFAULT_PARTITION__), shared ids
+    String[] parts = {"north", "east wing"};
+    List<GenericRecord> rows = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      rows.add(WideRows.row("id" + (i / 2), i % 2, 1, parts[i / 3], i == 4 ? null : "r" + (i % 2), i + 1));
+    }
+    if (layout != KeyLayout.COMPLEX_KEY) {
+      // ids must be unique when the key is id alone
+      rows.replaceAll(r -> WideRows.row(r.get("id") + "_" + r.get("sub"), (Integer) r.get("sub"), 1,
+          r.get("part").toString(), r.get("region") == null ? null : r.get("region").toString(), 1));
+    }
+    model.upsert(rows, rs -> table.insert(rs.iterator()).instantTime());
+    // Hudi's key generator must give Sluice's keys and partition paths, or these updates would duplicate rows.
+    List<GenericRecord> hudiUpserts = List.of(WideRows.update(rows.get(0), 2, 10), WideRows.update(rows.get(4), 2, 11),
+        WideRows.update(rows.get(5), 2, 12), WideRows.row("new", 1, 2, parts[1], null, 13));
+    model.upsert(hudiUpserts, rs -> oracle.write(location, "upsert", WideRows.SCHEMA, rs, NO_METADATA));
+    model.upsert(List.of(WideRows.update(hudiUpserts.get(3), 3, 14), WideRows.update(rows.get(1), 3, 15)),
+        rs -> table.upsert(rs.iterator()).instantTime());
+    assertBothRead(location, table, model, layout + " after Sluice, Hudi, Sluice");
   }
 
   @Test

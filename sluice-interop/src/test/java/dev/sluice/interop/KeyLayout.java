@@ -14,7 +14,10 @@ enum KeyLayout {
   PARTITIONED,
   /** Key {@code id}, no partitions (NonpartitionedKeyGenerator). */
   NON_PARTITIONED,
-  /** Key {@code id}, hive-style partitions {@code region=../part=..} (ComplexKeyGenerator, single key field). */
+  /**
+   * Key {@code id}, hive-style partitions {@code region=../part=..} (ComplexKeyGenerator, single key field; a null
+   * region is {@code __HIVE_DEFAULT_PARTITION__}).
+   */
   HIVE_STYLE,
   /** Key {@code id,sub} (ComplexKeyGenerator: {@code id:x,sub:n}), partition {@code part}. */
   COMPLEX_KEY;
@@ -66,7 +69,10 @@ enum KeyLayout {
       case NON_PARTITIONED:
         return "";
       case HIVE_STYLE:
-        return "region=" + row.get("region") + "/part=" + row.get("part");
+        // Hudi's placeholder for a null (or empty) partition value
+        Object region = row.get("region");
+        return "region=" + (region == null || region.toString().isEmpty() ? "__HIVE_DEFAULT_PARTITION__" : region)
+            + "/part=" + row.get("part");
       default:
         return row.get("part").toString();
     }

@@ -45,7 +45,7 @@ final class WideRows {
       .requiredInt("sub")
       .requiredLong("ts")
       .requiredString("part")
-      .requiredString("region")
+      .optionalString("region")
       .optionalString("name")
       .requiredInt("qty")
       .requiredDouble("price")
@@ -114,7 +114,7 @@ final class WideRows {
   /** A copy of {@code row} with another precombine value and version-derived non-key fields. */
   static GenericRecord update(GenericRecord row, long ts, int version) {
     return row(row.get("id").toString(), (Integer) row.get("sub"), ts, row.get("part").toString(),
-        row.get("region").toString(), version);
+        row.get("region") == null ? null : row.get("region").toString(), version);
   }
 
   /** Creates a Sluice table with small bloom filters (1000 entries keep each base file small). */
