@@ -10,6 +10,7 @@ import dev.sluice.records.CsvRecordWriter;
 import dev.sluice.records.JsonRecordWriter;
 import dev.sluice.records.TableRenderer;
 import dev.sluice.util.CloseableIterator;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,35 +78,36 @@ final class QueryCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     String f = format.toLowerCase(Locale.ROOT);
+    Schema schema = scan.schema();
     try (CloseableIterator<GenericRecord> rows = scan.open()) {
-      Schema schema = scan.schema();
       switch (f) {
         case "jsonl", "json" -> {
-          JsonRecordWriter w = new JsonRecordWriter(out);
           while (rows.hasNext()) {
-            w.write(rows.next());
+            out.println(JsonRecordWriter.toJson(rows.next()));
           }
-          w.flush();
         }
         case "csv" -> {
           CsvRecordWriter w = new CsvRecordWriter(out, schema);
           while (rows.hasNext()) {
             w.write(rows.next());
           }
-          w.flush();
+          w.close();
         }
         case "table" -> {
           List<GenericRecord> buffered = new ArrayList<>();
           while (rows.hasNext() && buffered.size() < TABLE_FORMAT_MAX_ROWS) {
             buffered.add(rows.next());
           }
-          out.print(TableRenderer.render(schema, buffered));
+          List<String> names = schema.getFields().stream().map(Schema.Field::name).toList();
+          out.print(TableRenderer.withDefaults().render(names, buffered));
           if (rows.hasNext()) {
             out.println("(only the first " + TABLE_FORMAT_MAX_ROWS + " rows are shown; use --limit or --format jsonl)");
           }
         }
         default -> throw Errors.badRequest("--format " + format, "unknown output format", "Use jsonl, csv or table.");
       }
+    } catch (IOException e) {
+      throw Errors.storage("write query output to", "stdout", e);
     }
     out.flush();
     return 0;

@@ -69,7 +69,7 @@ class CliTest {
 
     Run tl = run("timeline", table());
     assertEquals(0, tl.exit(), tl.err());
-    assertEquals(4, tl.out().lines().filter(l -> l.contains("commit")).count(), tl.out());
+    assertEquals(3, tl.out().lines().filter(l -> l.contains("completed")).count(), tl.out());
 
     Run f = run("files", table());
     assertEquals(0, f.exit(), f.err());

@@ -1,0 +1,300 @@
+package dev.sluice.log;
+
+import dev.sluice.fsview.FileNames;
+import dev.sluice.fsview.LogFile;
+import dev.sluice.fsview.LogFileName;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.LocalStorage;
+import dev.sluice.storage.PositionOutputStream;
+import dev.sluice.storage.SeekableInput;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.util.CloseableIterator;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.Conversions;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/** Test helpers: a schema with many Avro types, records of it, and storages that append or count reads. */
+final class LogFixture {
+  static final String FILE_ID = "35cb031b-b41b-4083-baf4-6c202b66d97c-0";
+  static final String BASE = "20240101000000000";
+
+  static final Schema LOC = SchemaBuilder.record("Loc").namespace("test").fields()
+      .requiredDouble("lat").requiredDouble("lon").endRecord();
+  static final Schema DECIMAL = LogicalTypes.decimal(10, 2).addToSchema(Schema.create(Schema.Type.BYTES));
+  static final Schema SCHEMA = SchemaBuilder.record("Trip").namespace("test").fields()
+      .optionalString("_hoodie_commit_time")
+      .optionalString("_hoodie_commit_seqno")
+      .optionalString("_hoodie_record_key")
+      .optionalString("_hoodie_partition_path")
+      .optionalString("_hoodie_file_name")
+      .requiredString("id")
+      .requiredLong("ts")
+      .requiredDouble("fare")
+      .requiredFloat("rating")
+      .requiredInt("count")
+      .requiredBoolean("active")
+      .requiredBytes("payload")
+      .optionalString("note")
+      .name("kind").type().enumeration("Kind").symbols("A", "B").noDefault()
+      .name("tags").type().array().items().stringType().noDefault()
+      .name("attrs").type().map().values().intType().noDefault()
+      .name("loc").type(LOC).noDefault()
+      .name("amount").type(DECIMAL).noDefault()
+      .name("hash").type().fixed("Hash").size(4).noDefault()
+      .endRecord();
+
+  private LogFixture() {
+  }
+
+  /** A record of {@link #SCHEMA}; {@code n} varies every field. */
+  static GenericRecord trip(String key, String partition, long ts, int n) {
+    GenericRecord r = new GenericData.Record(SCHEMA);
+    r.put("_hoodie_commit_time", "001");
+    r.put("_hoodie_commit_seqno", "001_0_" + n);
+    r.put("_hoodie_record_key", key);
+    r.put("_hoodie_partition_path", partition);
+    r.put("_hoodie_file_name", FILE_ID);
+    r.put("id", key);
+    r.put("ts", ts);
+    r.put("fare", n * 1.5);
+    r.put("rating", n / 4f);
+    r.put("count", n);
+    r.put("active", n % 2 == 0);
+    r.put("payload", ByteBuffer.wrap(new byte[] {(byte) n, 2, 3}));
+    r.put("note", n % 3 == 0 ? null : "note " + n + " \u00e9\u4e2d");
+    r.put("kind", new GenericData.EnumSymbol(SCHEMA.getField("kind").schema(), n % 2 == 0 ? "A" : "B"));
+    r.put("tags", List.of("t" + n, "u"));
+    r.put("attrs", Map.of("k" + n, n));
+    GenericRecord loc = new GenericData.Record(LOC);
+    loc.put("lat", 1.0 + n);
+    loc.put("lon", -2.0 - n);
+    r.put("loc", loc);
+    r.put("amount", new Conversions.DecimalConversion().toBytes(new BigDecimal(n + ".25"), DECIMAL, DECIMAL.getLogicalType()));
+    r.put("hash", new GenericData.Fixed(SCHEMA.getField("hash").schema(), new byte[] {1, 2, 3, (byte) n}));
+    return r;
+  }
+
+  static List<GenericRecord> trips(String prefix, int count, long ts) {
+    List<GenericRecord> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(trip(prefix + i, "p1", ts, i));
+    }
+    return out;
+  }
+
+  /** All blocks of a file. */
+  static List<LogBlock> readAll(Storage storage, String path) {
+    List<LogBlock> out = new ArrayList<>();
+    try (LogReader r = LogReader.open(storage, path)) {
+      r.forEachRemaining(out::add);
+    }
+    return out;
+  }
+
+  /** All records of a data block. */
+  static List<GenericRecord> records(LogBlock block, Schema reader) {
+    List<GenericRecord> out = new ArrayList<>();
+    try (CloseableIterator<GenericRecord> it = ((DataBlock) block).records(reader)) {
+      it.forEachRemaining(out::add);
+    }
+    return out;
+  }
+
+  /** The log files of the fixture's file id in {@code dir}, in log order. */
+  static List<LogFile> logFiles(Storage storage, String dir) throws IOException {
+    List<LogFile> out = new ArrayList<>();
+    for (FileInfo f : storage.list(dir)) {
+      Optional<LogFileName> n = FileNames.parseLog(f.name());
+      if (n.isPresent()) {
+        out.add(new LogFile(f.path(), f.name(), n.get().fileId(), n.get().baseInstant(), n.get().version(),
+            n.get().writeToken().orElse(""), f.length()));
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** Local storage that can append, as HDFS can. */
+  static class AppendingStorage extends DelegatingStorage {
+    AppendingStorage() {
+      super(new LocalStorage());
+    }
+
+    @Override
+    public boolean supportsAppend() {
+      return true;
+    }
+
+    @Override
+    public PositionOutputStream append(String path) throws IOException {
+      FileChannel ch = FileChannel.open(Path.of(path), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+      long start = ch.size();
+      return new PositionOutputStream() {
+        private long written;
+
+        @Override
+        public void write(int b) throws IOException {
+          write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          ByteBuffer bb = ByteBuffer.wrap(b, off, len);
+          while (bb.hasRemaining()) {
+            ch.write(bb);
+          }
+          written += len;
+        }
+
+        @Override
+        public long position() {
+          return start + written;
+        }
+
+        @Override
+        public void sync() throws IOException {
+          ch.force(false);
+        }
+
+        @Override
+        public void close() throws IOException {
+          ch.close();
+        }
+      };
+    }
+  }
+
+  /** Counts the bytes read through {@link #openRead}. */
+  static final class CountingStorage extends DelegatingStorage {
+    final AtomicLong bytesRead = new AtomicLong();
+    final AtomicLong opens = new AtomicLong();
+
+    CountingStorage() {
+      super(new LocalStorage());
+    }
+
+    @Override
+    public SeekableInput openRead(String path) throws IOException {
+      opens.incrementAndGet();
+      SeekableInput in = super.openRead(path);
+      return new SeekableInput() {
+        @Override
+        public int read() throws IOException {
+          int b = in.read();
+          if (b >= 0) {
+            bytesRead.incrementAndGet();
+          }
+          return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          int n = in.read(b, off, len);
+          if (n > 0) {
+            bytesRead.addAndGet(n);
+          }
+          return n;
+        }
+
+        @Override
+        public long getPos() throws IOException {
+          return in.getPos();
+        }
+
+        @Override
+        public void seek(long pos) throws IOException {
+          in.seek(pos);
+        }
+
+        @Override
+        public long length() throws IOException {
+          return in.length();
+        }
+
+        @Override
+        public void close() throws IOException {
+          in.close();
+        }
+      };
+    }
+  }
+
+  /** Forwards every call to another storage. */
+  static class DelegatingStorage implements Storage {
+    private final Storage d;
+
+    DelegatingStorage(Storage d) {
+      this.d = d;
+    }
+
+    @Override
+    public String scheme() {
+      return d.scheme();
+    }
+
+    @Override
+    public Optional<FileInfo> info(String path) throws IOException {
+      return d.info(path);
+    }
+
+    @Override
+    public List<FileInfo> list(String dir) throws IOException {
+      return d.list(dir);
+    }
+
+    @Override
+    public SeekableInput openRead(String path) throws IOException {
+      return d.openRead(path);
+    }
+
+    @Override
+    public PositionOutputStream create(String path, boolean overwrite) throws IOException {
+      return d.create(path, overwrite);
+    }
+
+    @Override
+    public void createExclusive(String path, byte[] content) throws IOException {
+      d.createExclusive(path, content);
+    }
+
+    @Override
+    public boolean delete(String path) throws IOException {
+      return d.delete(path);
+    }
+
+    @Override
+    public boolean deleteRecursively(String path) throws IOException {
+      return d.deleteRecursively(path);
+    }
+
+    @Override
+    public void mkdirs(String dir) throws IOException {
+      d.mkdirs(dir);
+    }
+
+    @Override
+    public void rename(String from, String to) throws IOException {
+      d.rename(from, to);
+    }
+  }
+
+  /** The path of the fixture slice's log file {@code version} with {@code token}. */
+  static String logPath(String dir, int version, String token) {
+    return StoragePaths.join(dir, FileNames.logFileName(FILE_ID, BASE, version, token));
+  }
+}
