@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -65,6 +66,12 @@ final class WarmupCommand {
           Path keys = dir.resolve("keys.txt");
           Files.writeString(keys, "a\nb\n", StandardCharsets.UTF_8);
           call("bloom", "--file", parquet.get(0).toString(), "--keys-file", keys.toString());
+          Path script = dir.resolve("batch.txt");
+          String table = dir.resolve("copy_on_write").toString();
+          ObjectMapper json = new ObjectMapper();
+          Files.write(script, List.of(json.writeValueAsString(List.of("timeline", "--table", table)),
+              json.writeValueAsString(List.of("schema", "--table", table))), StandardCharsets.UTF_8);
+          call("batch", "--script", script.toString());
         }
       }
       out.println("ok");

@@ -53,7 +53,11 @@ class CrossWritesTest {
 
   /** Both readers hold exactly the model's rows, and Sluice's rows name latest base files. */
   private static void assertBothRead(Path location, Table table, ExpectedTable model, String when) {
-    List<GenericRecord> hudi = oracle.read(location, "snapshot", Optional.empty());
+    assertBothRead(oracle.read(location, "snapshot", Optional.empty()), table, model, when);
+  }
+
+  /** Like {@link #assertBothRead(Path, Table, ExpectedTable, String)} with Hudi's rows already read. */
+  private static void assertBothRead(List<GenericRecord> hudi, Table table, ExpectedTable model, String when) {
     model.assertHeldBy(hudi, "Hudi, " + when);
     List<GenericRecord> sluice = Rows.scan(table, Optional.empty());
     model.assertHeldBy(sluice, "Sluice, " + when);
@@ -150,8 +154,12 @@ class CrossWritesTest {
     List<GenericRecord> sluiceUpserts = List.of(WideRows.update(hudiUpserts.get(0), 9, 70),
         WideRows.update(hudiUpserts.get(hudiUpserts.size() - 1), 9, 71), WideRows.update(batch2.get(5), 9, 72));
     model.upsert(sluiceUpserts, rs -> table.upsert(rs.iterator()).instantTime());
-    assertBothRead(location, table, model, "after Sluice's upsert over Hudi's");
-    InteropChecks.assertSameFileSystemView(oracle, location, table);
+    OracleBatch batch = oracle.batch();
+    var hudiRows = batch.read(location, "snapshot", Optional.empty(), false);
+    var hudiView = batch.fsview(location);
+    batch.run();
+    assertBothRead(hudiRows.get(), table, model, "after Sluice's upsert over Hudi's");
+    InteropChecks.assertSameFileSystemView(hudiView.get(), table);
   }
 
   @Test
@@ -175,21 +183,25 @@ class CrossWritesTest {
     String hudiCommit = model.upsert(List.of(WideRows.row("k1", 9, PARTS[1], 99)),
         rs -> oracle.write(location, "upsert", WideRows.SCHEMA, rs, aggressive));
 
-    List<Map<String, String>> hudiTimeline = oracle.timeline(location);
-    assertTrue(hudiTimeline.stream().anyMatch(i -> "clean".equals(i.get("action"))), "Hudi cleaned: " + hudiTimeline);
-    assertFalse(hudiTimeline.stream().anyMatch(i -> sluiceCommits.get(0).equals(i.get("time"))),
-        "Hudi archived Sluice's first commit: " + hudiTimeline);
-    List<String> sluiceTimeline = table.timeline().instants().stream().map(i -> i.time() + " " + i.action().id()
-        + " " + i.state()).collect(Collectors.toList());
-    List<String> hudiView = hudiTimeline.stream().map(i -> i.get("time") + " " + i.get("action") + " " + i.get("state"))
-        .collect(Collectors.toList());
-    assertEquals(hudiView, sluiceTimeline, "Sluice's active timeline after Hudi's clean and archival");
-    assertTrue(sluiceTimeline.contains(hudiCommit + " commit COMPLETED"));
+    String sluiceCommit = model.upsert(List.of(WideRows.row("k0", 20, PARTS[0], 100),
+        WideRows.row("k7", 20, PARTS[1], 101)), rs -> table.upsert(rs.iterator()).instantTime());
 
-    model.upsert(List.of(WideRows.row("k0", 20, PARTS[0], 100), WideRows.row("k7", 20, PARTS[1], 101)),
-        rs -> table.upsert(rs.iterator()).instantTime());
-    assertBothRead(location, table, model, "after Hudi's clean/archival and Sluice's next upsert");
-    InteropChecks.assertSameFileSystemView(oracle, location, table);
+    OracleBatch batch = oracle.batch();
+    var hudiTimeline = batch.timeline(location);
+    var hudiRows = batch.read(location, "snapshot", Optional.empty(), false);
+    var hudiView = batch.fsview(location);
+    batch.run();
+    List<String> hudiInstants = hudiTimeline.get().stream()
+        .map(i -> i.get("time") + " " + i.get("action") + " " + i.get("state")).collect(Collectors.toList());
+    assertTrue(hudiInstants.stream().anyMatch(i -> i.contains(" clean COMPLETED")), "Hudi cleaned: " + hudiInstants);
+    assertFalse(hudiInstants.stream().anyMatch(i -> i.startsWith(sluiceCommits.get(0))),
+        "Hudi archived Sluice's first commit: " + hudiInstants);
+    List<String> sluiceInstants = table.timeline().instants().stream().map(i -> i.time() + " " + i.action().id()
+        + " " + i.state()).collect(Collectors.toList());
+    assertEquals(hudiInstants, sluiceInstants, "active timeline after Hudi's clean and archival and Sluice's commit");
+    assertTrue(sluiceInstants.containsAll(List.of(hudiCommit + " commit COMPLETED", sluiceCommit + " commit COMPLETED")));
+    assertBothRead(hudiRows.get(), table, model, "after Hudi's clean/archival and Sluice's next upsert");
+    InteropChecks.assertSameFileSystemView(hudiView.get(), table);
   }
 
   @Test
@@ -231,8 +243,12 @@ class CrossWritesTest {
     assertEquals("", props.get("hoodie.table.metadata.partitions"), "hoodie.table.metadata.partitions");
     assertEquals("", props.get("hoodie.table.metadata.partitions.inflight"), "hoodie.table.metadata.partitions.inflight");
 
-    assertBothRead(location, table, model, "after Sluice's upsert");
-    model.assertHeldBy(oracle.read(location, "snapshot", Optional.empty(), true), "Hudi listing via metadata config");
+    OracleBatch batch = oracle.batch();
+    var plain = batch.read(location, "snapshot", Optional.empty(), false);
+    var viaMetadataConfig = batch.read(location, "snapshot", Optional.empty(), true);
+    batch.run();
+    assertBothRead(plain.get(), table, model, "after Sluice's upsert");
+    model.assertHeldBy(viaMetadataConfig.get(), "Hudi with the metadata table enabled for reading");
 
     // A Hudi writer with the metadata table on (its default) rebuilds it from the file listing.
     model.upsert(List.of(goldenRow(schema, "n2", 200, "two-by-hudi"), goldenRow(schema, "n8", 200, "eight")),

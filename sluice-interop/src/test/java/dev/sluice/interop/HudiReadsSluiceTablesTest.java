@@ -84,28 +84,44 @@ class HudiReadsSluiceTablesTest {
     model.assertHeldBy(sluiceRows, "Sluice");
     InteropChecks.assertRowsInLatestFiles(sluiceRows, table);
 
-    List<GenericRecord> hudiRows = oracle.read(location, "snapshot", Optional.empty());
+    // Everything Hudi is asked about this table, in one oracle JVM.
+    OracleBatch batch = oracle.batch();
+    var hudiRead = batch.read(location, "snapshot", Optional.empty(), false);
+    var hudiView = batch.fsview(location);
+    var hudiTimeline = batch.timeline(location);
+    var hudiSchema = batch.schema(location);
+    BloomProbe probe = bloomProbe(layout, table, sluiceRows, commits.get(2));
+    var hudiBloom = batch.bloom(probe.file(), probe.asked());
+    Optional<OracleBatch.Pending<List<GenericRecord>>> hudiFirst = layout == KeyLayout.PARTITIONED
+        ? Optional.of(batch.read(location, "snapshot", Optional.of(commits.get(0)), false)) : Optional.empty();
+    batch.run();
+
+    List<GenericRecord> hudiRows = hudiRead.get();
     Rows.assertSameRows(sluiceRows, hudiRows, "Hudi's read vs Sluice's");
     model.assertHeldBy(hudiRows, "Hudi");
-
-    InteropChecks.assertSameFileSystemView(oracle, location, table);
-    InteropChecks.assertCompletedCommits(oracle, location, commits);
-    InteropChecks.assertSchema(oracle, location, table, WideRows.SCHEMA);
-    checkBloomFilter(layout, table, sluiceRows, commits.get(2));
-
-    if (layout == KeyLayout.PARTITIONED) {
+    InteropChecks.assertSameFileSystemView(hudiView.get(), table);
+    InteropChecks.assertCompletedCommits(hudiTimeline.get(), commits);
+    InteropChecks.assertSchema(hudiSchema.get(), table, WideRows.SCHEMA);
+    InteropChecks.assertBloomFilter(hudiBloom.get(), probe.file(), probe.present(), probe.absent());
+    if (hudiFirst.isPresent()) {
       // Time travel: Hudi and Sluice both see the insert alone as of the first commit.
-      List<GenericRecord> hudiFirst = oracle.read(location, "snapshot", Optional.of(commits.get(0)));
-      ExpectedTable.assertHeldBy(ExpectedTable.ordered(afterInsert), hudiFirst, "Hudi as of " + commits.get(0));
-      Rows.assertSameRows(hudiFirst, Rows.scan(table, Optional.of(commits.get(0))), "Sluice vs Hudi as of first commit");
+      ExpectedTable.assertHeldBy(ExpectedTable.ordered(afterInsert), hudiFirst.get().get(), "Hudi as of " + commits.get(0));
+      Rows.assertSameRows(hudiFirst.get().get(), Rows.scan(table, Optional.of(commits.get(0))),
+          "Sluice vs Hudi as of first commit");
     }
   }
 
-  /**
-   * The bloom filter and key range of the Sluice base file holding the most keys (one the delete rewrote, if it
-   * is among them), read by Hudi.
-   */
-  private void checkBloomFilter(KeyLayout layout, Table table, List<GenericRecord> rows, String deleteCommit) {
+  /** A base file and the keys to ask Hudi's bloom filter about: those in the file and absent ones. */
+  private record BloomProbe(Path file, List<String> present, List<String> absent) {
+    List<String> asked() {
+      List<String> all = new ArrayList<>(present);
+      all.addAll(absent);
+      return all;
+    }
+  }
+
+  /** The Sluice base file holding the most keys (one the delete rewrote, if it is among them). */
+  private static BloomProbe bloomProbe(KeyLayout layout, Table table, List<GenericRecord> rows, String deleteCommit) {
     FileSystemView view = table.fileSystemView();
     List<BaseFile> all = new ArrayList<>();
     for (String p : view.partitions()) {
@@ -119,6 +135,6 @@ class HudiReadsSluiceTablesTest {
     for (int i = 0; i < 30; i++) {
       absent.add(layout.recordKey(WideRows.row("absent" + i, i, 0, PARTS[0], "r0", 1)));
     }
-    InteropChecks.assertBloomFilter(oracle, Path.of(file.path()), present, absent);
+    return new BloomProbe(Path.of(file.path()), present, absent);
   }
 }

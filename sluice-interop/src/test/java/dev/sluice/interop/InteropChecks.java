@@ -3,12 +3,18 @@ package dev.sluice.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import dev.sluice.api.Table;
@@ -47,16 +53,15 @@ final class InteropChecks {
     return out;
   }
 
-  /** Asserts the oracle's file-system view lists exactly Sluice's latest base files. */
-  static void assertSameFileSystemView(HudiOracle oracle, Path location, Table table) {
-    assertEquals(sluiceLatestBaseFiles(table), hudiLatestBaseFiles(oracle.fsview(location)),
-        "latest base files: Sluice's view vs Hudi's");
+  /** Asserts Hudi's file-system view lists exactly Sluice's latest base files. */
+  static void assertSameFileSystemView(List<OracleFileSlice> hudiView, Table table) {
+    assertEquals(sluiceLatestBaseFiles(table), hudiLatestBaseFiles(hudiView), "latest base files: Sluice's view vs Hudi's");
   }
 
   /** Asserts Hudi's active timeline is exactly these completed commits, in order. */
-  static void assertCompletedCommits(HudiOracle oracle, Path location, List<String> commits) {
+  static void assertCompletedCommits(List<Map<String, String>> hudiTimeline, List<String> commits) {
     List<String> want = commits.stream().map(c -> c + " commit COMPLETED").collect(Collectors.toList());
-    List<String> got = oracle.timeline(location).stream()
+    List<String> got = hudiTimeline.stream()
         .map(i -> i.get("time") + " " + i.get("action") + " " + i.get("state")).collect(Collectors.toList());
     assertEquals(want, got, "Hudi's active timeline");
   }
@@ -77,8 +82,7 @@ final class InteropChecks {
    * Asserts Hudi's table schema is the five meta fields followed by exactly {@code dataSchema}'s fields, and that
    * Sluice reports the same data schema.
    */
-  static void assertSchema(HudiOracle oracle, Path location, Table table, Schema dataSchema) {
-    Schema hudi = oracle.schema(location);
+  static void assertSchema(Schema hudi, Table table, Schema dataSchema) {
     assertEquals(Rows.META, Rows.fieldNames(hudi).subList(0, Rows.META.size()), "Hudi schema's meta fields");
     Schema hudiData = withoutMeta(hudi);
     assertEquals(dataSchema, hudiData, "Hudi's table schema without meta fields vs the schema written");
@@ -99,13 +103,11 @@ final class InteropChecks {
   }
 
   /**
-   * Checks a base file's footer with Hudi's bloom-filter code: every key in the file might be contained, most
-   * absent keys are not, and the min/max record keys are those of the file's rows.
+   * Checks what Hudi's bloom-filter code read from a base file's footer (asked for the present and the absent
+   * keys): every key in the file might be contained, most absent keys are not, and the min/max record keys are
+   * those of the file's rows.
    */
-  static void assertBloomFilter(HudiOracle oracle, Path file, List<String> presentKeys, List<String> absentKeys) {
-    List<String> asked = new ArrayList<>(presentKeys);
-    asked.addAll(absentKeys);
-    OracleBloom bloom = oracle.bloom(file, asked);
+  static void assertBloomFilter(OracleBloom bloom, Path file, List<String> presentKeys, List<String> absentKeys) {
     assertEquals(Optional.of("DYNAMIC_V0"), bloom.type(), "bloom filter type of " + file);
     for (String key : presentKeys) {
       assertEquals(Boolean.TRUE, bloom.contains().get(key), "Hudi's mightContain(" + key + ") for a key in " + file);
@@ -125,13 +127,13 @@ final class InteropChecks {
 
   /** Reads {@code hoodie.properties} as plain properties. */
   static Map<String, String> hoodieProperties(Path location) {
-    java.util.Properties p = new java.util.Properties();
-    try (var in = java.nio.file.Files.newInputStream(location.resolve(".hoodie/hoodie.properties"))) {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(location.resolve(".hoodie/hoodie.properties"))) {
       p.load(in);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    Map<String, String> out = new java.util.TreeMap<>();
+    Map<String, String> out = new TreeMap<>();
     p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
     return out;
   }

@@ -67,8 +67,13 @@ class SluiceReadsGoldenTablesTest {
     assertEquals(3, commits.size(), "insert, upsert, delete: " + commits);
     // The generator's first commit inserts 8 rows; the second updates 3 and inserts 2.
     int[] sizes = {8, 10};
+    OracleBatch batch = oracle.batch();
+    List<OracleBatch.Pending<List<GenericRecord>>> reads = List.of(
+        batch.read(location, "snapshot", Optional.of(commits.get(0)), false),
+        batch.read(location, "snapshot", Optional.of(commits.get(1)), false));
+    batch.run();
     for (int i = 0; i < 2; i++) {
-      List<GenericRecord> hudi = oracle.read(location, "snapshot", Optional.of(commits.get(i)));
+      List<GenericRecord> hudi = reads.get(i).get();
       assertEquals(sizes[i], hudi.size(), "Hudi as of " + commits.get(i));
       Rows.assertSameRows(hudi, Rows.scan(table, Optional.of(commits.get(i))), "Sluice vs Hudi as of " + commits.get(i));
     }
