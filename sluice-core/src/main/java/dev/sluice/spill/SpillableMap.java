@@ -59,13 +59,14 @@ import java.util.Optional;
 public final class SpillableMap<V> implements Closeable {
   /** HashMap.Node (32 bytes) plus the node's share of the table. */
   static final long ENTRY_OVERHEAD = 40;
-  private static final long MIN_COMPACTION_BYTES = 1L << 20;
+  static final long MIN_COMPACTION_BYTES = 1L << 20;
   private static final int SCAN_BUFFER = 1 << 20;
 
   private final long budget;
   private final RecordSerializer<V> serializer;
   private final Path directory;
   private final int writeBufferBytes;
+  private final long minCompactionBytes;
   private final HashMap<String, V> memory = new HashMap<>();
   private final ByteSink keyBytes = new ByteSink(64);
   private final ByteSink valueBytes = new ByteSink(256);
@@ -83,6 +84,7 @@ public final class SpillableMap<V> implements Closeable {
     this.serializer = b.serializer;
     this.directory = b.spillDirectory;
     this.writeBufferBytes = b.writeBufferBytes;
+    this.minCompactionBytes = b.minCompactionBytes;
     this.file = newFile();
   }
 
@@ -398,7 +400,7 @@ public final class SpillableMap<V> implements Closeable {
 
   private void compactIfWasteful() throws IOException {
     long dead = file.length() - liveSpilledBytes;
-    if (dead <= liveSpilledBytes || dead <= Math.max(budget, MIN_COMPACTION_BYTES)) {
+    if (dead <= liveSpilledBytes || dead <= Math.max(budget, minCompactionBytes)) {
       return;
     }
     SpillFile fresh = newFile();
@@ -497,6 +499,7 @@ public final class SpillableMap<V> implements Closeable {
     private long memoryBudgetBytes = 64L << 20;
     private Path spillDirectory;
     private int writeBufferBytes = 256 << 10;
+    private long minCompactionBytes = MIN_COMPACTION_BYTES;
 
     private Builder(RecordSerializer<V> serializer) {
       this.serializer = Objects.requireNonNull(serializer, "serializer");
@@ -521,6 +524,12 @@ public final class SpillableMap<V> implements Closeable {
     /** Size of the spill file's write buffer (default 256 KiB), allocated on the first spill. */
     public Builder<V> writeBufferBytes(int bytes) {
       this.writeBufferBytes = bytes;
+      return this;
+    }
+
+    /** Dead bytes below which the spill file is never compacted; lowered by tests to exercise compaction. */
+    Builder<V> minCompactionBytes(long bytes) {
+      this.minCompactionBytes = bytes;
       return this;
     }
 
