@@ -21,7 +21,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** The map behaves exactly like a {@link HashMap} under random operations, whatever the budget. */
-class SpillableMapProperties {
+class SpillableMapPropertyTest {
   record Val(String text, long n, String note) {
   }
 
