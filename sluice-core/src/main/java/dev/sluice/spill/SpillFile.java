@@ -19,6 +19,8 @@ import java.nio.file.StandardOpenOption;
 final class SpillFile implements Closeable {
   /** Largest header: two 5-byte varints. */
   static final int MAX_HEADER = 10;
+  /** Largest read buffer kept between reads. */
+  static final int KEPT_READ_BUFFER = 1 << 20;
 
   private final Path directory;
   private final String prefix;
@@ -31,6 +33,7 @@ final class SpillFile implements Closeable {
   private long flushedEnd;
   private byte[] readBuffer = new byte[256];
   private boolean closed;
+  private boolean sealed;
 
   SpillFile(Path directory, String prefix, int writeBufferBytes) {
     this.directory = directory;
@@ -131,6 +134,15 @@ final class SpillFile implements Closeable {
     buffered = 0;
   }
 
+  /** Flushes and drops the write buffer: the file is complete (a sorted run) and is only read from now on. */
+  void seal() throws IOException {
+    if (channel != null) {
+      flush();
+    }
+    sealed = true;
+    writeBuffer = new byte[0];
+  }
+
   /**
    * Bytes {@code [offset, offset + length)} as a source positioned at {@code offset}. The returned source and
    * its array are shared and valid only until the next call on this file.
@@ -146,11 +158,16 @@ final class SpillFile implements Closeable {
     if (offset + length > flushedEnd) {
       flush();
     }
-    if (readBuffer.length < length) {
-      readBuffer = new byte[Math.max(length, readBuffer.length * 2)];
+    byte[] into = readBuffer;
+    if (into.length < length) {
+      // Keep the shared buffer small: an outsized record gets an array of its own.
+      into = new byte[length <= KEPT_READ_BUFFER ? Math.max(length, Math.min(KEPT_READ_BUFFER, into.length * 2)) : length];
+      if (length <= KEPT_READ_BUFFER) {
+        readBuffer = into;
+      }
     }
-    readFully(channel, ByteBuffer.wrap(readBuffer, 0, length), offset);
-    return source.reset(readBuffer, 0, length);
+    readFully(channel, ByteBuffer.wrap(into, 0, length), offset);
+    return source.reset(into, 0, length);
   }
 
   /** The full length of the record at {@code offset}, read from its header. */
@@ -183,8 +200,8 @@ final class SpillFile implements Closeable {
   }
 
   private void open() throws IOException {
-    if (closed) {
-      throw new IOException("Spill file is closed");
+    if (closed || sealed) {
+      throw new IOException("Spill file is " + (closed ? "closed" : "sealed"));
     }
     if (channel == null) {
       Files.createDirectories(directory);

@@ -4,7 +4,6 @@ import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
@@ -69,7 +68,7 @@ public final class SpillableMap<V> implements Closeable {
   private final long minCompactionBytes;
   private final HashMap<String, V> memory = new HashMap<>();
   private final ByteSink keyBytes = new ByteSink(64);
-  private final ByteSink valueBytes = new ByteSink(256);
+  private ByteSink valueBytes = new ByteSink(256);
   private SpillFile file;
   private SpillIndex index;
   private long memoryBytes;
@@ -281,7 +280,7 @@ public final class SpillableMap<V> implements Closeable {
       ByteSource record = file.read(SpillIndex.offsetOf(location), lengthOf(location));
       int keyLength = record.readVarInt();
       int valueLength = record.readVarInt();
-      if (keyEquals(record.array(), record.position(), keyLength, key)) {
+      if (KeyBytes.equal(record.array(), record.position(), keyLength, key)) {
         record.advance(keyLength);
         found = decode(record, valueLength);
         return s;
@@ -309,7 +308,7 @@ public final class SpillableMap<V> implements Closeable {
       ByteSource record = file.read(offset, length);
       int keyLength = record.readVarInt();
       record.readVarInt();
-      if (keyLength <= record.remaining() && keyEquals(record.array(), record.position(), keyLength, key)) {
+      if (keyLength <= record.remaining() && KeyBytes.equal(record.array(), record.position(), keyLength, key)) {
         return s;
       }
     }
@@ -322,7 +321,7 @@ public final class SpillableMap<V> implements Closeable {
   }
 
   private long append(String key, V value) throws IOException {
-    encodeKey(key);
+    KeyBytes.encode(key, keyBytes);
     valueBytes.reset();
     serializer.write(value, valueBytes);
     long offset = file.append(keyBytes.array(), keyBytes.size(), valueBytes.array(), valueBytes.size());
@@ -331,6 +330,9 @@ public final class SpillableMap<V> implements Closeable {
           "Raise the memory budget or split the work into smaller file slices.");
     }
     lastRecordLength = SpillFile.recordLength(keyBytes.size(), valueBytes.size());
+    if (valueBytes.array().length > SpillFile.KEPT_READ_BUFFER) {
+      valueBytes = new ByteSink(256);
+    }
     return SpillIndex.pack(offset, lastRecordLength);
   }
 
@@ -343,59 +345,6 @@ public final class SpillableMap<V> implements Closeable {
           + " bytes of a " + valueLength + "-byte value from " + file.path(), null);
     }
     return value;
-  }
-
-  private void encodeKey(String key) {
-    keyBytes.reset();
-    int n = key.length();
-    keyBytes.ensure(n);
-    byte[] out = keyBytes.array();
-    for (int i = 0; i < n; i++) {
-      char c = key.charAt(i);
-      if (c >= 0x80) {
-        encodeKeySlow(key);
-        return;
-      }
-      out[i] = (byte) c;
-    }
-    keyBytes.skip(n);
-  }
-
-  private void encodeKeySlow(String key) {
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      boolean paired = Character.isHighSurrogate(c) && i + 1 < key.length()
-          && Character.isLowSurrogate(key.charAt(i + 1));
-      if (Character.isSurrogate(c) && !paired) {
-        throw Errors.badInput("record key \"" + key + "\"", null,
-            "it has an unpaired surrogate at character " + i, "a valid Unicode string");
-      }
-      if (paired) {
-        i++;
-      }
-    }
-    keyBytes.reset();
-    byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
-    keyBytes.write(utf8, 0, utf8.length);
-  }
-
-  /** Whether UTF-8 {@code bytes[off, off + len)} spell {@code key}; ASCII keys compare without decoding. */
-  static boolean keyEquals(byte[] bytes, int off, int len, String key) {
-    int n = key.length();
-    if (len == n) {
-      for (int i = 0; i < n; i++) {
-        byte b = bytes[off + i];
-        if (b < 0) {
-          return new String(bytes, off, len, StandardCharsets.UTF_8).equals(key);
-        }
-        if (b != key.charAt(i)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    // n chars take between n and 3n UTF-8 bytes.
-    return len > n && len <= 3 * n && new String(bytes, off, len, StandardCharsets.UTF_8).equals(key);
   }
 
   private void compactIfWasteful() throws IOException {
