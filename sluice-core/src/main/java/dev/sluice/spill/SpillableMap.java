@@ -102,13 +102,21 @@ public final class SpillableMap<V> implements Closeable {
     Objects.requireNonNull(value, "value");
     checkOpen();
     modCount++;
+    long valueSize = serializer.estimateSize(value);
+    long entry = ENTRY_OVERHEAD + Serializers.stringHeap(key.length()) + valueSize;
+    int fp = SpillIndex.fingerprint(key);
+    if (memoryBytes + entry <= budget && (spilledCount() == 0 || index.first(fp) < 0)) {
+      // Room in memory and surely not spilled: one HashMap operation whether the key is new or not.
+      V previous = memory.put(key, value);
+      memoryBytes += previous == null ? entry : valueSize - serializer.estimateSize(previous);
+      return;
+    }
     V previous = memory.replace(key, value);
     if (previous != null) {
-      memoryBytes += serializer.estimateSize(value) - serializer.estimateSize(previous);
+      memoryBytes += valueSize - serializer.estimateSize(previous);
       return;
     }
     try {
-      int fp = SpillIndex.fingerprint(key);
       if (spilledCount() > 0) {
         int slot = spilledSlot(key, fp);
         if (slot >= 0) {
@@ -119,7 +127,6 @@ public final class SpillableMap<V> implements Closeable {
           return;
         }
       }
-      long entry = ENTRY_OVERHEAD + Serializers.stringHeap(key.length()) + serializer.estimateSize(value);
       if (memoryBytes + entry <= budget) {
         memory.put(key, value);
         memoryBytes += entry;
@@ -396,7 +403,8 @@ public final class SpillableMap<V> implements Closeable {
       if (!open) {
         return false;
       }
-      if (modCount != expectedModCount || closed) {
+      checkOpen();
+      if (modCount != expectedModCount) {
         throw new ConcurrentModificationException("SpillableMap changed while its entries were iterated");
       }
       if (inMemory.hasNext()) {

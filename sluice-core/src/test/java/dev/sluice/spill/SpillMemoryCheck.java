@@ -105,7 +105,7 @@ public final class SpillMemoryCheck {
       long t1 = System.nanoTime();
       for (int i : order) {
         GenericRecord got = map.get(key(i)).orElse(null);
-        if (!record(i).equals(got)) {
+        if (!same(record(i), got)) {
           check(false, "wrong value for " + key(i) + ": " + got);
         }
       }
@@ -117,7 +117,7 @@ public final class SpillMemoryCheck {
         while (it.hasNext()) {
           Map.Entry<String, GenericRecord> e = it.next();
           int i = Integer.parseInt(e.getKey().substring(4));
-          if (!record(i).equals(e.getValue())) {
+          if (!same(record(i), e.getValue())) {
             check(false, "wrong iterated value for " + e.getKey());
           }
           seen++;
@@ -133,6 +133,24 @@ public final class SpillMemoryCheck {
     try (Stream<Path> left = Files.list(dir)) {
       check(left.findAny().isEmpty(), "spill files left after close");
     }
+  }
+
+  private static final AvroRecordSerializer EXPECTED = new AvroRecordSerializer(SCHEMA);
+  private static final AvroRecordSerializer ACTUAL = new AvroRecordSerializer(SCHEMA);
+  private static final ByteSink EXPECTED_BYTES = new ByteSink(2048);
+  private static final ByteSink ACTUAL_BYTES = new ByteSink(2048);
+
+  /** Equal values: Avro's binary encoding of a schema is canonical, and cheaper than Utf8-vs-String equals. */
+  private static boolean same(GenericRecord expected, GenericRecord actual) throws IOException {
+    if (actual == null) {
+      return false;
+    }
+    EXPECTED_BYTES.reset();
+    ACTUAL_BYTES.reset();
+    EXPECTED.write(expected, EXPECTED_BYTES);
+    ACTUAL.write(actual, ACTUAL_BYTES);
+    return java.util.Arrays.equals(EXPECTED_BYTES.array(), 0, EXPECTED_BYTES.size(), ACTUAL_BYTES.array(), 0,
+        ACTUAL_BYTES.size());
   }
 
   private static void check(boolean ok, String problem) {

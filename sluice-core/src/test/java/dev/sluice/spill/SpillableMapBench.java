@@ -40,6 +40,9 @@ public final class SpillableMapBench {
         run(round == rounds, budget == 0 ? "spilled " : "inMemory", budget, dir, keys, values, order);
       }
     }
+    for (int round = 1; round <= rounds; round++) {
+      sort(round == rounds, dir, keys, values, order);
+    }
     indexFootprint(keys);
     Files.delete(dir);
   }
@@ -83,6 +86,31 @@ public final class SpillableMapBench {
       if (print) {
         System.out.printf("%s n=%d%n  %s%n  %s%n  %s%n  %s%n  %s%n  spilledBytes=%d (checksum %d)%n", label, n, put,
             get, miss, iter, update, map.spilledBytes(), sink);
+      }
+    }
+  }
+
+  /** Adds the pairs in shuffled key order to a sorter with a 16 MiB budget and reads them back sorted. */
+  private static void sort(boolean print, Path dir, String[] keys, GenericRecord[] values, int[] order) {
+    ExternalSorter<GenericRecord> sorter = ExternalSorter.builder(new AvroRecordSerializer(SpillMemoryCheck.SCHEMA))
+        .memoryBudgetBytes(16L << 20).spillDirectory(dir).build();
+    try (sorter) {
+      long[] t = start();
+      for (int i : order) {
+        sorter.add(keys[i], values[i]);
+      }
+      String add = rate("add", keys.length, t);
+      int runs = sorter.runCount();
+      t = start();
+      long sink = 0;
+      try (CloseableIterator<Map.Entry<String, GenericRecord>> it = sorter.sorted()) {
+        while (it.hasNext()) {
+          sink += it.next().getKey().length();
+        }
+      }
+      String merge = rate("sorted", keys.length, t);
+      if (print) {
+        System.out.printf("sorter (16 MiB budget, %d runs)%n  %s%n  %s%n  (checksum %d)%n", runs, add, merge, sink);
       }
     }
   }
