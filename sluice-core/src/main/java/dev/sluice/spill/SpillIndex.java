@@ -7,7 +7,8 @@ import java.util.Arrays;
  * arrays, a 32-bit key fingerprint and a packed {@code offset << 24 | length} location in the spill file.
  *
  * <p>Keys themselves are not held: a lookup visits every slot of the probe run whose fingerprint matches and
- * the caller verifies the key against the bytes on disk. That costs 12 bytes per slot (16–32 bytes per entry
+ * the caller verifies the key against the bytes on disk. A zero fingerprint marks an empty slot, so probing
+ * reads only the fingerprint array. That costs 12 bytes per slot (16–32 bytes per entry
  * between resizes) instead of the ~150 bytes per entry a {@code HashMap<String, Location>} costs, and a
  * resize rehashes from the stored fingerprints without touching the disk. Deletion shifts the following run
  * back (no tombstones), so lookups never slow down after removals.
@@ -35,7 +36,8 @@ final class SpillIndex {
     h ^= h >>> 13;
     h *= 0xc2b2ae35;
     h ^= h >>> 16;
-    return h;
+    // Zero marks an empty slot.
+    return h != 0 ? h : 1;
   }
 
   static long pack(long offset, int length) {
@@ -66,12 +68,14 @@ final class SpillIndex {
   }
 
   private int scan(int fp, int from) {
+    // Probes touch only the fingerprint array (16 slots per cache line); locations are read on a match.
     for (int i = from;; i = (i + 1) & mask) {
-      if (locations[i] == 0) {
-        return -1;
-      }
-      if (fingerprints[i] == fp) {
+      int f = fingerprints[i];
+      if (f == fp) {
         return i;
+      }
+      if (f == 0) {
+        return -1;
       }
     }
   }
@@ -94,13 +98,16 @@ final class SpillIndex {
     locations[slot] = location;
   }
 
-  /** Adds an entry for a key the caller has verified is absent. */
+  /** Adds an entry for a key the caller has verified is absent; {@code fp} is non-zero. */
   void add(int fp, long location) {
+    if (fp == 0 || location == 0) {
+      throw new IllegalArgumentException("Zero fingerprint or location marks an empty slot");
+    }
     if (size >= resizeAt) {
       grow();
     }
     int i = fp & mask;
-    while (locations[i] != 0) {
+    while (fingerprints[i] != 0) {
       i = (i + 1) & mask;
     }
     fingerprints[i] = fp;
@@ -111,7 +118,7 @@ final class SpillIndex {
   /** Removes the entry in {@code slot}, shifting later members of the run back into the gap. */
   void removeAt(int slot) {
     int gap = slot;
-    for (int j = (slot + 1) & mask; locations[j] != 0; j = (j + 1) & mask) {
+    for (int j = (slot + 1) & mask; fingerprints[j] != 0; j = (j + 1) & mask) {
       int home = fingerprints[j] & mask;
       // The entry at j may fill the gap only if its home is not cyclically within (gap, j].
       boolean homeInRange = gap <= j ? gap < home && home <= j : gap < home || home <= j;
@@ -150,9 +157,9 @@ final class SpillIndex {
     mask = capacity - 1;
     resizeAt = (int) (capacity * 0.75);
     for (int i = 0; i < oldLocs.length; i++) {
-      if (oldLocs[i] != 0) {
+      if (oldFps[i] != 0) {
         int j = oldFps[i] & mask;
-        while (locations[j] != 0) {
+        while (fingerprints[j] != 0) {
           j = (j + 1) & mask;
         }
         fingerprints[j] = oldFps[i];
