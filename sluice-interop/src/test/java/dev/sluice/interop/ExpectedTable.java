@@ -7,9 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 import org.apache.avro.generic.GenericRecord;
@@ -91,13 +89,6 @@ final class ExpectedTable {
   /** A snapshot of the current state (for time-travel checks later). */
   Map<String, Entry> snapshot() {
     return new LinkedHashMap<>(rows);
-  }
-
-  /** The partition paths holding rows. */
-  Set<String> partitions() {
-    Set<String> out = new TreeSet<>();
-    rows.values().forEach(e -> out.add(e.partition()));
-    return out;
   }
 
   /**
