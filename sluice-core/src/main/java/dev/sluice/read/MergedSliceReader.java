@@ -18,7 +18,8 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * Reads one Merge-on-Read file slice as of the query instant: the slice's log records merged by key into a map
- * (Hudi's merged log record scanner), then the base file streamed in file order, each row replaced, kept or
+ * (Hudi's merged log record scanner; on the heap within the memory budget, beyond it in a spill file), then the
+ * base file streamed in file order, each row replaced, kept or
  * dropped by the key's log state (log ⊕ base with the table's merge mode, as Hudi's payload
  * {@code combineAndGetUpdateValue}), then the keys found only in the logs. Rows come in {@code readSchema}
  * (base rows in its projection onto the file's schema).
@@ -48,6 +49,7 @@ final class MergedSliceReader {
         .readerSchema(readSchema)
         .precombineField(precombine)
         .merger(merge.merger())
+        .spillBeyond(merge.memoryBudget(), merge.spillDirectory())
         .build()
         .scan();
     BaseFileReader base = null;

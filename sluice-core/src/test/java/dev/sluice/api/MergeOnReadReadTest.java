@@ -77,6 +77,33 @@ class MergeOnReadReadTest {
   }
 
   @Test
+  void aZeroMemoryBudgetSpillsEveryLogRecordAndReadsTheSame(@TempDir Path spill) throws IOException {
+    Table t = TripFixture.create(dir, MorFixture.spec().build(), NO_SMALL_FILES);
+    t.insert(it(trips(0, 30, 3, 10)));
+    t.upsert(it(trips(0, 20, 3, 11)));
+    t.delete(it(List.of(trip("id-000004", 0, "p1", null, 0), trip("id-000005", 0, "p2", null, 0))));
+    t.upsert(it(List.of(trip("id-000004", 12, "p1", "back", 0), trip("id-000006", 1, "p0", "late", 0))));
+    Table spilling = Tables.open(dir.toString(), Config.of(Map.of("hoodie.memory.compaction.max.size", "0",
+        "hoodie.memory.spillable.map.path", spill.toString())));
+    String expected = rows(t).toString();
+    List<String> spillFiles = new ArrayList<>();
+    try (var rows = spilling.newScan().open()) {
+      assertTrue(rows.hasNext());
+      try (var files = Files.list(spill)) {
+        files.forEach(f -> spillFiles.add(f.getFileName().toString()));
+      }
+      Map<String, GenericRecord> all = new TreeMap<>();
+      rows.forEachRemaining(r -> all.put(r.get("id").toString(), r));
+      assertEquals(29, all.size());
+    }
+    assertFalse(spillFiles.isEmpty(), "the first slice's log records went to a spill file");
+    assertEquals(expected, rows(spilling).toString());
+    try (var files = Files.list(spill)) {
+      assertEquals(0, files.count(), "spill files are removed when the scan is closed");
+    }
+  }
+
+  @Test
   void reInsertBelowTheDeletedRowsOrderingBringsTheBaseRowBack() {
     // Hudi's rule: after a delete, a later log record replaces it; against the base row it must win by ordering
     Table t = TripFixture.create(dir, MorFixture.spec().build(), NO_SMALL_FILES);
