@@ -136,6 +136,25 @@ class CliTest {
   }
 
   @Test
+  void upsertCostComparesCopyOnWriteAndMergeOnRead() {
+    Run r = run("upsert-cost", dir.resolve("cost").toString(), "--rows", "4000", "--file-groups", "8", "--updates", "20",
+        "--rounds", "1");
+    assertEquals(0, r.exit(), r.err() + r.out());
+    java.util.Map<String, Long> bytes = new java.util.HashMap<>();
+    for (String line : r.out().lines().toList()) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s+(copy-on-write|merge-on-read)\\s+([\\d,]+) bytes written")
+          .matcher(line);
+      if (m.find()) {
+        bytes.put(m.group(1), Long.parseLong(m.group(2).replace(",", "")));
+      }
+    }
+    assertEquals(2, bytes.size(), r.out());
+    assertTrue(bytes.get("merge-on-read") * 5 < bytes.get("copy-on-write"), r.out());
+    assertTrue(r.out().contains("spread over 8 file groups"), r.out());
+    assertEquals(1, run("upsert-cost", dir.resolve("bad").toString(), "--rows", "0").exit(), "a bad option is an error");
+  }
+
+  @Test
   void queryOutputFeedsBackIn() throws IOException {
     assertEquals(0, create().exit());
     Path in = dir.resolve("in.jsonl");
