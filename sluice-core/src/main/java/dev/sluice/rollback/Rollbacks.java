@@ -75,6 +75,7 @@ public final class Rollbacks {
    */
   public List<RollbackMetadata> rollbackFailedWrites(Predicate<Instant> eligible) {
     Timeline tl = store.load();
+    requireNoPendingRestore(tl, "Rolling back failed writes of " + basePath);
     Map<String, Pending> pending = pendingRollbacks(tl);
     Map<String, Optional<Instant>> targets = new TreeMap<>(Comparator.reverseOrder());
     for (Instant i : tl.inflightWrites()) {
