@@ -52,7 +52,8 @@ public final class Savepoints {
       throw Errors.badRequest("Savepointing instant " + time, "it is not a completed commit of the table",
           "Name a completed commit (sluice timeline TABLE).");
     }
-    if (tl.filter(i -> i.action() == Action.SAVEPOINT && i.time().equals(time)).lastInstant().isPresent()) {
+    Optional<Instant> existing = tl.filter(i -> i.action() == Action.SAVEPOINT && i.time().equals(time)).lastInstant();
+    if (existing.isPresent() && existing.get().isCompleted()) {
       throw Errors.badRequest("Savepointing instant " + time, "it is savepointed already", "Nothing to do.");
     }
     String retained = lastCommitRetained(tl).orElseGet(() -> commits.firstInstant().orElseThrow().time());
@@ -74,7 +75,10 @@ public final class Savepoints {
     }
     SavepointMetadata md = new SavepointMetadata(user, System.currentTimeMillis(), comment, files, 1);
     Instant inflight = Instant.inflight(time, Action.SAVEPOINT);
-    store.createInflight(inflight, new byte[0]);
+    if (existing.isEmpty()) {
+      store.createInflight(inflight, new byte[0]);
+    }
+    // else: an earlier savepoint of this commit died before completing; this one completes it
     store.complete(inflight, md.toAvroBytes());
     return md;
   }
