@@ -2,7 +2,6 @@ package dev.sluice.rollback;
 
 import dev.sluice.error.Errors;
 import dev.sluice.fsview.FileNames;
-import dev.sluice.fsview.LogFileName;
 import dev.sluice.log.AppendResult;
 import dev.sluice.log.CommandBlock;
 import dev.sluice.log.LogWriter;
@@ -115,36 +114,15 @@ final class RollbackExecutor {
   private String appendRollbackBlock(String rollbackTime, String target, RollbackRequest r) {
     String dir = StoragePaths.join(basePath, r.partitionPath());
     Markers markers = new Markers(storage, basePath, rollbackTime);
+    // every log file the rollback creates or appends to gets an APPEND marker first, as Hudi's rollback writes them
     try (LogWriter writer = LogWriter.builder(storage, dir, r.fileId(), r.latestBaseInstant())
-        .writeToken(FileNames.UNKNOWN_WRITE_TOKEN).open()) {
-      String predicted = predictTarget(writer, dir, r);
-      markers.create(r.partitionPath(), StoragePaths.name(predicted), IOType.APPEND);
+        .writeToken(FileNames.UNKNOWN_WRITE_TOKEN)
+        .beforeOpen(path -> markers.create(r.partitionPath(), StoragePaths.name(path), IOType.APPEND))
+        .open()) {
       // the header's instant is the rollback's own (Hudi uses the latest instant on the timeline, which is it)
       AppendResult res = writer.appendBlocks(List.of(CommandBlock.rollback(rollbackTime, target)));
-      String path = res.file().path();
-      if (!path.equals(predicted)) {
-        markers.create(r.partitionPath(), StoragePaths.name(path), IOType.APPEND);
-      }
-      return path;
+      return res.file().path();
     }
-  }
-
-  /** The file the writer's first append goes to: its current file, or the next version where it cannot append. */
-  private String predictTarget(LogWriter writer, String dir, RollbackRequest r) {
-    String current = writer.currentPath();
-    if (storage.supportsAppend() || size(current) < 0) {
-      return current;
-    }
-    int latest = writer.currentVersion();
-    for (FileInfo f : list(dir)) {
-      Optional<LogFileName> n = FileNames.parseLog(f.name());
-      if (n.isPresent() && n.get().fileId().equals(r.fileId()) && n.get().baseInstant().equals(r.latestBaseInstant())
-          && n.get().suffix().isEmpty()) {
-        latest = Math.max(latest, n.get().version());
-      }
-    }
-    return StoragePaths.join(dir, FileNames.logFileName(r.fileId(), r.latestBaseInstant(), latest + 1,
-        FileNames.UNKNOWN_WRITE_TOKEN));
   }
 
   /** Log files an earlier, interrupted attempt of this rollback wrote (its APPEND markers), not yet in the stats. */
@@ -167,14 +145,6 @@ final class RollbackExecutor {
       return storage.info(path).map(FileInfo::length).orElse(-1L);
     } catch (IOException e) {
       throw Errors.storage("check", path, e);
-    }
-  }
-
-  private List<FileInfo> list(String dir) {
-    try {
-      return storage.list(dir);
-    } catch (IOException e) {
-      throw Errors.storage("list", dir, e);
     }
   }
 }
