@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
+import dev.sluice.timeline.Action;
 import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.TimelineStore;
@@ -36,7 +37,8 @@ final class TimelineCommand implements Callable<Integer> {
     String fmt = "%-17s  %-12s  %-9s  %-11s  %9s  %9s  %9s  %6s  %12s%n";
     out.printf(fmt, "instant", "action", "state", "operation", "inserted", "updated", "deleted", "files", "bytes");
     for (Instant i : t.timeline().instants()) {
-      Optional<CommitMetadata> md = i.isCompleted() ? store.readCommitMetadata(i) : Optional.empty();
+      boolean commit = i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT || i.action() == Action.REPLACECOMMIT;
+      Optional<CommitMetadata> md = i.isCompleted() && commit ? store.readCommitMetadata(i) : Optional.empty();
       if (md.isPresent()) {
         List<WriteStat> stats = md.get().allStats();
         out.printf(fmt, i.time(), i.action().id(), i.state().name().toLowerCase(java.util.Locale.ROOT),
@@ -45,7 +47,8 @@ final class TimelineCommand implements Callable<Integer> {
             stats.stream().mapToLong(WriteStat::numDeletes).sum(), stats.size(),
             stats.stream().mapToLong(WriteStat::totalWriteBytes).sum());
       } else {
-        out.printf(fmt, i.time(), i.action().id(), i.state().name().toLowerCase(java.util.Locale.ROOT), "", "", "", "", "", "");
+        out.printf(fmt.replace("%n", "%s%n"), i.time(), i.action().id(), i.state().name().toLowerCase(java.util.Locale.ROOT),
+            "", "", "", "", "", "", InstantDetails.of(store, i).map(d -> "  " + d).orElse(""));
       }
     }
     out.flush();

@@ -7,6 +7,9 @@ import dev.sluice.fsview.FileSystemView;
 import dev.sluice.read.Scan;
 import dev.sluice.read.ScanOptions;
 import dev.sluice.read.SnapshotPlanner;
+import dev.sluice.rollback.RollbackMetadata;
+import dev.sluice.savepoint.RestoreMetadata;
+import dev.sluice.savepoint.SavepointMetadata;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.MetadataTable;
 import dev.sluice.table.TableConfig;
@@ -15,6 +18,7 @@ import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
+import dev.sluice.txn.TableActions;
 import dev.sluice.write.CommitResult;
 import dev.sluice.write.TableWriter;
 import dev.sluice.write.WriteOperation;
@@ -145,6 +149,31 @@ public final class Table {
   /** Bulk-inserts records: no tagging, sorted by partition and key. */
   public CommitResult bulkInsert(Iterator<GenericRecord> records) {
     return write(WriteOperation.BULK_INSERT, records);
+  }
+
+  /** Rollback, savepoint and restore of this table, under the table lock when several writers are configured. */
+  public TableActions actions() {
+    return new TableActions(storage, location, config);
+  }
+
+  /** Rolls back an instant: a pending (failed) write, or the latest completed commit. */
+  public RollbackMetadata rollback(String instantTime) {
+    return actions().rollback(instantTime);
+  }
+
+  /** Rolls back every failed write (in multi-writer mode only those whose writer's heartbeat expired). */
+  public List<RollbackMetadata> rollbackFailedWrites() {
+    return actions().rollbackFailedWrites();
+  }
+
+  /** Savepoints a completed commit, the latest if {@code instantTime} is empty. */
+  public SavepointMetadata savepoint(Optional<String> instantTime) {
+    return actions().savepoint(instantTime, System.getProperty("user.name", ""), "");
+  }
+
+  /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
+  public RestoreMetadata restore(String savepointTime) {
+    return actions().restore(savepointTime);
   }
 
   /** A new scan of the latest snapshot. */

@@ -4,6 +4,7 @@ import dev.sluice.bloom.BloomFilter;
 import dev.sluice.bloom.BloomFilters;
 import dev.sluice.error.Errors;
 import dev.sluice.storage.Storage;
+import dev.sluice.util.KillPoints;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -112,6 +113,7 @@ public final class BaseFileWriter implements Closeable {
         options.bloomMaxEntries());
     CodecFactory codecs = new CodecFactory(conf, props.getPageSizeThreshold());
     ParquetFileWriter fileWriter = null;
+    KillPoints.reach("basefile.create.before");
     try {
       CompressionCodecFactory.BytesInputCompressor compressor =
           ((CompressionCodecFactory) codecs).getCompressor(ParquetSettings.codec(options.codec()));
@@ -121,6 +123,7 @@ public final class BaseFileWriter implements Closeable {
       BaseFileWriter w = new BaseFileWriter(path, schemaWithMeta, key.pos(), bloom, options.rowGroupSize(),
           context.getSchema(), props, support, context.getExtraMetaData(), codecs, compressor, fileWriter);
       w.startRowGroup();
+      KillPoints.reach("basefile.create.after");
       return w;
     } catch (IOException e) {
       release(fileWriter, codecs);
@@ -284,7 +287,9 @@ public final class BaseFileWriter implements Closeable {
     }
     try {
       flushRowGroup();
+      KillPoints.reach("basefile.finish.before");
       fileWriter.end(footerMetadata());
+      KillPoints.reach("basefile.finish.after");
     } catch (IOException e) {
       failed = true;
       closeAfterFailure(e);

@@ -97,6 +97,40 @@ public final class ConfigKeys {
   public static final ConfigKey<String> SPILLABLE_MAP_PATH = ConfigKey.ofString("hoodie.memory.spillable.map.path",
       System.getProperty("java.io.tmpdir"), "MoR reads: local folder where log records beyond the memory budget spill.");
 
+  // ---- Failed writes, concurrency, locks ----
+  /** How failed writes are rolled back. */
+  public static final ConfigKey<String> FAILED_WRITES_POLICY = ConfigKey.ofString("hoodie.cleaner.policy.failed.writes",
+      "EAGER", "Failed writes: EAGER (every write first rolls back all failed ones; single writer), LAZY (only those whose "
+          + "heartbeat expired; forced by optimistic concurrency control) or NEVER.");
+  /** Single writer or optimistic concurrency control. */
+  public static final ConfigKey<String> WRITE_CONCURRENCY_MODE = ConfigKey.ofString("hoodie.write.concurrency.mode",
+      "SINGLE_WRITER", "SINGLE_WRITER, or OPTIMISTIC_CONCURRENCY_CONTROL for several writers: commits take a lock and fail "
+          + "with a conflict if a write that completed meanwhile touched the same file groups.");
+  /** Lock provider class (Hudi's names). */
+  public static final ConfigKey<String> LOCK_PROVIDER = ConfigKey.ofString("hoodie.write.lock.provider",
+      "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider",
+      "Lock for optimistic concurrency control: FileSystemBasedLockProvider (a lock file, any process) or "
+          + "InProcessLockProvider (threads of one JVM).");
+  /** Folder of the file-system lock. */
+  public static final ConfigKey<String> LOCK_FILESYSTEM_PATH = ConfigKey.ofString("hoodie.write.lock.filesystem.path", "",
+      "Folder of the lock file (default: the table's .hoodie folder).");
+  /** Minutes after which a file-system lock counts as abandoned. */
+  public static final ConfigKey<Integer> LOCK_FILESYSTEM_EXPIRE = ConfigKey.ofInt("hoodie.write.lock.filesystem.expire", 0,
+      "Minutes after which a lock file is taken as abandoned and removed; 0: never (a lock of a dead process on this "
+          + "host is removed at once).");
+  /** How long to wait for the lock. */
+  public static final ConfigKey<Long> LOCK_WAIT_TIME_MS = ConfigKey.ofLong("hoodie.write.lock.wait_time_ms", 60_000L,
+      "Milliseconds a commit waits for the lock before it fails.");
+  /** Pause between lock attempts. */
+  public static final ConfigKey<Long> LOCK_RETRY_WAIT_MS = ConfigKey.ofLong("hoodie.write.lock.wait_time_ms_between_retry",
+      1_000L, "Milliseconds between attempts to take the lock.");
+  /** Heartbeat interval. */
+  public static final ConfigKey<Long> HEARTBEAT_INTERVAL_MS = ConfigKey.ofLong("hoodie.client.heartbeat.interval_in_ms",
+      60_000L, "LAZY failed-writes policy: a writer touches .hoodie/.heartbeat/<instant> this often (ms).");
+  /** Missed heartbeats after which a writer counts as gone. */
+  public static final ConfigKey<Integer> HEARTBEAT_TOLERABLE_MISSES = ConfigKey.ofInt("hoodie.client.heartbeat.tolerable.misses",
+      2, "LAZY failed-writes policy: a write whose heartbeat is this many intervals old is failed and may be rolled back.");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -104,6 +138,8 @@ public final class ConfigKeys {
         BLOOM_PRUNE_BY_RANGES, BLOOM_FILTER_TYPE, BLOOM_NUM_ENTRIES, BLOOM_FPP, BLOOM_DYNAMIC_MAX_ENTRIES,
         BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH, COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
         WRITE_PARALLELISM, PAYLOAD_CLASS, MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT, LOGFILE_MAX_SIZE,
-        LOG_MERGE_MAX_MEMORY, SPILLABLE_MAP_PATH);
+        LOG_MERGE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY, WRITE_CONCURRENCY_MODE, LOCK_PROVIDER,
+        LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
+        HEARTBEAT_TOLERABLE_MISSES);
   }
 }

@@ -8,6 +8,7 @@ import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
+import dev.sluice.util.KillPoints;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -104,9 +105,11 @@ public final class LogWriter implements Closeable {
       PositionOutputStream o = stream();
       path = currentPath();
       long start = o.position();
+      KillPoints.reach("log.append.before");
       o.write(bytes.array(), 0, bytes.size());
       o.flush();
       o.sync();
+      KillPoints.reach("log.append.after");
       long end = o.position();
       AppendResult result = new AppendResult(
           new LogFile(path, StoragePaths.name(path), fileId, baseInstant, version, token, end), start, end - start, version);

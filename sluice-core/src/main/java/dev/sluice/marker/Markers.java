@@ -5,6 +5,7 @@ import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.table.TableLayout;
+import dev.sluice.util.KillPoints;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,8 +53,10 @@ public final class Markers {
   /** Creates the marker of a data file about to be written; creating the same marker twice is harmless. */
   public void create(String partitionPath, String fileName, IOType type) {
     String path = StoragePaths.join(StoragePaths.join(markerDir, partitionPath), markerName(fileName, type));
+    KillPoints.reach("marker.create.before");
     try (OutputStream out = storage.create(path, false)) {
       out.flush();
+      KillPoints.reach("marker.create.after");
     } catch (FileAlreadyExistsException e) {
       // the same file is being written again (a retried task): the marker already says what it must
       return;
@@ -123,6 +126,7 @@ public final class Markers {
 
   /** Deletes the instant's marker folder (after a commit or a rollback). */
   public void deleteAll() {
+    KillPoints.reach("marker.delete-all");
     try {
       storage.deleteRecursively(markerDir);
     } catch (IOException e) {

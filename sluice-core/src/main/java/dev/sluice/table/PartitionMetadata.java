@@ -3,6 +3,7 @@ package dev.sluice.table;
 import dev.sluice.error.Errors;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
+import dev.sluice.util.KillPoints;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.LinkedHashMap;
@@ -64,6 +65,7 @@ public final class PartitionMetadata {
       return;
     }
     String path = StoragePaths.join(StoragePaths.join(basePath, partitionPath), FILE);
+    KillPoints.reach("partition-metadata.create");
     try {
       storage.createExclusive(path, content(partitionPath, instantTime));
     } catch (FileAlreadyExistsException e) {

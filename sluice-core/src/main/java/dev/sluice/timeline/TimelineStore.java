@@ -5,6 +5,7 @@ import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.table.TableLayout;
+import dev.sluice.util.KillPoints;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -70,6 +72,14 @@ public final class TimelineStore {
       throw Errors.internal("createRequested needs a requested instant, got " + requested, null);
     }
     publish(requested, content, "request");
+  }
+
+  /** Creates the inflight state of an instant that has no requested state (a savepoint) with {@code content}. */
+  public void createInflight(Instant inflight, byte[] content) {
+    if (inflight.state() != State.INFLIGHT) {
+      throw Errors.internal("createInflight needs an inflight instant, got " + inflight, null);
+    }
+    publish(inflight, content, "start");
   }
 
   /**
@@ -134,6 +144,7 @@ public final class TimelineStore {
   /** Deletes one state file of an instant; false if it was not there. */
   public boolean delete(Instant instant) {
     String path = pathOf(instant);
+    KillPoints.reach("timeline.delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
     try {
       return storage.delete(path);
     } catch (IOException e) {
@@ -173,8 +184,11 @@ public final class TimelineStore {
 
   private void publish(Instant target, byte[] content, String verb) {
     String path = pathOf(target);
+    String point = "timeline." + target.action().id() + "." + target.state().name().toLowerCase(Locale.ROOT);
+    KillPoints.reach(point + ".before");
     try {
       storage.createExclusive(path, content);
+      KillPoints.reach(point + ".after");
     } catch (FileAlreadyExistsException e) {
       throw Errors.conflict("Cannot " + verb + " instant " + target.time() + " (" + target.action().id() + ")",
           path + " already exists; another writer got there first");

@@ -11,10 +11,9 @@ import dev.sluice.table.TableType;
 import dev.sluice.timeline.Action;
 import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.Instant;
-import dev.sluice.timeline.InstantTimes;
-import dev.sluice.timeline.State;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
+import dev.sluice.txn.WriteTransaction;
 import dev.sluice.util.Parallel;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -44,11 +43,12 @@ public final class TableWriter {
         ? setup.config().get(ConfigKeys.COMBINE_BEFORE_UPSERT)
         : setup.config().get(ConfigKeys.COMBINE_BEFORE_INSERT);
     List<WriteRecord> records = new BatchPreparer(setup).prepare(input, op, combine);
-    Timeline timeline = timelineStore.load();
-    String instantTime = InstantTimes.newInstantTime();
     Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTACOMMIT : Action.COMMIT;
-    Instant requested = new Instant(instantTime, action, State.REQUESTED);
-    timelineStore.createRequested(requested, new byte[0]);
+    // rolls back failed writes first, then creates the requested instant
+    WriteTransaction txn = WriteTransaction.begin(setup.storage(), setup.basePath(), setup.config(), action);
+    Timeline timeline = txn.timeline();
+    Instant requested = txn.requested();
+    String instantTime = requested.time();
     Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
     try {
       FileSystemView view = FileSystemView.of(setup.storage(), setup.basePath(), timeline);
@@ -57,11 +57,12 @@ public final class TableWriter {
       ensurePartitions(plan, instantTime);
       List<FileWriteResult> files = apply(plan, markers, instantTime);
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
-      timelineStore.complete(inflight, metadata.toJson());
-      markers.deleteAll();
+      txn.publish(inflight, metadata, markers);
       return new CommitResult(instantTime, op, files);
     } catch (RuntimeException e) {
-      throw abort(requested, markers, e);
+      throw txn.abort(e);
+    } finally {
+      txn.close();
     }
   }
 
@@ -120,18 +121,5 @@ public final class TableWriter {
     List<FileWriteResult> out = new ArrayList<>();
     results.forEach(out::addAll);
     return out;
-  }
-
-  /**
-   * Undoes what a failed write left, in process: the files its markers name, the markers, and its instant
-   * files. If this process dies instead, the next writer's rollback does the same from the markers.
-   */
-  private RuntimeException abort(Instant requested, Markers markers, RuntimeException failure) {
-    try {
-      new FailedWriteCleaner(setup.storage(), setup.basePath()).clean(requested, markers);
-    } catch (RuntimeException cleanupFailure) {
-      failure.addSuppressed(cleanupFailure);
-    }
-    return failure;
   }
 }

@@ -39,8 +39,13 @@ class MergeOnReadFailureTest {
         Config.of(o));
   }
 
+  /**
+   * As Hudi 0.15's marker-based rollback does for a log file of an older slice, the rollback leaves the failed log
+   * file and appends a rollback command block naming the failed instant to the slice, which on local disk is a new
+   * log version.
+   */
   @Test
-  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsLogFileIsDeleted() {
+  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsRollbackNeutralizesItsLogFile() {
     FailingStorage storage = new FailingStorage(new LocalStorage());
     Table t = create(storage, false, Map.of());
     t.insert(it(trips(0, 6, 1, 10)));
@@ -52,9 +57,17 @@ class MergeOnReadFailureTest {
         () -> t.upsert(it(List.of(trip("id-000001", 12, "p0", "failed", 0)))));
     assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
     storage.heal();
-    assertEquals(logsBefore, MorFixture.logFiles(dir), "the failed write's log file is deleted");
+    List<String> logsAfter = MorFixture.logFiles(dir);
+    assertEquals(logsBefore.size() + 2, logsAfter.size(), "the failed write's log and the rollback's: " + logsAfter);
+    assertTrue(logsAfter.containsAll(logsBefore));
+    String rollbackLog = logsAfter.get(logsAfter.size() - 1);
+    assertTrue(rollbackLog.endsWith("_1-0-1"), rollbackLog);
+    List<BlockSummary> rollbackBlocks = MorFixture.blocks(dir, rollbackLog);
+    assertEquals(List.of(LogBlockType.COMMAND_BLOCK), rollbackBlocks.stream().map(BlockSummary::type).toList());
+    String failed = MorFixture.blocks(dir, logsAfter.get(logsAfter.size() - 2)).get(0).instantTime().orElseThrow();
+    assertEquals(failed, rollbackBlocks.get(0).header().get(HeaderKey.TARGET_INSTANT_TIME));
     assertEquals(before.toString(), rows(t).toString());
-    assertEquals(2, t.timeline().instants().size());
+    assertEquals(3, t.timeline().instants().size(), "two commits and the rollback: " + t.timeline());
     String[] markers = dir.resolve(".hoodie/.temp").toFile().list();
     assertTrue(markers == null || markers.length == 0, "no markers left");
     t.upsert(it(List.of(trip("id-000002", 12, "p0", "next", 0))));
@@ -83,7 +96,7 @@ class MergeOnReadFailureTest {
     assertEquals(failed, blocks.get(2).header().get(HeaderKey.TARGET_INSTANT_TIME));
     assertEquals("0", blocks.get(2).header().get(HeaderKey.COMMAND_BLOCK_TYPE));
     assertEquals(before.toString(), rows(t).toString());
-    assertEquals(2, t.timeline().instants().size());
+    assertEquals(3, t.timeline().instants().size(), "two commits and the rollback: " + t.timeline());
 
     CommitResult c4 = t.upsert(it(List.of(trip("id-000002", 12, "p0", "next", 0))));
     assertEquals(List.of(logs.get(0)), MorFixture.logFiles(dir));

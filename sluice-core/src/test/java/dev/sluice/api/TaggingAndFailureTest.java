@@ -113,7 +113,10 @@ class TaggingAndFailureTest {
     storage.heal();
     assertEquals(before.keySet(), rows(t).keySet(), "readers see the table as it was");
     assertEquals(parquetBefore, countFiles(".parquet"), "the failed write's files are gone");
-    assertEquals(1, t.timeline().instants().size(), "no instant of the failed write is left");
+    List<dev.sluice.timeline.Instant> instants = t.timeline().instants();
+    assertEquals(2, instants.size(), "the first commit and the rollback of the failed write: " + instants);
+    assertEquals(dev.sluice.timeline.Action.ROLLBACK, instants.get(1).action());
+    assertTrue(instants.get(1).isCompleted());
     t.upsert(it(batch));
     assertEquals(200, rows(t).size());
   }

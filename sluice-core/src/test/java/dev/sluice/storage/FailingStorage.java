@@ -20,6 +20,7 @@ public final class FailingStorage implements Storage {
   private volatile long failAt = -1;
   private volatile Predicate<String> pathFilter = p -> true;
   private final AtomicLong matching = new AtomicLong();
+  private volatile int maxRead = Integer.MAX_VALUE;
   private final AtomicLong[] counts = new AtomicLong[Op.values().length];
 
   /** Wraps {@code delegate}; fails nothing until {@link #failOn} is called. */
@@ -36,6 +37,15 @@ public final class FailingStorage implements Storage {
     this.failAt = nth;
     this.pathFilter = paths;
     this.matching.set(0);
+    return this;
+  }
+
+  /**
+   * Makes every read of an opened file return at most {@code bytes} bytes (as a network stream may), so readers that
+   * assume full reads break; {@code Integer.MAX_VALUE} turns it off.
+   */
+  public FailingStorage shortReads(int bytes) {
+    this.maxRead = bytes;
     return this;
   }
 
@@ -77,7 +87,42 @@ public final class FailingStorage implements Storage {
   @Override
   public SeekableInput openRead(String path) throws IOException {
     check(Op.OPEN, path);
-    return delegate.openRead(path);
+    SeekableInput in = delegate.openRead(path);
+    if (maxRead == Integer.MAX_VALUE) {
+      return in;
+    }
+    int limit = maxRead;
+    return new SeekableInput() {
+      @Override
+      public int read() throws IOException {
+        return in.read();
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        return in.read(b, off, Math.min(len, limit));
+      }
+
+      @Override
+      public long getPos() throws IOException {
+        return in.getPos();
+      }
+
+      @Override
+      public void seek(long pos) throws IOException {
+        in.seek(pos);
+      }
+
+      @Override
+      public long length() throws IOException {
+        return in.length();
+      }
+
+      @Override
+      public void close() throws IOException {
+        in.close();
+      }
+    };
   }
 
   @Override

@@ -1,0 +1,41 @@
+package dev.sluice.crash;
+
+import dev.sluice.api.Table;
+import dev.sluice.storage.CrashingStorage;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * One operation the crash tests interrupt: how to build the table it starts from (in the test JVM), the operation
+ * itself (run in the test JVM to trace its kill points and learn the state after it, and in the child JVM that is
+ * killed), and what is allowed in between.
+ *
+ * @param name unique name; the child finds the scenario by it
+ * @param options table and write options (Hudi keys)
+ * @param setup builds the starting table and returns the snapshots after each of its commits
+ * @param op the operation under test
+ * @param intermediateStatesVisible true if readers may see a state between before and after (restore rolls back one
+ *     commit at a time); the allowed states are then the setup's snapshots
+ * @param recovery what an operator does after the crash before the next write (e.g. re-run an interrupted restore)
+ * @param finishedByRecovery true if the recovery (or the next write) finishes an interrupted operation, whose result
+ *     is then expected: a rollback or restore left pending is completed, not undone
+ */
+public record CrashScenario(String name, Map<String, String> options, Setup setup, Op op, boolean intermediateStatesVisible,
+    Op recovery, boolean finishedByRecovery) {
+
+  /** Builds the starting table. */
+  @FunctionalInterface
+  public interface Setup {
+    /** Creates the table at {@code dir} (crashing writes through {@code crashing} if the scenario needs failed ones). */
+    List<Map<String, GenericRecord>> build(Path dir, CrashingStorage crashing);
+  }
+
+  /** An operation on an opened table. */
+  @FunctionalInterface
+  public interface Op {
+    /** Runs it. */
+    void run(Table table);
+  }
+}
