@@ -26,14 +26,17 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
   private final S3Proxy proxy;
   private final BlobStoreContext context;
   private final String endpoint;
+  private final MetadataServiceGuard guard;
 
-  private S3Server(S3Proxy proxy, BlobStoreContext context) {
+  private S3Server(S3Proxy proxy, BlobStoreContext context, MetadataServiceGuard guard) {
     this.proxy = proxy;
     this.context = context;
+    this.guard = guard;
     this.endpoint = "http://127.0.0.1:" + proxy.getPort();
   }
 
   static S3Server start() {
+    MetadataServiceGuard guard = MetadataServiceGuard.install();
     // by API metadata, not by provider id: a provider lookup would load every provider S3Proxy registers
     BlobStoreContext context = ContextBuilder.newBuilder(new TransientApiMetadata())
         .credentials("unused", "unused")
@@ -61,12 +64,17 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
       context.close();
       throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
     }
-    return new S3Server(proxy, context);
+    return new S3Server(proxy, context, guard);
   }
 
   /** The endpoint, {@code http://127.0.0.1:<port>}. */
   public String endpoint() {
     return endpoint;
+  }
+
+  /** Connections the AWS SDK made to the (stand-in) instance-metadata service; must stay 0. */
+  public int metadataServiceProbes() {
+    return guard.probes();
   }
 
   /** Creates a new, empty bucket with a unique name starting with {@code prefix} and returns its name. */
