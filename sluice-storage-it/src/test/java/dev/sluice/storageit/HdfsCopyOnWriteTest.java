@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Copy-on-Write scenarios on HDFS (the mini cluster), through {@code hdfs://localhost:<port>/...}. */
 @ExtendWith(Servers.class)
-class HdfsCopyOnWriteTest implements CopyOnWriteScenarios {
+class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios {
   private static HdfsServer hdfs;
 
   @BeforeAll
@@ -27,5 +27,10 @@ class HdfsCopyOnWriteTest implements CopyOnWriteScenarios {
   @Override
   public boolean filesAppearAtClose() {
     return false;
+  }
+
+  @Override
+  public long serverListRequests(String location) {
+    return ServerCounters.hdfsListings();
   }
 }

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Copy-on-Write scenarios on S3 (S3Proxy on loopback), through {@code s3a://bucket/...}. */
 @ExtendWith(Servers.class)
-class S3CopyOnWriteTest implements CopyOnWriteScenarios {
+class S3CopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios {
   private static S3Server s3;
   private static String bucket;
 
@@ -29,5 +29,10 @@ class S3CopyOnWriteTest implements CopyOnWriteScenarios {
   @Override
   public boolean filesAppearAtClose() {
     return true;
+  }
+
+  @Override
+  public long serverListRequests(String location) {
+    return ServerCounters.s3ListRequests(location, s3.s3aSettings());
   }
 }
