@@ -102,8 +102,8 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
     s.put("fs.s3a.attempts.maximum", "2");
     s.put("fs.s3a.retry.limit", "2");
     s.put("fs.s3a.retry.interval", "10ms");
-    s.put("fs.s3a.connection.establish.timeout", "5s");
-    s.put("fs.s3a.connection.timeout", "30s");
+    s.put("fs.s3a.connection.establish.timeout", "5000");
+    s.put("fs.s3a.connection.timeout", "30000");
     return s;
   }
 
