@@ -23,10 +23,11 @@ public final class Oracle {
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
       "  timeline --table PATH [--conf k=v ...]",
       "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
-      "  bloom    --file PARQUET_PATH --keys k1,k2,...",
+      "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)] [--conf k=v ...]",
       "  schema   --table PATH [--conf k=v ...]",
       "           (--conf on read/timeline/fsview/schema/bloom: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
       "            hdfs:// and s3a:// tables; on write: Hudi write options, also set on the Hadoop configuration)",
+      "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
   private Oracle() {
@@ -91,6 +92,11 @@ public final class Oracle {
         case "warmup":
           WarmupCommand.run(Args.parse(rest, Set.of()), out);
           break;
+        case "batch": {
+          int status = BatchCommand.run(Args.parse(rest, Set.of()), out, err);
+          out.flush();
+          return status;
+        }
         default:
           throw new Args.UsageException("unknown command: " + command);
       }
