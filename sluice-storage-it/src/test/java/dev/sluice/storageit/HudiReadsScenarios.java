@@ -73,14 +73,13 @@ interface HudiReadsScenarios {
     t.upsert(it(List.of(trip("id-000001", 2, "p1", "changed", 9), trip("id-999999", 2, "p0", "fresh", 7))));
     CommitResult c3 = t.delete(it(List.of(RemoteTables.key(t, "id-000003", "p0"))));
 
-    RemoteHudi hudi = hudi();
-    Map<String, String> latest = view(hudi.read(location, Optional.empty()));
+    RemoteHudi.Reads hudi = hudi().reads(location, List.of(c1.instantTime()));
+    Map<String, String> latest = view(hudi.latest());
     assertEquals(40, latest.size());
     assertEquals(sluiceView(t, Optional.empty()), latest);
     assertTrue(latest.get("id-000001").contains("|changed|"), latest.get("id-000001"));
-    assertEquals(sluiceView(t, Optional.of(c1.instantTime())), view(hudi.read(location, Optional.of(c1.instantTime()))),
-        "time travel to the first commit");
-    assertEquals(RemoteTables.completedTimes(t), completed(hudi.timeline(location)));
+    assertEquals(sluiceView(t, Optional.of(c1.instantTime())), view(hudi.asOf().get(0)), "time travel to the first commit");
+    assertEquals(RemoteTables.completedTimes(t), completed(hudi.timeline()));
     assertEquals(c3.instantTime(), RemoteTables.completedTimes(t).get(2));
   }
 
@@ -100,11 +99,15 @@ interface HudiReadsScenarios {
 
     // every data file of the dead write is complete on the store; Hudi's view must still leave them out
     RemoteHudi hudi = hudi();
-    assertEquals(before, view(hudi.read(location, Optional.empty())));
+    RemoteHudi.Reads seen = hudi.reads(location, List.of());
+    assertEquals(before, view(seen.latest()));
+    assertEquals(RemoteTables.completedTimes(t), completed(seen.timeline()));
+    assertTrue(seen.timeline().stream().anyMatch(i -> i.get("state").equals("INFLIGHT")),
+        "Hudi sees the dead write as pending: " + seen.timeline());
 
     Table next = RemoteTables.reopen(location, settings());
     next.upsert(it(batch));
-    Map<String, String> after = view(hudi.read(location, Optional.empty()));
+    Map<String, String> after = view(hudi.read(location));
     assertEquals(60, after.size());
     assertEquals(sluiceView(next, Optional.empty()), after);
   }
