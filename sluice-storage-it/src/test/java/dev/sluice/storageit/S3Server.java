@@ -27,11 +27,13 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
   private final BlobStoreContext context;
   private final String endpoint;
   private final MetadataServiceGuard guard;
+  private final java.nio.file.Path bufferDir;
 
-  private S3Server(S3Proxy proxy, BlobStoreContext context, MetadataServiceGuard guard) {
+  private S3Server(S3Proxy proxy, BlobStoreContext context, MetadataServiceGuard guard, java.nio.file.Path bufferDir) {
     this.proxy = proxy;
     this.context = context;
     this.guard = guard;
+    this.bufferDir = bufferDir;
     this.endpoint = "http://127.0.0.1:" + proxy.getPort();
   }
 
@@ -64,7 +66,12 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
       context.close();
       throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
     }
-    return new S3Server(proxy, context, guard);
+    try {
+      // S3A buffers uploads on disk; the streams a simulated crash leaves open leave their buffers here
+      return new S3Server(proxy, context, guard, java.nio.file.Files.createTempDirectory("sluice-s3a-buffers"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** The endpoint, {@code http://127.0.0.1:<port>}. */
@@ -104,6 +111,7 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
     s.put("fs.s3a.retry.interval", "10ms");
     s.put("fs.s3a.connection.establish.timeout", "5000");
     s.put("fs.s3a.connection.timeout", "30000");
+    s.put("fs.s3a.buffer.dir", bufferDir.toString());
     return s;
   }
 
@@ -115,6 +123,7 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
       throw new IllegalStateException("cannot stop S3Proxy", e);
     } finally {
       context.close();
+      Servers.deleteTree(bufferDir);
     }
   }
 }
