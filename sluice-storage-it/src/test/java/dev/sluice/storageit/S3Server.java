@@ -1,7 +1,12 @@
 package dev.sluice.storageit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.gaul.s3proxy.AuthenticationType;
@@ -27,9 +32,9 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
   private final BlobStoreContext context;
   private final String endpoint;
   private final MetadataServiceGuard guard;
-  private final java.nio.file.Path bufferDir;
+  private final Path bufferDir;
 
-  private S3Server(S3Proxy proxy, BlobStoreContext context, MetadataServiceGuard guard, java.nio.file.Path bufferDir) {
+  private S3Server(S3Proxy proxy, BlobStoreContext context, MetadataServiceGuard guard, Path bufferDir) {
     this.proxy = proxy;
     this.context = context;
     this.guard = guard;
@@ -68,9 +73,9 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
     }
     try {
       // S3A buffers uploads on disk; the streams a simulated crash leaves open leave their buffers here
-      return new S3Server(proxy, context, guard, java.nio.file.Files.createTempDirectory("sluice-s3a-buffers"));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      return new S3Server(proxy, context, guard, Files.createTempDirectory("sluice-s3a-buffers"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -86,7 +91,7 @@ public final class S3Server implements ExtensionContext.Store.CloseableResource 
 
   /** Creates a new, empty bucket with a unique name starting with {@code prefix} and returns its name. */
   public String newBucket(String prefix) {
-    String name = (prefix + "-" + Servers.uniqueSuffix()).toLowerCase(java.util.Locale.ROOT);
+    String name = (prefix + "-" + Servers.uniqueSuffix()).toLowerCase(Locale.ROOT);
     BlobStore store = context.getBlobStore();
     store.createContainerInLocation(null, name);
     return name;
