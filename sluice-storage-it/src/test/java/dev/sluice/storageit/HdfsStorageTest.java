@@ -53,15 +53,15 @@ class HdfsStorageTest {
   void createExclusiveIsExclusiveAndAtomicUnderARace() throws IOException, InterruptedException {
     String dir = hdfs.newFolder("race");
     Storage s = storage(dir);
-    ExclusiveRace.Outcome outcome = ExclusiveRace.run(s, dir, 20, 4);
-    assertEquals(20, outcome.winnersPerRound().size());
-    for (int round = 0; round < 20; round++) {
+    ExclusiveRace.Outcome outcome = ExclusiveRace.run(s, dir, 10, 4);
+    assertEquals(10, outcome.winnersPerRound().size());
+    for (int round = 0; round < 10; round++) {
       assertEquals(1, outcome.winnersPerRound().get(round).size(), "exactly one writer wins round " + round);
       assertArrayEquals(outcome.contentOf(round, outcome.winnersPerRound().get(round).get(0)), outcome.stored(round),
           "the file holds the winner's whole content");
     }
     // the temp files of losers and winners are gone: only the published files are there
-    assertEquals(ExclusiveRace.targetNames(20), RemoteTables.names(s, dir));
+    assertEquals(ExclusiveRace.targetNames(10), RemoteTables.names(s, dir));
   }
 
   @Test

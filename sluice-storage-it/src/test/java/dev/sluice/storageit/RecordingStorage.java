@@ -29,6 +29,8 @@ public final class RecordingStorage implements Storage {
   private volatile Predicate<Call> crashPoint = c -> false;
   private volatile boolean crashed;
   private int crashIndex = -1;
+  private volatile Predicate<Call> hangPoint = c -> false;
+  private volatile Runnable onHang = () -> { };
 
   /** Records calls to {@code delegate}. */
   public RecordingStorage(Storage delegate) {
@@ -38,6 +40,16 @@ public final class RecordingStorage implements Storage {
   /** From the first call matching {@code point} on, every call fails: the writer "died" there. */
   public RecordingStorage crashAt(Predicate<Call> point) {
     this.crashPoint = point;
+    return this;
+  }
+
+  /**
+   * At the first call matching {@code point}, runs {@code onHang} and then blocks that thread for good: the
+   * process stays alive, mid-write, until something kills it.
+   */
+  public RecordingStorage hangAt(Predicate<Call> point, Runnable onHang) {
+    this.hangPoint = point;
+    this.onHang = onHang;
     return this;
   }
 
@@ -84,6 +96,21 @@ public final class RecordingStorage implements Storage {
     }
     if (dead) {
       throw new IOException("simulated crash: the writer died before " + op + " " + path);
+    }
+    if (hangPoint.test(call)) {
+      onHang.run();
+      hangForever();
+    }
+  }
+
+  private static void hangForever() throws IOException {
+    try {
+      while (true) {
+        Thread.sleep(60_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while hanging", e);
     }
   }
 
