@@ -39,6 +39,8 @@ public final class HdfsServer implements ExtensionContext.Store.CloseableResourc
     // the web UIs are not needed; loopback only either way
     conf.set("dfs.namenode.http-address", "127.0.0.1:0");
     conf.set("dfs.datanode.http.address", "127.0.0.1:0");
+    // the cluster is ready once the DataNode has reported in: heartbeat every second rather than every three
+    conf.setLong("dfs.heartbeat.interval", 1);
     try {
       MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, dir.toFile())
           .numDataNodes(1)

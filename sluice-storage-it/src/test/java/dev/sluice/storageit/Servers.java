@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -37,13 +38,21 @@ public final class Servers implements ParameterResolver {
   /** The run's HDFS mini cluster, started now if this is the first use. */
   public static HdfsServer hdfs(ExtensionContext context) {
     return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-        .getOrComputeIfAbsent(HdfsServer.class, k -> HdfsServer.start(), HdfsServer.class);
+        .getOrComputeIfAbsent(HdfsServer.class, k -> timed("HDFS mini cluster", HdfsServer::start), HdfsServer.class);
   }
 
   /** The run's S3 server, started now if this is the first use. */
   public static S3Server s3(ExtensionContext context) {
     return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-        .getOrComputeIfAbsent(S3Server.class, k -> S3Server.start(), S3Server.class);
+        .getOrComputeIfAbsent(S3Server.class, k -> timed("S3 server", S3Server::start), S3Server.class);
+  }
+
+  private static <T> T timed(String what, Supplier<T> start) {
+    long t0 = System.nanoTime();
+    T server = start.get();
+    // in the test's output file: how much of the run the servers cost
+    System.err.printf("%s started in %d ms%n", what, (System.nanoTime() - t0) / 1_000_000);
+    return server;
   }
 
   /** A suffix that makes folder and bucket names unique within the run. */
