@@ -118,6 +118,9 @@ class S3StorageTest {
           "round " + round + " holds one winner's whole content");
     }
     assertEquals(ExclusiveRace.targetNames(10), RemoteTables.names(s, dir));
+    long shared = outcome.winnersPerRound().stream().filter(w -> w.size() > 1).count();
+    // not asserted (timing decides), but shown in the test output: how often the missing exclusivity showed
+    System.err.printf("S3 createExclusive race: %d of 10 rounds had more than one winner%n", shared);
   }
 
   @Test
