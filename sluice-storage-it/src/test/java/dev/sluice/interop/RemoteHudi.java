@@ -25,10 +25,12 @@ public final class RemoteHudi {
    * What Hudi read in one oracle JVM.
    *
    * @param latest the snapshot rows (with meta fields), sorted by key
+   * @param readOptimized the read-optimized rows (base files only; the snapshot on Copy-on-Write)
    * @param asOf the rows as of each instant asked for, in the order asked
    * @param timeline the active timeline: time, action, state per instant
    */
-  public record Reads(List<GenericRecord> latest, List<List<GenericRecord>> asOf, List<Map<String, String>> timeline) {
+  public record Reads(List<GenericRecord> latest, List<GenericRecord> readOptimized, List<List<GenericRecord>> asOf,
+      List<Map<String, String>> timeline) {
   }
 
   private RemoteHudi(HudiOracle oracle, Map<String, String> settings) {
@@ -51,7 +53,11 @@ public final class RemoteHudi {
   }
 
   private static List<String> readArgs(String table, Optional<String> asOf) {
-    List<String> args = new ArrayList<>(List.of("read", "--table", table, "--query", "snapshot"));
+    return readArgs(table, "snapshot", asOf);
+  }
+
+  private static List<String> readArgs(String table, String query, Optional<String> asOf) {
+    List<String> args = new ArrayList<>(List.of("read", "--table", table, "--query", query));
     asOf.ifPresent(i -> {
       args.add("--as-of");
       args.add(i);
@@ -64,10 +70,14 @@ public final class RemoteHudi {
     return HudiOracle.parseRows(oracle.run(withConf(readArgs(table, Optional.empty()))));
   }
 
-  /** The snapshot, the snapshot as of each of {@code instants}, and the timeline, read in one oracle JVM. */
+  /**
+   * The snapshot, the read-optimized view, the snapshot as of each of {@code instants}, and the timeline, read in
+   * one oracle JVM.
+   */
   public Reads reads(String table, List<String> instants) {
     List<List<String>> commands = new ArrayList<>();
     commands.add(withConf(readArgs(table, Optional.empty())));
+    commands.add(withConf(readArgs(table, "read_optimized", Optional.empty())));
     for (String i : instants) {
       commands.add(withConf(readArgs(table, Optional.of(i))));
     }
@@ -75,9 +85,10 @@ public final class RemoteHudi {
     List<List<String>> out = batch(commands);
     List<List<GenericRecord>> asOf = new ArrayList<>();
     for (int i = 0; i < instants.size(); i++) {
-      asOf.add(HudiOracle.parseRows(out.get(1 + i)));
+      asOf.add(HudiOracle.parseRows(out.get(2 + i)));
     }
-    return new Reads(HudiOracle.parseRows(out.get(0)), asOf, HudiOracle.parseTimeline(out.get(out.size() - 1)));
+    return new Reads(HudiOracle.parseRows(out.get(0)), HudiOracle.parseRows(out.get(1)), asOf,
+        HudiOracle.parseTimeline(out.get(out.size() - 1)));
   }
 
   /** Runs {@code commands} in one oracle JVM ({@code batch}) and returns each one's output lines. */

@@ -6,7 +6,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Copy-on-Write scenarios on HDFS (the mini cluster), through {@code hdfs://localhost:<port>/...}. */
 @ExtendWith(Servers.class)
-class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios {
+class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios,
+    MergeOnReadScenarios {
   private static HdfsServer hdfs;
 
   @BeforeAll
@@ -32,5 +33,10 @@ class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, Hud
   @Override
   public long serverListRequests(String location) {
     return ServerCounters.hdfsListings();
+  }
+
+  @Override
+  public boolean appends() {
+    return true;
   }
 }

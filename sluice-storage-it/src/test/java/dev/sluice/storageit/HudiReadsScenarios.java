@@ -39,7 +39,7 @@ interface HudiReadsScenarios {
   }
 
   /** Rows as comparable text, by record key: user columns plus the commit time and file name meta columns. */
-  private static Map<String, String> view(Iterable<GenericRecord> rows) {
+  static Map<String, String> view(Iterable<GenericRecord> rows) {
     Map<String, String> out = new TreeMap<>();
     for (GenericRecord r : rows) {
       String text = String.join("|", String.valueOf(r.get("id")), String.valueOf(r.get("ts")), String.valueOf(r.get("part")),
@@ -52,7 +52,7 @@ interface HudiReadsScenarios {
     return out;
   }
 
-  private static Map<String, String> sluiceView(Table t, Optional<String> asOf) {
+  static Map<String, String> sluiceView(Table t, Optional<String> asOf) {
     List<GenericRecord> rows = new ArrayList<>();
     var scan = t.newScan().withMetaColumns(true);
     try (CloseableIterator<GenericRecord> it = (asOf.isPresent() ? scan.asOf(asOf.get()) : scan).open()) {
@@ -61,7 +61,7 @@ interface HudiReadsScenarios {
     return view(rows);
   }
 
-  private static List<String> completed(List<Map<String, String>> timeline) {
+  static List<String> completed(List<Map<String, String>> timeline) {
     return timeline.stream().filter(i -> i.get("state").equals("COMPLETED")).map(i -> i.get("time")).toList();
   }
 

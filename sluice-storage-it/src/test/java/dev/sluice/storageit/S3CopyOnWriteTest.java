@@ -6,7 +6,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Copy-on-Write scenarios on S3 (S3Proxy on loopback), through {@code s3a://bucket/...}. */
 @ExtendWith(Servers.class)
-class S3CopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios {
+class S3CopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios,
+    MergeOnReadScenarios {
   private static S3Server s3;
   private static String bucket;
 
@@ -34,5 +35,10 @@ class S3CopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiR
   @Override
   public long serverListRequests(String location) {
     return ServerCounters.s3ListRequests(location, s3.s3aSettings());
+  }
+
+  @Override
+  public boolean appends() {
+    return false;
   }
 }
