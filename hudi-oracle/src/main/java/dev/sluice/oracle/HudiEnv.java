@@ -25,24 +25,38 @@ final class HudiEnv {
   }
 
   static Configuration hadoopConf() {
+    return hadoopConf(Map.of());
+  }
+
+  /**
+   * The Hadoop configuration with {@code settings} (the command's {@code --conf} pairs) set on top, so the same
+   * keys that point Sluice at a store ({@code fs.s3a.endpoint}, {@code dfs.replication}, ...) point Hudi there.
+   * The default file system stays local; {@code hdfs://} and {@code s3a://} tables are named by full URI.
+   */
+  static Configuration hadoopConf(Map<String, String> settings) {
     Configuration conf = new Configuration();
     // Local runs only; keep Hadoop from looking for native libraries or a cluster.
     conf.set("fs.defaultFS", "file:///");
     conf.set("fs.file.impl", NioLocalFileSystem.class.getName());
+    settings.forEach(conf::set);
     return conf;
   }
 
   static StorageConfiguration<Configuration> storageConf() {
-    return HadoopFSUtils.getStorageConf(hadoopConf());
+    return storageConf(Map.of());
   }
 
-  static HoodieLocalEngineContext localContext() {
-    return new HoodieLocalEngineContext(storageConf());
+  static StorageConfiguration<Configuration> storageConf(Map<String, String> settings) {
+    return HadoopFSUtils.getStorageConf(hadoopConf(settings));
   }
 
-  static HoodieTableMetaClient metaClient(String basePath) {
+  static HoodieLocalEngineContext localContext(Map<String, String> settings) {
+    return new HoodieLocalEngineContext(storageConf(settings));
+  }
+
+  static HoodieTableMetaClient metaClient(String basePath, Map<String, String> settings) {
     return HoodieTableMetaClient.builder()
-        .setConf(storageConf())
+        .setConf(storageConf(settings))
         .setBasePath(basePath)
         .setLoadActiveTimelineOnLoad(true)
         .build();

@@ -44,7 +44,7 @@ final class InspectCommands {
 
   /** One line per instant on the active timeline, in timeline order. */
   static void timeline(Args args, PrintStream out) throws IOException {
-    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"));
+    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"), args.conf());
     for (HoodieInstant instant : metaClient.getActiveTimeline().getInstants()) {
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("time", instant.getTimestamp());
@@ -59,10 +59,10 @@ final class InspectCommands {
    * sorted by partition and file id; log files oldest first.
    */
   static void fsview(Args args, PrintStream out) throws IOException {
-    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"));
+    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"), args.conf());
     boolean useMetadata = args.flag("use-metadata");
     HoodieTimeline timeline = metaClient.getCommitsAndCompactionTimeline().filterCompletedAndCompactionInstants();
-    HoodieLocalEngineContext context = HudiEnv.localContext();
+    HoodieLocalEngineContext context = HudiEnv.localContext(args.conf());
     HoodieMetadataConfig metadataConfig = HoodieMetadataConfig.newBuilder().enable(useMetadata).build();
     List<FileSlice> slices = new ArrayList<>();
     HoodieTableFileSystemView view = ReadCommand.fileSystemView(context, metaClient, metadataConfig, timeline, useMetadata);
@@ -92,7 +92,7 @@ final class InspectCommands {
   /** Bloom filter type, min/max record keys and membership of the given keys, read from a base file footer. */
   static void bloom(Args args, PrintStream out) throws IOException {
     StoragePath path = new StoragePath(args.required("file"));
-    HoodieStorage storage = HoodieStorageUtils.getStorage(path, HudiEnv.storageConf());
+    HoodieStorage storage = HoodieStorageUtils.getStorage(path, HudiEnv.storageConf(args.conf()));
     FileFormatUtils utils = HoodieIOFactory.getIOFactory(storage).getFileFormatUtils(HoodieFileFormat.PARQUET);
     BloomFilter filter = utils.readBloomFilterFromMetadata(storage, path);
     String[] minMax = utils.readMinMaxRecordKeys(storage, path);
@@ -116,7 +116,7 @@ final class InspectCommands {
 
   /** The table schema as TableSchemaResolver resolves it (with meta fields). */
   static void schema(Args args, PrintStream out) throws IOException {
-    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"));
+    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"), args.conf());
     out.println(ReadCommand.tableSchema(metaClient, metaClient.getCommitsTimeline().filterCompletedInstants(),
         Optional.empty()).toString());
   }

@@ -20,11 +20,13 @@ public final class Oracle {
       "  create   --table PATH --type COPY_ON_WRITE|MERGE_ON_READ --name N --record-key F[,F] --precombine F",
       "           [--partition-fields F[,F]] [--hive-style] [--payload CLASS] --schema FILE.avsc",
       "  write    --table PATH --op insert|upsert|delete|bulk_insert --input FILE [--conf k=v ...]",
-      "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata]",
-      "  timeline --table PATH",
-      "  fsview   --table PATH [--use-metadata]",
-      "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)]",
-      "  schema   --table PATH",
+      "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
+      "  timeline --table PATH [--conf k=v ...]",
+      "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
+      "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)] [--conf k=v ...]",
+      "  schema   --table PATH [--conf k=v ...]",
+      "           (--conf on read/timeline/fsview/schema/bloom: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
+      "            hdfs:// and s3a:// tables; on write: Hudi write options, also set on the Hadoop configuration)",
       "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
@@ -41,6 +43,9 @@ public final class Oracle {
     System.setProperty("jol.skipHotspotSAAttach", "true");
     System.setProperty("jol.skipDynamicAttach", "true");
     System.setProperty("jol.skipInstallAttach", "true");
+    // The oracle only reaches stores on this machine: the AWS SDK (s3a) must never ask a cloud instance-metadata
+    // service for credentials or a region. Tests name both in --conf.
+    System.setProperty("com.amazonaws.sdk.disableEc2Metadata", "true");
     // Results own the real stdout; anything a library prints to System.out (JOL does) goes to stderr instead.
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
     System.setOut(System.err);

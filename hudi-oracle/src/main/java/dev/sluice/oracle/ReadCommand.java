@@ -65,7 +65,7 @@ final class ReadCommand {
     Optional<String> asOf = args.optional("as-of");
     boolean useMetadata = args.flag("use-metadata");
 
-    HoodieTableMetaClient metaClient = HudiEnv.metaClient(table);
+    HoodieTableMetaClient metaClient = HudiEnv.metaClient(table, args.conf());
     HoodieTimeline timeline = metaClient.getCommitsAndCompactionTimeline().filterCompletedAndCompactionInstants();
     HoodieTimeline completed = metaClient.getCommitsTimeline().filterCompletedInstants();
     if (asOf.isPresent()) {
@@ -82,7 +82,7 @@ final class ReadCommand {
 
     boolean mergeLogs = metaClient.getTableType() == HoodieTableType.MERGE_ON_READ && query.equals("snapshot");
     List<GenericRecord> rows = new ArrayList<>();
-    HoodieLocalEngineContext context = HudiEnv.localContext();
+    HoodieLocalEngineContext context = HudiEnv.localContext(args.conf());
     HoodieMetadataConfig metadataConfig = HoodieMetadataConfig.newBuilder().enable(useMetadata).build();
     HoodieTableFileSystemView view = fileSystemView(context, metaClient, metadataConfig, timeline, useMetadata);
     try {

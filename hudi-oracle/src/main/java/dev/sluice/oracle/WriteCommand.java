@@ -41,7 +41,7 @@ final class WriteCommand {
     AvroJson.Batch batch = AvroJson.readBatch(Path.of(args.required("input")));
     Map<String, String> userConf = args.conf();
 
-    HoodieTableMetaClient metaClient = HudiEnv.metaClient(table);
+    HoodieTableMetaClient metaClient = HudiEnv.metaClient(table, userConf);
     HoodieTableConfig tableConfig = metaClient.getTableConfig();
     Properties props = writeProps(tableConfig, userConf);
     BaseKeyGenerator keyGenerator = HudiEnv.keyGenerator(tableConfig, userConf);
@@ -56,7 +56,7 @@ final class WriteCommand {
         .build();
 
     try (HoodieJavaWriteClient<HoodieRecordPayload> client =
-             new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(HudiEnv.storageConf()), config)) {
+             new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(HudiEnv.storageConf(userConf)), config)) {
       String instant = client.startCommit();
       List<WriteStatus> statuses;
       switch (op) {

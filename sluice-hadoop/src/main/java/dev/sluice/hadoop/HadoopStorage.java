@@ -29,7 +29,9 @@ import org.apache.hadoop.fs.Path;
  * <p>File systems come from {@link FileSystem#get(URI, Configuration)}, Hadoop's process-wide cache keyed by
  * scheme, authority and user. One consequence: the first storage to touch, say, {@code s3a://bucket} fixes
  * that instance's settings; set {@code fs.<scheme>.impl.disable.cache=true} to give differing settings their
- * own instances. The class is thread-safe: it holds only an immutable view of its configuration.
+ * own instances. With the cache disabled, each storage makes one instance for its own scheme and authority and
+ * keeps it (Hadoop would otherwise make, and never close, a new client per call). The class is thread-safe: it
+ * holds an immutable view of its configuration and at most that one lazily made instance.
  */
 public final class HadoopStorage implements Storage {
   private final String scheme;
@@ -38,6 +40,8 @@ public final class HadoopStorage implements Storage {
   private final Configuration conf;
   /** Whether a viewfs mount supports append; probed once, lazily, as it needs the mount table. */
   private volatile Boolean viewfsAppend;
+  /** This storage's own file system instance, kept only when Hadoop's cache is disabled for the scheme. */
+  private volatile FileSystem ownFs;
 
   private HadoopStorage(String scheme, URI baseUri, Path location, Configuration conf) {
     this.scheme = scheme;
@@ -64,9 +68,32 @@ public final class HadoopStorage implements Storage {
     return new Configuration(conf);
   }
 
-  private FileSystem fsFor(Path p) throws IOException {
+  /** The file system for {@code p}; package-private for tests. */
+  FileSystem fsFor(Path p) throws IOException {
     URI u = p.toUri();
-    return FileSystem.get(u.getScheme() == null ? baseUri : u, conf);
+    URI target = u.getScheme() == null ? baseUri : u;
+    // with Hadoop's cache on, get() returns the shared instance (and replaces one that was closed)
+    if (!isOwn(target) || !conf.getBoolean("fs." + scheme + ".impl.disable.cache", false)) {
+      return FileSystem.get(target, conf);
+    }
+    FileSystem fs = ownFs;
+    if (fs == null) {
+      synchronized (this) {
+        fs = ownFs;
+        if (fs == null) {
+          fs = FileSystem.get(baseUri, conf);
+          ownFs = fs;
+        }
+      }
+    }
+    return fs;
+  }
+
+  private boolean isOwn(URI target) {
+    String s = target.getScheme() == null ? "" : target.getScheme().toLowerCase(Locale.ROOT);
+    String a = target.getAuthority() == null ? "" : target.getAuthority();
+    String baseAuthority = baseUri.getAuthority() == null ? "" : baseUri.getAuthority();
+    return s.equals(scheme) && a.equalsIgnoreCase(baseAuthority);
   }
 
   @Override

@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -323,6 +324,21 @@ class HadoopStorageTest {
 
     var none = HadoopStorageProvider.configuration(Map.of(), tmp.resolve("no-such-dir").toString());
     assertEquals(null, none.get("from.core.site"));
+  }
+
+  @Test
+  void withHadoopsCacheDisabledAStorageKeepsOneFileSystemOfItsOwn() throws IOException {
+    Map<String, String> noCache = Map.of("sluice.storage.local", "hadoop", "fs.file.impl.disable.cache", "true");
+    HadoopStorage s = (HadoopStorage) Storages.forLocation(base(), noCache);
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(base() + "/x");
+    assertTrue(s.fsFor(p) == s.fsFor(p), "one instance for the storage's own file system");
+    HadoopStorage other = (HadoopStorage) Storages.forLocation(base(), noCache);
+    assertFalse(s.fsFor(p) == other.fsFor(p), "each storage has its own");
+    s.createExclusive(base() + "/x", new byte[] {1});
+    assertEquals(List.of(base() + "/x"), s.list(base()).stream().map(FileInfo::path).toList());
+
+    HadoopStorage cached = (HadoopStorage) storage();
+    assertTrue(cached.fsFor(p) == FileSystem.get(p.toUri(), cached.configuration()), "Hadoop's shared instance");
   }
 
   private static String siteXml(String k1, String v1, String k2, String v2) {
