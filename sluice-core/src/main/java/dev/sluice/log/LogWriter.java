@@ -161,6 +161,12 @@ public final class LogWriter implements Closeable {
   }
 
   /** The latest log file of a slice in a partition listing ({@code FSUtils.getLatestLogVersion}); CDC logs excluded. */
+  static Optional<LogFile> latestLogFile(Storage storage, String partitionDir, String fileId, String baseInstant)
+      throws IOException {
+    return latestLogFile(storage, partitionDir, fileId, baseInstant, FileNames.LOG_EXTENSION);
+  }
+
+  /** The latest file of a slice with the given extension ({@code log} or {@code archive}); CDC logs excluded. */
   static Optional<LogFile> latestLogFile(Storage storage, String partitionDir, String fileId, String baseInstant,
                                          String extension) throws IOException {
     LogFile latest = null;
