@@ -2,6 +2,7 @@ package dev.sluice.archive;
 
 import dev.sluice.clean.CleanAvro;
 import dev.sluice.clean.CleanPlan;
+import dev.sluice.clean.CleanPolicy;
 import dev.sluice.clean.CleanSettings;
 import dev.sluice.clean.RetentionWindow;
 import dev.sluice.table.TableType;
@@ -44,9 +45,7 @@ final class ArchivalPlanner {
   /** min and max after the cleaner's window is taken into account. */
   int[] bounds(Timeline timeline) {
     List<Instant> commits = timeline.commitsTimeline().completed().instants();
-    java.time.Instant now = commits.isEmpty() ? java.time.Instant.now()
-        : InstantTimes.toTime(commits.get(commits.size() - 1).time(), zone);
-    Optional<Instant> ectr = RetentionWindow.earliestCommitToRetain(timeline, cleanSettings, now, zone);
+    Optional<Instant> ectr = RetentionWindow.earliestCommitToRetain(timeline, cleanSettings, clock(commits), zone);
     int min = settings.minCommits();
     int max = settings.maxCommits();
     if (ectr.isPresent()) {
@@ -57,6 +56,22 @@ final class ArchivalPlanner {
       }
     }
     return new int[] {min, max};
+  }
+
+  /**
+   * The clock of KEEP_LATEST_BY_HOURS: the last commit's time (ArchivalUtils); the current time if there is none or
+   * it is not a date (Hudi then skips the adjustment, which an unparsable clock gives here too).
+   */
+  private java.time.Instant clock(List<Instant> commits) {
+    if (commits.isEmpty() || cleanSettings.policy() != CleanPolicy.KEEP_LATEST_BY_HOURS) {
+      return java.time.Instant.now();
+    }
+    String last = commits.get(commits.size() - 1).time();
+    if (last.length() < InstantTimes.SECONDS_LENGTH) {
+      // not a date: no commit is within the window
+      return java.time.Instant.EPOCH;
+    }
+    return InstantTimes.toTime(last, zone);
   }
 
   /** The instants to archive, cleans and rollbacks first, then commits; each in its latest (completed) state. */

@@ -1,5 +1,7 @@
 package dev.sluice.archive;
 
+import dev.sluice.clean.CleanPolicy;
+import dev.sluice.clean.CleanSettings;
 import dev.sluice.config.Config;
 import dev.sluice.config.ConfigKeys;
 import dev.sluice.error.Errors;
@@ -29,6 +31,19 @@ public record ArchiveSettings(int minCommits, int maxCommits, int batch, int max
     if (maxDeltaCommits < 1) {
       throw Errors.badConfig(ConfigKeys.COMPACT_INLINE_MAX_DELTA_COMMITS.name(), Integer.toString(maxDeltaCommits),
           "a positive number");
+    }
+  }
+
+  /**
+   * Checks that archival leaves the cleaner a window to work with: with KEEP_LATEST_COMMITS the cleaner needs more
+   * than {@code hoodie.cleaner.commits.retained} completed commits on the active timeline before it deletes anything,
+   * so {@code hoodie.keep.max.commits} must exceed it (Hudi only warns, and then never cleans).
+   */
+  public void checkAgainst(CleanSettings clean) {
+    if (clean.policy() == CleanPolicy.KEEP_LATEST_COMMITS && maxCommits <= clean.commitsRetained()) {
+      throw Errors.badConfig(ConfigKeys.KEEP_MAX_COMMITS.name(), Integer.toString(maxCommits),
+          "a number greater than " + ConfigKeys.CLEANER_COMMITS_RETAINED.name() + "=" + clean.commitsRetained()
+              + " (archival would keep too few commits for the cleaner ever to run)");
     }
   }
 

@@ -44,6 +44,7 @@ public final class Archiver {
   private Archiver(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings) {
     this.storage = storage;
     this.basePath = basePath;
+    settings.checkAgainst(cleanSettings);
     this.settings = settings;
     this.cleanSettings = cleanSettings;
     this.store = new TimelineStore(storage, basePath);

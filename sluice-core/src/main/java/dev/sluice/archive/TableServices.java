@@ -19,6 +19,7 @@ public final class TableServices {
   private TableServices(Config config) {
     this.clean = CleanSettings.from(config);
     this.archive = ArchiveSettings.from(config);
+    archive.checkAgainst(clean);
   }
 
   /** The post-commit services configured by {@code config}; validates their settings. */
