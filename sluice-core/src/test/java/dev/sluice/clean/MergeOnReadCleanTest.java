@@ -2,7 +2,6 @@ package dev.sluice.clean;
 
 import static dev.sluice.api.TripFixture.trip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.TripFixture;
