@@ -93,6 +93,27 @@ class ArchiverTest {
     assertEquals(List.of(c.get(0)), List.copyOf(h.baseFileInstants("p1")));
     h.assertReadsLatest();
     h.assertReadsAsOf(c.get(5));
+    SluiceException e = assertThrows(SluiceException.class, () -> h.assertReadsAsOf(c.get(2)));
+    assertTrue(e.getMessage().contains("archived"), e.getMessage());
+  }
+
+  @Test
+  void timeTravelToAnArchivedCommitIsRefusedEvenWhenOlderCleansAreStillActive() {
+    dev.sluice.api.Table table = TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+    TimelineFixture f = TimelineFixture.at(dir);
+    for (int i = 1; i <= 12; i += 2) {
+      f.completedCommit(t(i));
+      if (i < 6) {
+        f.completedClean(t(i + 1));
+      }
+    }
+    Archiver.of(new LocalStorage(), dir.toString(), Config.of(Map.of("hoodie.keep.min.commits", "2",
+        "hoodie.keep.max.commits", "4", "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS"))).archive();
+    // commits 001..007 are archived; the three cleans are within the limit and stay, before every commit
+    assertEquals("002", f.timeline().firstInstant().orElseThrow().time());
+    assertEquals("009", f.timeline().filter(i -> i.action() == Action.COMMIT).firstInstant().orElseThrow().time());
+    SluiceException e = assertThrows(SluiceException.class, () -> table.newScan().asOf("005").open().close());
+    assertTrue(e.getMessage().contains("archived"), e.getMessage());
   }
 
   private static List<List<Object>> statFields(CommitMetadata md) {
