@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.api.TripFixture;
 import dev.sluice.config.Config;
 import dev.sluice.error.ErrorKind;
 import dev.sluice.error.SluiceException;
@@ -53,6 +54,25 @@ class CleanerTest {
     assertTrue(cleans(h).stream().allMatch(Instant::isCompleted), "every clean completed: " + cleans(h));
     assertEquals(0, Cleaner.of(h.table().storage(), h.table().location(), h.table().options()).preview().fileCount(),
         "nothing left to clean");
+  }
+
+  @Test
+  void aScanPlannedUpToNCommitsAgoStillReadsItsSnapshot() {
+    History h = History.start(dir, Map.of("hoodie.cleaner.commits.retained", "2"));
+    for (int i = 1; i < 4; i++) {
+      h.updateP0();
+    }
+    String planned = h.commits().get(3);
+    dev.sluice.read.ScanPlan plan = h.table().newScan().plan();
+    h.updateP0();
+    h.updateP0();
+    // two more commits, each followed by a clean: the planned snapshot's files are still there
+    assertTrue(h.baseFileInstants("p0").contains(planned), h.baseFileInstants("p0").toString());
+    Map<String, Double> read = new java.util.TreeMap<>();
+    TripFixture.rows(plan.open()).forEach((id, r) -> read.put(id, (Double) r.get("amount")));
+    assertEquals(h.expectedAt(planned), read);
+    h.updateP0();
+    assertFalse(h.baseFileInstants("p0").contains(planned), "one commit more and its p0 version is cleaned");
   }
 
   @Test
