@@ -91,6 +91,10 @@ public final class Archiver {
       entries.add(ArchiveEntries.entry(f.instant(), content.get(), transition, f.info().path()));
       archived.add(f);
     }
+    if (entries.isEmpty()) {
+      // every file vanished since the listing: a concurrent archival took them
+      return ArchiveResult.none();
+    }
     String written = ArchiveLog.of(storage, basePath).append(entries, settings.batch());
     for (Instant i : chosen) {
       deleteMarkers(i.time());

@@ -212,7 +212,7 @@ public final class Cleaner {
       try {
         gone = storage.delete(path);
       } catch (IOException e) {
-        // recorded as a failed delete, as Hudi does: the file stays deletable and a later clean lists it again
+        // recorded as a failed delete, as Hudi does; the file stays and a later full clean lists it again
         gone = false;
       }
       (gone ? success : failed).add(recordedAs);
