@@ -76,6 +76,25 @@ class CleanerTest {
   }
 
   @Test
+  void incrementalCleansLookAtThePartitionsWrittenSinceTheLastCleanAndMissNothing() {
+    for (boolean incremental : new boolean[] {true, false}) {
+      Path table = dir.resolve("incremental-" + incremental);
+      History h = History.start(table, Map.of("hoodie.cleaner.commits.retained", "2",
+          "hoodie.cleaner.incremental.mode", Boolean.toString(incremental)));
+      h.update(true, true);
+      h.update(true, true);
+      h.update(true, false);
+      h.update(true, false);
+      h.update(true, false);
+      List<String> c = h.commits();
+      // ECTR = c4: p1's versions before its latest (c2) are superseded before the window, as are p0's before c3
+      assertEquals(new TreeSet<>(List.of(c.get(2))), h.baseFileInstants("p1"), "incremental=" + incremental);
+      assertEquals(new TreeSet<>(c.subList(3, 6)), h.baseFileInstants("p0"), "incremental=" + incremental);
+      h.assertReadsAsOf(c.get(4));
+    }
+  }
+
+  @Test
   void keepLatestFileVersionsKeepsNVersionsPerFileGroup() {
     History h = History.start(dir, Map.of("hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS",
         "hoodie.cleaner.fileversions.retained", "2"));

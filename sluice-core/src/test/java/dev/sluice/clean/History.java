@@ -46,12 +46,18 @@ public final class History {
 
   /** Upserts the p0 rows with a new amount; returns the commit time. */
   public String updateP0() {
+    return update(true, false);
+  }
+
+  /** Upserts the rows of p0 and/or p1 with a new amount; returns the commit time. */
+  public String update(boolean p0, boolean p1) {
     int round = commits.size();
     List<GenericRecord> rows = new ArrayList<>();
     for (String id : current.keySet()) {
       int n = Integer.parseInt(id.substring(3));
-      if (n % 2 == 0) {
-        rows.add(TripFixture.trip(id, round, "p0", "round-" + round, round * 100.0 + n));
+      if (n % 2 == 0 ? p0 : p1) {
+        String part = "p" + (n % 2);
+        rows.add(TripFixture.trip(id, round, part, "round-" + round, round * 100.0 + n));
       }
     }
     String t = table.upsert(rows.iterator()).instantTime();
