@@ -20,9 +20,11 @@ import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.engine.HoodieLocalEngineContext;
 import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.model.FileSlice;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieFileFormat;
 import org.apache.hudi.common.model.HoodieLogFile;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.view.HoodieTableFileSystemView;
@@ -42,14 +44,41 @@ final class InspectCommands {
   private InspectCommands() {
   }
 
-  /** One line per instant on the active timeline, in timeline order. */
+  /**
+   * One line per instant on the active timeline, in timeline order; with {@code --archived}, per instant state of
+   * the archived timeline ({@code HoodieArchivedTimeline}), completed commits with the records their archived commit
+   * metadata says they wrote (so the archived details are decoded too).
+   */
   static void timeline(Args args, PrintStream out) throws IOException {
     HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"), args.conf());
+    if (args.flag("archived")) {
+      archivedTimeline(metaClient, out);
+      return;
+    }
     for (HoodieInstant instant : metaClient.getActiveTimeline().getInstants()) {
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("time", instant.getTimestamp());
       line.put("action", instant.getAction());
       line.put("state", instant.getState().name());
+      out.println(json(line));
+    }
+  }
+
+  private static void archivedTimeline(HoodieTableMetaClient metaClient, PrintStream out) throws IOException {
+    HoodieArchivedTimeline archived = metaClient.getArchivedTimeline();
+    archived.loadCompletedInstantDetailsInMemory();
+    for (HoodieInstant instant : archived.getInstants()) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("time", instant.getTimestamp());
+      line.put("action", instant.getAction());
+      line.put("state", instant.getState().name());
+      boolean commit = instant.getAction().equals(HoodieTimeline.COMMIT_ACTION)
+          || instant.getAction().equals(HoodieTimeline.DELTA_COMMIT_ACTION);
+      if (commit && instant.isCompleted() && archived.getInstantDetails(instant).isPresent()) {
+        HoodieCommitMetadata md = HoodieCommitMetadata.fromBytes(archived.getInstantDetails(instant).get(),
+            HoodieCommitMetadata.class);
+        line.put("recordsWritten", md.fetchTotalRecordsWritten());
+      }
       out.println(json(line));
     }
   }

@@ -21,7 +21,7 @@ public final class Oracle {
       "           [--partition-fields F[,F]] [--hive-style] [--payload CLASS] --schema FILE.avsc",
       "  write    --table PATH --op insert|upsert|delete|bulk_insert --input FILE [--conf k=v ...]",
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
-      "  timeline --table PATH [--conf k=v ...]",
+      "  timeline --table PATH [--archived] [--conf k=v ...]",
       "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
       "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)] [--conf k=v ...]",
       "  schema   --table PATH [--conf k=v ...]",
@@ -78,7 +78,7 @@ public final class Oracle {
           ReadCommand.run(Args.parse(rest, Set.of("use-metadata")), out);
           break;
         case "timeline":
-          InspectCommands.timeline(Args.parse(rest, Set.of()), out);
+          InspectCommands.timeline(Args.parse(rest, Set.of("archived")), out);
           break;
         case "fsview":
           InspectCommands.fsview(Args.parse(rest, Set.of("use-metadata")), out);

@@ -2,26 +2,38 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
+import dev.sluice.archive.ArchiveLog;
+import dev.sluice.archive.ArchivedInstant;
 import dev.sluice.timeline.Action;
 import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.TimelineStore;
 import dev.sluice.timeline.WriteStat;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice timeline}: every instant on the active timeline with what it wrote. */
+/** {@code sluice timeline}: every instant on the active (and optionally the archived) timeline with what it wrote. */
 @Command(name = "timeline", description = "List the instants of a table: time, action, state, records and files written.")
 final class TimelineCommand implements Callable<Integer> {
+  private static final String FORMAT = "%-17s  %-12s  %-9s  %-11s  %9s  %9s  %9s  %6s  %12s%s%n";
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
+
+  @Option(names = "--archived", description = "Also list the instants archived to .hoodie/archived, oldest first.")
+  boolean archived;
 
   @Mixin
   CommonOptions common;
@@ -34,24 +46,59 @@ final class TimelineCommand implements Callable<Integer> {
     Table t = Tables.open(table, common.config());
     TimelineStore store = new TimelineStore(t.storage(), t.location());
     PrintWriter out = spec.commandLine().getOut();
-    String fmt = "%-17s  %-12s  %-9s  %-11s  %9s  %9s  %9s  %6s  %12s%n";
-    out.printf(fmt, "instant", "action", "state", "operation", "inserted", "updated", "deleted", "files", "bytes");
-    for (Instant i : t.timeline().instants()) {
-      boolean commit = i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT || i.action() == Action.REPLACECOMMIT;
-      Optional<CommitMetadata> md = i.isCompleted() && commit ? store.readCommitMetadata(i) : Optional.empty();
-      if (md.isPresent()) {
-        List<WriteStat> stats = md.get().allStats();
-        out.printf(fmt, i.time(), i.action().id(), i.state().name().toLowerCase(java.util.Locale.ROOT),
-            md.get().operationType(), stats.stream().mapToLong(WriteStat::numInserts).sum(),
-            stats.stream().mapToLong(WriteStat::numUpdateWrites).sum(),
-            stats.stream().mapToLong(WriteStat::numDeletes).sum(), stats.size(),
-            stats.stream().mapToLong(WriteStat::totalWriteBytes).sum());
-      } else {
-        out.printf(fmt.replace("%n", "%s%n"), i.time(), i.action().id(), i.state().name().toLowerCase(java.util.Locale.ROOT),
-            "", "", "", "", "", "", InstantDetails.of(store, i).map(d -> "  " + d).orElse(""));
+    out.printf(FORMAT, "instant", "action", "state", "operation", "inserted", "updated", "deleted", "files", "bytes",
+        archived ? "  timeline" : "");
+    if (archived) {
+      for (ArchivedInstant a : latestStates(ArchiveLog.of(t.storage(), t.location()).read())) {
+        print(out, a.instant(), a.commitMetadata(), "  archived");
       }
+    }
+    for (Instant i : t.timeline().instants()) {
+      Optional<CommitMetadata> md = isCommit(i) ? store.readCommitMetadata(i) : Optional.empty();
+      String details = md.isPresent() ? "" : InstantDetails.of(store, i).map(d -> "  " + d).orElse("");
+      print(out, i, md, (archived ? "  active" : "") + details);
     }
     out.flush();
     return 0;
+  }
+
+  /** One line per archived (time, action): its latest state, as the active timeline shows instants. */
+  private static List<ArchivedInstant> latestStates(List<ArchivedInstant> all) {
+    Map<String, ArchivedInstant> latest = new HashMap<>();
+    List<String> order = new ArrayList<>();
+    for (ArchivedInstant a : all) {
+      String key = a.instant().time() + "." + a.instant().action().completedAs().id();
+      ArchivedInstant prev = latest.get(key);
+      if (prev == null) {
+        order.add(key);
+      }
+      if (prev == null || prev.instant().state().compareTo(a.instant().state()) < 0) {
+        latest.put(key, a);
+      }
+    }
+    List<ArchivedInstant> out = new ArrayList<>();
+    for (String k : order) {
+      out.add(latest.get(k));
+    }
+    out.sort((x, y) -> x.instant().compareTo(y.instant()));
+    return out;
+  }
+
+  private static boolean isCommit(Instant i) {
+    return i.isCompleted() && (i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT
+        || i.action() == Action.REPLACECOMMIT);
+  }
+
+  private static void print(PrintWriter out, Instant i, Optional<CommitMetadata> md, String where) {
+    String state = i.state().name().toLowerCase(Locale.ROOT);
+    if (md.isPresent()) {
+      List<WriteStat> stats = md.get().allStats();
+      out.printf(FORMAT, i.time(), i.action().id(), state, md.get().operationType(),
+          stats.stream().mapToLong(WriteStat::numInserts).sum(), stats.stream().mapToLong(WriteStat::numUpdateWrites).sum(),
+          stats.stream().mapToLong(WriteStat::numDeletes).sum(), stats.size(),
+          stats.stream().mapToLong(WriteStat::totalWriteBytes).sum(), where);
+    } else {
+      out.printf(FORMAT, i.time(), i.action().id(), state, "", "", "", "", "", "", where);
+    }
   }
 }

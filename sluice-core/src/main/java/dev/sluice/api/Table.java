@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import dev.sluice.archive.TableServices;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.config.Config;
 import dev.sluice.error.Errors;
@@ -123,12 +124,18 @@ public final class Table {
     return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
   }
 
-  /** Runs a write operation over {@code records} (built with {@link #schema()}) and commits it. */
+  /**
+   * Runs a write operation over {@code records} (built with {@link #schema()}) and commits it; then cleans and
+   * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default).
+   */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
+    TableServices services = TableServices.forWrites(config);
     MetadataTable.removeIfPresent(storage, location);
     TableConfig tc = config();
     WriteSetup setup = WriteSetup.of(storage, location, tc, schema(timeline(), tc), config);
-    return new TableWriter(setup).write(op, records);
+    CommitResult result = new TableWriter(setup).write(op, records);
+    services.afterCommit(storage, location, result.instantTime());
+    return result;
   }
 
   /** Inserts records (keys the index finds are updated, as Hudi does). */

@@ -131,6 +131,49 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> HEARTBEAT_TOLERABLE_MISSES = ConfigKey.ofInt("hoodie.client.heartbeat.tolerable.misses",
       2, "LAZY failed-writes policy: a write whose heartbeat is this many intervals old is failed and may be rolled back.");
 
+  // ---- Cleaning (HoodieCleanConfig) ----
+  /** Which file versions the cleaner keeps. */
+  public static final ConfigKey<String> CLEANER_POLICY = ConfigKey.ofString("hoodie.cleaner.policy",
+      "KEEP_LATEST_COMMITS", "Cleaner policy: KEEP_LATEST_COMMITS (file versions the last N commits need), "
+          + "KEEP_LATEST_FILE_VERSIONS (the last N versions of each file group) or KEEP_LATEST_BY_HOURS.");
+  /** KEEP_LATEST_COMMITS: commits whose snapshots stay readable. */
+  public static final ConfigKey<Integer> CLEANER_COMMITS_RETAINED = ConfigKey.ofInt("hoodie.cleaner.commits.retained",
+      10, "KEEP_LATEST_COMMITS: the cleaner keeps every file a query as of any of the last N commits reads.");
+  /** KEEP_LATEST_FILE_VERSIONS: versions kept per file group. */
+  public static final ConfigKey<Integer> CLEANER_FILE_VERSIONS_RETAINED = ConfigKey.ofInt(
+      "hoodie.cleaner.fileversions.retained", 3, "KEEP_LATEST_FILE_VERSIONS: file slices kept per file group.");
+  /** KEEP_LATEST_BY_HOURS: hours of commits whose snapshots stay readable. */
+  public static final ConfigKey<Integer> CLEANER_HOURS_RETAINED = ConfigKey.ofInt("hoodie.cleaner.hours.retained",
+      24, "KEEP_LATEST_BY_HOURS: the cleaner keeps the files of the commits of the last N hours.");
+  /** Clean after every commit. */
+  public static final ConfigKey<Boolean> CLEAN_AUTOMATIC = ConfigKey.ofBoolean("hoodie.clean.automatic", true,
+      "Run the cleaner after each commit (also available as 'sluice clean').");
+  /** Commits between cleans. */
+  public static final ConfigKey<Integer> CLEAN_MAX_COMMITS = ConfigKey.ofInt("hoodie.clean.max.commits", 1,
+      "The cleaner plans a clean once this many commits completed since the last clean.");
+  /** Plan cleans over the partitions changed since the last clean only. */
+  public static final ConfigKey<Boolean> CLEANER_INCREMENTAL_MODE = ConfigKey.ofBoolean(
+      "hoodie.cleaner.incremental.mode", true,
+      "KEEP_LATEST_COMMITS: look only at partitions written since the last clean's earliest retained commit.");
+
+  // ---- Archival (HoodieArchivalConfig) ----
+  /** Archive after every commit. */
+  public static final ConfigKey<Boolean> ARCHIVE_AUTOMATIC = ConfigKey.ofBoolean("hoodie.archive.automatic", true,
+      "Archive old instants after each commit (also available as 'sluice archive').");
+  /** Completed commits archival leaves on the active timeline. */
+  public static final ConfigKey<Integer> KEEP_MIN_COMMITS = ConfigKey.ofInt("hoodie.keep.min.commits", 20,
+      "Archival keeps at least this many completed commits on the active timeline (raised when the cleaner needs more).");
+  /** Completed commits that trigger archival. */
+  public static final ConfigKey<Integer> KEEP_MAX_COMMITS = ConfigKey.ofInt("hoodie.keep.max.commits", 30,
+      "Archival runs when the active timeline holds more than this many completed commits.");
+  /** Archived instants per log block. */
+  public static final ConfigKey<Integer> COMMITS_ARCHIVAL_BATCH = ConfigKey.ofInt("hoodie.commits.archival.batch", 10,
+      "Archived timeline entries written per data block of the archive file.");
+  /** Delta commits compaction scheduling needs on the active timeline. */
+  public static final ConfigKey<Integer> COMPACT_INLINE_MAX_DELTA_COMMITS = ConfigKey.ofInt(
+      "hoodie.compact.inline.max.delta.commits", 5,
+      "Delta commits after which compaction is scheduled; MoR archival keeps the delta commits that count toward it.");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -140,6 +183,10 @@ public final class ConfigKeys {
         WRITE_PARALLELISM, PAYLOAD_CLASS, MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT, LOGFILE_MAX_SIZE,
         LOG_MERGE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY, WRITE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
-        HEARTBEAT_TOLERABLE_MISSES);
+        HEARTBEAT_TOLERABLE_MISSES,
+        CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
+        CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
+        CLEANER_INCREMENTAL_MODE, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS, COMMITS_ARCHIVAL_BATCH,
+        COMPACT_INLINE_MAX_DELTA_COMMITS);
   }
 }

@@ -60,6 +60,15 @@ public final class Errors {
         "Storage failed to " + action + " " + path + ": " + cause.getMessage(), cause);
   }
 
+  /**
+   * A table service that runs after a commit (clean, archival) failed: the commit itself is complete, so the
+   * message says so, keeps the cause's kind, and tells the user not to repeat the write.
+   */
+  public static SluiceException afterCommit(String instantTime, String service, SluiceException cause) {
+    return new SluiceException(cause.kind(), "Commit " + instantTime + " is complete, but " + service
+        + " after it failed: " + cause.getMessage() + " Do not repeat the write; run the service again on its own.", cause);
+  }
+
   /** A feature that is not supported. */
   public static SluiceException unsupported(String what, String fix) {
     return new SluiceException(ErrorKind.UNSUPPORTED, message(what + " is not supported", null, fix), null);

@@ -15,6 +15,8 @@ public final class FileNames {
   public static final String PARQUET_EXTENSION = ".parquet";
   /** Log file extension (without the dot, as in the name pattern). */
   public static final String LOG_EXTENSION = "log";
+  /** Extension of archived-timeline files ({@code HoodieArchivedLogFile.ARCHIVE_EXTENSION}, without the dot). */
+  public static final String ARCHIVE_EXTENSION = "archive";
   /** The first log version ({@code HoodieLogFile.LOGFILE_BASE_VERSION}). */
   public static final int FIRST_LOG_VERSION = 1;
 
@@ -52,7 +54,12 @@ public final class FileNames {
 
   /** {@code .<fileId>_<baseInstant>.log.<version>_<writeToken>}. */
   public static String logFileName(String fileId, String baseInstant, int version, String writeToken) {
-    return "." + fileId + "_" + baseInstant + "." + LOG_EXTENSION + "." + version + "_" + writeToken;
+    return logFileName(fileId, baseInstant, version, writeToken, LOG_EXTENSION);
+  }
+
+  /** {@code .<fileId>_<baseInstant>.<extension>.<version>_<writeToken>} ({@code archive} for archived timelines). */
+  public static String logFileName(String fileId, String baseInstant, int version, String writeToken, String extension) {
+    return "." + fileId + "_" + baseInstant + "." + extension + "." + version + "_" + writeToken;
   }
 
   /** The parts of a base file name, or empty if {@code name} is not one. */

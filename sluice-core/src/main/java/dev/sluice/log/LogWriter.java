@@ -43,6 +43,7 @@ public final class LogWriter implements Closeable {
   private final String baseInstant;
   private final String writeToken;
   private final long maxFileSize;
+  private final String extension;
   private final Consumer<String> beforeOpen;
   private final BlockEncoder encoder = new BlockEncoder();
   private int version;
@@ -57,6 +58,7 @@ public final class LogWriter implements Closeable {
     this.baseInstant = b.baseInstant;
     this.writeToken = b.writeToken;
     this.maxFileSize = b.maxFileSize;
+    this.extension = b.extension;
     this.beforeOpen = b.beforeOpen;
     this.version = version;
     this.token = token;
@@ -79,7 +81,7 @@ public final class LogWriter implements Closeable {
 
   /** The path the next append goes to. */
   public String currentPath() {
-    return StoragePaths.join(partitionDir, FileNames.logFileName(fileId, baseInstant, version, token));
+    return StoragePaths.join(partitionDir, FileNames.logFileName(fileId, baseInstant, version, token, extension));
   }
 
   /** The log version the next append goes to. */
@@ -159,7 +161,7 @@ public final class LogWriter implements Closeable {
 
   private void rollOver() throws IOException {
     int next = version + 1;
-    Optional<LogFile> latest = latestLogFile(storage, partitionDir, fileId, baseInstant);
+    Optional<LogFile> latest = latestLogFile(storage, partitionDir, fileId, baseInstant, extension);
     if (latest.isPresent()) {
       next = Math.max(next, latest.get().version() + 1);
     }
@@ -170,13 +172,19 @@ public final class LogWriter implements Closeable {
   /** The latest log file of a slice in a partition listing ({@code FSUtils.getLatestLogVersion}); CDC logs excluded. */
   static Optional<LogFile> latestLogFile(Storage storage, String partitionDir, String fileId, String baseInstant)
       throws IOException {
+    return latestLogFile(storage, partitionDir, fileId, baseInstant, FileNames.LOG_EXTENSION);
+  }
+
+  /** The latest file of a slice with the given extension ({@code log} or {@code archive}); CDC logs excluded. */
+  static Optional<LogFile> latestLogFile(Storage storage, String partitionDir, String fileId, String baseInstant,
+                                         String extension) throws IOException {
     LogFile latest = null;
     for (FileInfo f : storage.list(partitionDir)) {
       if (f.directory()) {
         continue;
       }
       Optional<LogFileName> n = FileNames.parseLog(f.name());
-      if (n.isEmpty() || !n.get().extension().equals(FileNames.LOG_EXTENSION) || !n.get().fileId().equals(fileId)
+      if (n.isEmpty() || !n.get().extension().equals(extension) || !n.get().fileId().equals(fileId)
           || !n.get().baseInstant().equals(baseInstant) || !n.get().suffix().isEmpty()) {
         continue;
       }
@@ -233,6 +241,7 @@ public final class LogWriter implements Closeable {
     private final String baseInstant;
     private String writeToken = FileNames.DEFAULT_WRITE_TOKEN;
     private long maxFileSize = 1024L * 1024 * 1024;
+    private String extension = FileNames.LOG_EXTENSION;
     private Optional<Optional<LogFile>> latest = Optional.empty();
     private Consumer<String> beforeOpen = p -> { };
 
@@ -270,6 +279,15 @@ public final class LogWriter implements Closeable {
       return this;
     }
 
+    /** File extension without the dot: {@code log} (default) or {@code archive} for archived-timeline files. */
+    public Builder extension(String ext) {
+      if (!ext.equals(FileNames.LOG_EXTENSION) && !ext.equals(FileNames.ARCHIVE_EXTENSION)) {
+        throw Errors.internal("log file extension must be log or archive, got '" + ext + "'", null);
+      }
+      this.extension = ext;
+      return this;
+    }
+
     /**
      * Called with the path of a log file just before it is created or opened for appending (Hudi's
      * {@code HoodieLogFileWriteCallback}); writers create their {@code APPEND} marker here, so that a marker
@@ -284,7 +302,8 @@ public final class LogWriter implements Closeable {
     public LogWriter open() {
       Optional<LogFile> known;
       try {
-        known = latest.isPresent() ? latest.get() : LogWriter.latestLogFile(storage, partitionDir, fileId, baseInstant);
+        known = latest.isPresent() ? latest.get() : LogWriter.latestLogFile(storage, partitionDir, fileId,
+            baseInstant, extension);
       } catch (IOException e) {
         throw Errors.storage("list log files of file group " + fileId + " in", partitionDir, e);
       }

@@ -66,9 +66,10 @@ public final class SnapshotPlanner {
     FileSystemView view = latest;
     if (options.asOf().isPresent()) {
       String asOf = options.asOf().get();
-      if (timeline.completed().firstInstant().map(i -> i.time().compareTo(asOf) > 0).orElse(true)) {
-        throw Errors.badRequest("Time travel to " + asOf, "the table has no completed instant at or before it",
-            "Pick an instant shown by 'sluice timeline'.");
+      // commits only: cleans and rollbacks may stay on the active timeline after the commits before them are archived
+      if (timeline.writeTimeline().completed().firstInstant().map(i -> i.time().compareTo(asOf) > 0).orElse(true)) {
+        throw Errors.badRequest("Time travel to " + asOf, "the table has no completed commit at or before it on the "
+            + "active timeline (older commits are archived)", "Pick an instant shown by 'sluice timeline'.");
       }
       view = latest.asOf(asOf);
     }

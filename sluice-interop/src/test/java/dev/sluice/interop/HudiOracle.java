@@ -201,6 +201,14 @@ public final class HudiOracle {
     return parseTimeline(run(List.of("timeline", "--table", table.toString())));
   }
 
+  /**
+   * The archived timeline as Hudi loads it, one map per archived instant state with keys {@code time}, {@code action},
+   * {@code state}, and {@code recordsWritten} for completed commits (from their archived commit metadata).
+   */
+  public List<Map<String, String>> archivedTimeline(Path table) {
+    return parseTimeline(run(List.of("timeline", "--table", table.toString(), "--archived")));
+  }
+
   static List<Map<String, String>> parseTimeline(List<String> lines) {
     List<Map<String, String>> out = new ArrayList<>();
     for (JsonNode node : jsonLines(lines)) {

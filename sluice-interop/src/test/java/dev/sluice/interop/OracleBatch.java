@@ -80,6 +80,11 @@ public final class OracleBatch {
     return add(List.of("timeline", "--table", table.toString()), HudiOracle::parseTimeline);
   }
 
+  /** Like {@link HudiOracle#archivedTimeline(Path)}. */
+  public Pending<List<Map<String, String>>> archivedTimeline(Path table) {
+    return add(List.of("timeline", "--table", table.toString(), "--archived"), HudiOracle::parseTimeline);
+  }
+
   /** Like {@link HudiOracle#fsview(Path)}. */
   public Pending<List<OracleFileSlice>> fsview(Path table) {
     return add(List.of("fsview", "--table", table.toString()), HudiOracle::parseFsview);

@@ -1,0 +1,86 @@
+package dev.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sluice clean}, {@code sluice archive} and {@code sluice timeline --archived}. */
+class CleanArchiveCliTest {
+  @TempDir
+  Path dir;
+
+  private String table() {
+    return dir.resolve("t").toString();
+  }
+
+  private static CliTest.Run run(String... args) {
+    return CliTest.run(args);
+  }
+
+  private long parquetFiles() throws IOException {
+    try (Stream<Path> s = Files.list(dir.resolve("t").resolve("oslo"))) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".parquet")).count();
+    }
+  }
+
+  @Test
+  void cleanThenArchiveThenListTheArchivedTimeline() throws IOException {
+    CliTest.Run c = run("create", table(), "--type", "cow", "--record-key", "id", "--precombine", "ts",
+        "--partition-path", "city", "--columns", "id string, ts long, city string, fare double", "--conf",
+        "hoodie.index.bloom.num_entries=1000");
+    assertEquals(0, c.exit(), c.err());
+    List<String> commits = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Path in = dir.resolve("in" + i + ".jsonl");
+      Files.writeString(in, "{\"id\": \"a\", \"ts\": " + i + ", \"city\": \"oslo\", \"fare\": " + i + ".5}\n");
+      CliTest.Run w = run("upsert", table(), in.toString(), "--conf", "hoodie.clean.automatic=false", "--conf",
+          "hoodie.archive.automatic=false");
+      assertEquals(0, w.exit(), w.err());
+    }
+    assertEquals(6, parquetFiles());
+    CliTest.Run dry = run("clean", table(), "--dry-run", "--conf", "hoodie.cleaner.commits.retained=2");
+    assertEquals(0, dry.exit(), dry.err());
+    assertTrue(dry.out().contains("3 files to delete"), dry.out());
+    assertEquals(6, parquetFiles(), "a dry run deletes nothing");
+
+    CliTest.Run clean = run("clean", table(), "--conf", "hoodie.cleaner.commits.retained=2");
+    assertEquals(0, clean.exit(), clean.err());
+    assertTrue(clean.out().matches("(?s)clean \\d{17}: 3 files deleted, 0 not deleted, earliest commit retained \\d{17}\\R"),
+        clean.out());
+    assertEquals(3, parquetFiles());
+    assertEquals("nothing to clean", run("clean", table(), "--conf", "hoodie.cleaner.commits.retained=2").out().trim());
+
+    String[] archival = {"--conf", "hoodie.cleaner.commits.retained=1", "--conf", "hoodie.keep.min.commits=2",
+        "--conf", "hoodie.keep.max.commits=3"};
+    CliTest.Run a = run(concat(new String[] {"archive", table()}, archival));
+    assertEquals(0, a.exit(), a.err());
+    assertTrue(a.out().startsWith("4 instants archived (12 timeline files)"), a.out());
+
+    CliTest.Run active = run("timeline", table());
+    assertEquals(2, active.out().lines().filter(l -> l.contains(" commit ")).count(), active.out());
+    CliTest.Run all = run("timeline", table(), "--archived");
+    assertEquals(0, all.exit(), all.err());
+    assertEquals(4, all.out().lines().filter(l -> l.endsWith("archived")).count(), all.out());
+    assertTrue(all.out().lines().filter(l -> l.endsWith("archived")).allMatch(l -> l.contains("completed")
+        && l.contains("UPSERT")), all.out());
+    assertEquals(3, all.out().lines().filter(l -> l.endsWith("active")).count(), all.out());
+
+    CliTest.Run q = run("query", table(), "--columns", "id,fare");
+    assertEquals("{\"id\":\"a\",\"fare\":5.5}", q.out().trim());
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}
