@@ -72,11 +72,12 @@ public final class BenchDriver {
     try {
       options = BenchOptions.parse(args);
     } catch (IllegalArgumentException e) {
-      if (!e.getMessage().equals("help")) {
+      boolean help = "help".equals(e.getMessage());
+      if (!help) {
         System.err.println("sluice-bench: " + e.getMessage());
       }
       System.err.println(BenchOptions.USAGE);
-      System.exit(2);
+      System.exit(help ? 0 : 2);
       return;
     }
     System.exit(run(options, System.out));

@@ -13,7 +13,9 @@ import dev.sluice.index.TaggedRecord;
 import dev.sluice.merge.Ordering;
 import dev.sluice.util.CloseableIterator;
 import dev.sluice.write.WriteRecord;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.filter2.compat.FilterCompat;
@@ -33,6 +35,8 @@ public final class Lookup {
   private final Table table;
   private final FileSystemView view;
   private final Index index;
+  /** Footers of the base files read so far (files never change; readers hold no open streams). */
+  private final Map<String, BaseFileReader> readers = new HashMap<>();
   private long indexFilesOpened;
   private long dataFilesOpened;
 
@@ -73,8 +77,9 @@ public final class Lookup {
     dataFilesOpened++;
     FilterCompat.Filter byKey = FilterCompat.get(
         FilterApi.eq(FilterApi.binaryColumn(MetaFields.RECORD_KEY), Binary.fromString(recordKey)));
-    try (BaseFileReader reader = BaseFileReader.open(table.storage(), base.path(), base.size());
-        CloseableIterator<GenericRecord> rows = reader.read(reader.footer().schema(), byKey)) {
+    BaseFileReader reader = readers.computeIfAbsent(base.path(),
+        p -> BaseFileReader.open(table.storage(), p, base.size()));
+    try (CloseableIterator<GenericRecord> rows = reader.read(reader.footer().schema(), byKey)) {
       while (rows.hasNext()) {
         GenericRecord row = rows.next();
         Object key = row.get(MetaFields.RECORD_KEY);

@@ -36,6 +36,7 @@ import org.apache.parquet.schema.MessageType;
  * and rollback clean it up).
  */
 public final class BaseFileWriter implements Closeable {
+  private static final int ESTIMATE_EVERY = 64;
   private final String path;
   private final Schema schema;
   private final int keyField;
@@ -58,8 +59,15 @@ public final class BaseFileWriter implements Closeable {
   private long recordCount;
   private String minKey;
   private String maxKey;
-  /** The last record schema seen to equal {@link #schema} (records usually share one instance). */
-  private Schema checkedSchema;
+  /**
+   * Record schema instances already seen to equal {@link #schema}: records share a few instances (a merge writes
+   * rows read from the old file and new rows, alternately), and a deep equality check per row is costly.
+   */
+  private final Schema[] checkedSchemas = new Schema[4];
+  /** Records written when {@link #bufferedEstimate} was taken. */
+  private long estimatedAt = -1;
+  private long bufferedEstimate;
+  private long estimatedGroupRecords;
   private boolean failed;
   private boolean finished;
   private boolean closed;
@@ -70,7 +78,7 @@ public final class BaseFileWriter implements Closeable {
       ParquetFileWriter fileWriter) {
     this.path = path;
     this.schema = schema;
-    this.checkedSchema = schema;
+    this.checkedSchemas[0] = schema;
     this.keyField = keyField;
     this.bloom = bloom;
     this.rowGroupSize = rowGroupSize;
@@ -102,12 +110,17 @@ public final class BaseFileWriter implements Closeable {
     AvroWriteSupport<GenericRecord> support = new AvroWriteSupport<>(parquetSchema, schemaWithMeta,
         ParquetSettings.writeModel());
     WriteSupport.WriteContext context = support.init(conf);
-    ParquetProperties props = ParquetProperties.builder()
+    ParquetProperties.Builder propsBuilder = ParquetProperties.builder()
         .withPageSize(options.pageSize())
         .withDictionaryPageSize(options.pageSize())
         .withDictionaryEncoding(options.dictionary())
-        .withWriterVersion(ParquetWriter.DEFAULT_WRITER_VERSION)
-        .build();
+        .withWriterVersion(ParquetWriter.DEFAULT_WRITER_VERSION);
+    // Unique in every file by construction: a dictionary would only be built to be thrown away at the first page
+    // (Parquet falls back to plain encoding), so these are written plain from the start, as they end up anyway.
+    for (String unique : MetaFields.UNIQUE_PER_ROW) {
+      propsBuilder.withDictionaryEncoding(unique, false);
+    }
+    ParquetProperties props = propsBuilder.build();
     BloomFilter bloom = BloomFilters.create(options.bloomType(), options.bloomNumEntries(), options.bloomFpp(),
         options.bloomMaxEntries());
     CodecFactory codecs = new CodecFactory(conf, props.getPageSizeThreshold());
@@ -164,13 +177,13 @@ public final class BaseFileWriter implements Closeable {
           + (failed ? "failed" : finished ? "finished" : "closed"), null);
     }
     Schema rs = recordWithMetaFields.getSchema();
-    if (rs != checkedSchema) {
+    if (!isChecked(rs)) {
       // fields are written by position: a record of another schema would land in the wrong columns
       if (!rs.equals(schema)) {
         throw Errors.internal("record " + (recordCount + 1) + " for " + path + " has schema " + rs.getFullName()
             + " which differs from the file's schema", null);
       }
-      checkedSchema = rs;
+      remember(rs);
     }
     Object k = recordWithMetaFields.get(keyField);
     if (k == null) {
@@ -201,6 +214,25 @@ public final class BaseFileWriter implements Closeable {
       failed = true;
       throw Errors.storage("write base file", path, e);
     }
+  }
+
+  private boolean isChecked(Schema s) {
+    for (Schema c : checkedSchemas) {
+      if (c == s) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void remember(Schema s) {
+    for (int i = 0; i < checkedSchemas.length; i++) {
+      if (checkedSchemas[i] == null) {
+        checkedSchemas[i] = s;
+        return;
+      }
+    }
+    checkedSchemas[checkedSchemas.length - 1] = s;
   }
 
   /** Parquet's own row group policy: check the buffered size now and then, cut ~2 records before the limit. */
@@ -250,6 +282,7 @@ public final class BaseFileWriter implements Closeable {
     columnStore = null;
     pageStore = null;
     groupRecords = 0;
+    estimatedAt = -1;
     try {
       // closing a column store flushes it, which fails on a half-written row: then its heap buffers are just dropped
       if (columns != null && !failed) {
@@ -267,10 +300,24 @@ public final class BaseFileWriter implements Closeable {
     return recordCount;
   }
 
-  /** Bytes written so far plus bytes buffered for the current row group (before the footer). */
+  /**
+   * Bytes written so far plus bytes buffered for the current row group (before the footer). Callers ask after
+   * every record; summing the column buffers walks every column, so the buffered part is re-measured every
+   * {@value #ESTIMATE_EVERY} records and extrapolated in between (a few KB of error against file targets of
+   * megabytes).
+   */
   public long estimatedBytes() {
     try {
-      return fileWriter.getPos() + (columnStore == null ? 0 : columnStore.getBufferedSize());
+      long since = recordCount - estimatedAt;
+      if (estimatedAt < 0 || since < 0 || since >= ESTIMATE_EVERY || groupRecords < ESTIMATE_EVERY) {
+        bufferedEstimate = columnStore == null ? 0 : columnStore.getBufferedSize();
+        estimatedAt = recordCount;
+        estimatedGroupRecords = groupRecords;
+        since = 0;
+      }
+      // records since the last measurement count at the row group's average buffered size so far
+      long perRecord = estimatedGroupRecords > 0 ? bufferedEstimate / estimatedGroupRecords : 0;
+      return fileWriter.getPos() + bufferedEstimate + since * perRecord;
     } catch (IOException e) {
       throw Errors.storage("write base file", path, e);
     }

@@ -118,7 +118,7 @@ final class KeyLookupIndex implements Index {
     Set<String> wanted = new HashSet<>(candidates);
     Location loc = new Location(task.partition(), task.file().fileId(), task.file().instantTime());
     List<Match> out = new ArrayList<>();
-    try (CloseableIterator<String> keys = reader.recordKeys()) {
+    try (CloseableIterator<String> keys = reader.recordKeysAmong(candidates)) {
       while (keys.hasNext()) {
         String k = keys.next();
         if (wanted.contains(k)) {
