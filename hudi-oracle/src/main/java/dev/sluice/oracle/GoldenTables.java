@@ -25,7 +25,8 @@ import org.apache.avro.generic.GenericRecord;
  * of each as {@code <name>.expected.jsonl} beside the table. Record contents are fixed; instant times and file
  * names (UUIDs) differ per run.
  *
- * <p>Usage: {@code GoldenTables OUTPUT_DIR} (each table folder in it is deleted and rewritten).
+ * <p>Usage: {@code GoldenTables OUTPUT_DIR [TABLE...]} (each table folder written is deleted and rewritten; without
+ * names, every table).
  */
 public final class GoldenTables {
 
@@ -72,19 +73,74 @@ public final class GoldenTables {
    * @param args the output folder
    */
   public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      System.err.println("usage: GoldenTables OUTPUT_DIR");
+    if (args.length < 1) {
+      System.err.println("usage: GoldenTables OUTPUT_DIR [TABLE...]   (default: every table)");
       System.exit(2);
     }
     System.setProperty("jol.skipHotspotSAAttach", "true");
     System.setProperty("jol.skipDynamicAttach", "true");
     System.setProperty("jol.skipInstallAttach", "true");
     GoldenTables golden = new GoldenTables(Path.of(args[0]).toAbsolutePath());
-    golden.cowPartitioned();
-    golden.cowNonPartitioned("cow_nonpartitioned", false);
-    golden.cowComplexKeyHive();
-    golden.cowNonPartitioned("cow_with_metadata_table", true);
+    List<String> only = List.of(args).subList(1, args.length);
+    Map<String, Writer> tables = new LinkedHashMap<>();
+    tables.put("cow_partitioned", golden::cowPartitioned);
+    tables.put("cow_nonpartitioned", () -> golden.cowNonPartitioned("cow_nonpartitioned", false));
+    tables.put("cow_complex_key_hive", golden::cowComplexKeyHive);
+    tables.put("cow_with_metadata_table", () -> golden.cowNonPartitioned("cow_with_metadata_table", true));
+    tables.put("mor_partitioned", golden::morPartitioned);
+    for (String name : only) {
+      if (!tables.containsKey(name)) {
+        System.err.println("unknown table " + name + "; tables: " + tables.keySet());
+        System.exit(2);
+      }
+    }
+    for (Map.Entry<String, Writer> e : tables.entrySet()) {
+      if (only.isEmpty() || only.contains(e.getKey())) {
+        e.getValue().write();
+      }
+    }
     System.exit(0);
+  }
+
+  /** Writes one golden table. */
+  @FunctionalInterface
+  private interface Writer {
+    void write() throws IOException;
+  }
+
+  /**
+   * A Merge-on-Read table with log files: small-file handling off so that updates go to logs (data blocks) and
+   * inserts to new file groups; deletes as upserts of empty payloads (delete blocks), since the Java client's
+   * {@code delete} on MoR rewrites base files and loses log updates.
+   */
+  private void morPartitioned() throws IOException {
+    Path table = fresh("mor_partitioned");
+    create(table, ROW, "id", "part", false, "MERGE_ON_READ");
+    Map<String, String> conf = merge(merge(NO_METADATA, SMALL_BLOOM), Map.of("hoodie.parquet.small.file.limit", "0"));
+    Map<String, String> deletes = merge(conf,
+        Map.of("hoodie.datasource.write.payload.class", "org.apache.hudi.common.model.EmptyHoodieRecordPayload"));
+    write(table, "insert", ROW, List.of(
+        row("m01", 1, "north", "ann", 1.5, 1, true, "Oulu", 90100, "a"),
+        row("m02", 1, "north", null, 2.5, 2, false, "Kemi", null),
+        row("m03", 1, "north", "cai", 3.5, 3, true, "Lulea", 97100, "b", "c"),
+        row("m04", 1, "south", "dov", 4.5, 4, false, "Faro", 8000),
+        row("m05", 1, "south", "eli", 5.5, 5, true, "Cadiz", 11001, "d"),
+        row("m06", 1, "south", null, 6.5, 6, true, "Malaga", null)), conf);
+    write(table, "upsert", ROW, List.of(
+        row("m01", 5, "north", "ann5", 15.0, 11, false, "Oulu", 90101, "upd"),
+        row("m04", 5, "south", "dov5", 45.0, 14, true, "Faro", null),
+        row("m05", 0, "south", "late", 0.5, 15, false, "Cadiz", 11002),
+        row("m07", 5, "north", "new", 7.5, 7, true, "Bodo", 8001, "n")), conf);
+    write(table, "upsert", ROW, List.of(
+        row("m02", 6, "north", null, 0, 0, false, "", null),
+        row("m06", 6, "south", null, 0, 0, false, "", null)), deletes);
+    write(table, "upsert", ROW, List.of(
+        row("m01", 3, "north", "ann3", 13.0, 21, true, "Oulu", 90103),
+        row("m03", 7, "north", "cai7", 37.0, 23, false, "Lulea", 97107, "again"),
+        row("m07", 8, "north", "new8", 78.0, 27, false, "Bodo", 8008)), conf);
+    expected(table);
+    String ro = oracle(List.of("read", "--table", table.toString(), "--query", "read_optimized"));
+    Files.writeString(out.resolve(table.getFileName() + ".read_optimized.jsonl"), ro, StandardCharsets.UTF_8);
   }
 
   private void cowPartitioned() throws IOException {
@@ -160,10 +216,15 @@ public final class GoldenTables {
 
   private void create(Path table, Schema schema, String recordKey, String partitions, boolean hiveStyle)
       throws IOException {
+    create(table, schema, recordKey, partitions, hiveStyle, "COPY_ON_WRITE");
+  }
+
+  private void create(Path table, Schema schema, String recordKey, String partitions, boolean hiveStyle, String type)
+      throws IOException {
     Path schemaFile = Files.createTempFile("golden-schema", ".avsc");
     try {
       Files.writeString(schemaFile, schema.toString(), StandardCharsets.UTF_8);
-      List<String> args = new ArrayList<>(List.of("create", "--table", table.toString(), "--type", "COPY_ON_WRITE",
+      List<String> args = new ArrayList<>(List.of("create", "--table", table.toString(), "--type", type,
           "--name", table.getFileName().toString(), "--record-key", recordKey, "--precombine", "ts",
           "--schema", schemaFile.toString()));
       if (partitions != null) {

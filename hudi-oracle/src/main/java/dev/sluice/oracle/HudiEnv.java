@@ -69,9 +69,35 @@ final class HudiEnv {
     props.setProperty(KeyGeneratorOptions.URL_ENCODE_PARTITIONING.key(), tableConfig.getUrlEncodePartitioning());
     String keyGen = tableConfig.getKeyGeneratorClassName();
     if (keyGen != null) {
-      props.setProperty("hoodie.datasource.write.keygenerator.class", keyGen);
+      props.setProperty("hoodie.datasource.write.keygenerator.class", avroKeyGenerator(keyGen));
     }
     return props;
+  }
+
+  /**
+   * The Avro key generator for a table's key generator class. Tables written by Spark (and by Sluice) name the
+   * Spark classes (e.g. {@code SimpleKeyGenerator}), which live in hudi-spark-client: a Java-client writer cannot
+   * load them and must be configured with the Avro class that computes the same keys, as Spark's own writer maps
+   * between the two ({@code HoodieSparkKeyGeneratorFactory}).
+   */
+  static String avroKeyGenerator(String tableKeyGenerator) {
+    String pkg = "org.apache.hudi.keygen.";
+    switch (tableKeyGenerator) {
+      case "org.apache.hudi.keygen.SimpleKeyGenerator":
+        return pkg + "SimpleAvroKeyGenerator";
+      case "org.apache.hudi.keygen.ComplexKeyGenerator":
+        return pkg + "ComplexAvroKeyGenerator";
+      case "org.apache.hudi.keygen.NonpartitionedKeyGenerator":
+        return pkg + "NonpartitionedAvroKeyGenerator";
+      case "org.apache.hudi.keygen.CustomKeyGenerator":
+        return pkg + "CustomAvroKeyGenerator";
+      case "org.apache.hudi.keygen.TimestampBasedKeyGenerator":
+        return pkg + "TimestampBasedAvroKeyGenerator";
+      case "org.apache.hudi.keygen.GlobalDeleteKeyGenerator":
+        return pkg + "GlobalAvroDeleteKeyGenerator";
+      default:
+        return tableKeyGenerator;
+    }
   }
 
   static BaseKeyGenerator keyGenerator(HoodieTableConfig tableConfig, Map<String, String> extra) throws IOException {

@@ -2,6 +2,9 @@ package dev.sluice.oracle;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -98,7 +101,13 @@ final class InspectCommands {
     line.put("min", minMax == null ? null : minMax[0]);
     line.put("max", minMax == null ? null : minMax[1]);
     Map<String, Boolean> contains = new LinkedHashMap<>();
-    for (String key : args.list("keys")) {
+    // Complex record keys hold commas, so a file with one key per line is the general form.
+    List<String> keys = new ArrayList<>(args.list("keys"));
+    Optional<String> keysFile = args.optional("keys-file");
+    if (keysFile.isPresent()) {
+      keys.addAll(Files.readAllLines(Path.of(keysFile.get()), StandardCharsets.UTF_8));
+    }
+    for (String key : keys) {
       contains.put(key, filter != null && filter.mightContain(key));
     }
     line.put("contains", contains);

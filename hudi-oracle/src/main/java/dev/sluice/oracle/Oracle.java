@@ -23,8 +23,9 @@ public final class Oracle {
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata]",
       "  timeline --table PATH",
       "  fsview   --table PATH [--use-metadata]",
-      "  bloom    --file PARQUET_PATH --keys k1,k2,...",
+      "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)]",
       "  schema   --table PATH",
+      "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
   private Oracle() {
@@ -86,6 +87,11 @@ public final class Oracle {
         case "warmup":
           WarmupCommand.run(Args.parse(rest, Set.of()), out);
           break;
+        case "batch": {
+          int status = BatchCommand.run(Args.parse(rest, Set.of()), out, err);
+          out.flush();
+          return status;
+        }
         default:
           throw new Args.UsageException("unknown command: " + command);
       }

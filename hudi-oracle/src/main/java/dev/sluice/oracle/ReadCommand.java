@@ -26,6 +26,7 @@ import org.apache.hudi.common.model.FileSlice;
 import org.apache.hudi.common.model.HoodieAvroIndexedRecord;
 import org.apache.hudi.common.model.HoodieAvroRecordMerger;
 import org.apache.hudi.common.model.HoodieBaseFile;
+import org.apache.hudi.common.model.HoodieLogFile;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -157,7 +158,10 @@ final class ReadCommand {
   /** Base records merged with the slice's log records by key through the table's payload (Hudi's default merger). */
   static List<GenericRecord> readMerged(HoodieTableMetaClient metaClient, Schema schema, FileSlice slice,
       String queryInstant) throws IOException {
-    List<String> logPaths = slice.getLogFiles().map(log -> log.getPath().toString()).collect(Collectors.toList());
+    // FileSlice lists log files newest first; Hudi's readers (Spark's MoR relation, the compactor) hand them to the
+    // scanner oldest first, which decides which of two log versions of a key is the later one
+    List<String> logPaths = slice.getLogFiles().sorted(HoodieLogFile.getLogFileComparator())
+        .map(log -> log.getPath().toString()).collect(Collectors.toList());
     List<GenericRecord> base = slice.getBaseFile().isPresent()
         ? readBase(metaClient.getStorage(), schema, slice.getBaseFile().get()) : List.of();
     if (logPaths.isEmpty()) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -55,17 +56,33 @@ final class WarmupCommand {
         call("fsview", "--table", table);
         call("schema", "--table", table);
       }
-      try (Stream<Path> files = Files.walk(dir)) {
+      // A base file of the first commit: later ones may be empty (the delete) and carry no key range.
+      try (Stream<Path> files = Files.walk(dir.resolve("copy_on_write"))) {
         List<Path> parquet = files.filter(p -> p.getFileName().toString().endsWith(".parquet"))
+            .sorted(Comparator.comparing(p -> instantOf(p.getFileName().toString())))
             .collect(Collectors.toList());
         if (!parquet.isEmpty()) {
           call("bloom", "--file", parquet.get(0).toString(), "--keys", "a,b");
+          Path keys = dir.resolve("keys.txt");
+          Files.writeString(keys, "a\nb\n", StandardCharsets.UTF_8);
+          call("bloom", "--file", parquet.get(0).toString(), "--keys-file", keys.toString());
+          Path script = dir.resolve("batch.txt");
+          String table = dir.resolve("copy_on_write").toString();
+          ObjectMapper json = new ObjectMapper();
+          Files.write(script, List.of(json.writeValueAsString(List.of("timeline", "--table", table)),
+              json.writeValueAsString(List.of("schema", "--table", table))), StandardCharsets.UTF_8);
+          call("batch", "--script", script.toString());
         }
       }
       out.println("ok");
     } finally {
       deleteRecursively(dir);
     }
+  }
+
+  private static String instantOf(String baseFileName) {
+    String stem = baseFileName.substring(0, baseFileName.length() - ".parquet".length());
+    return stem.substring(stem.lastIndexOf('_') + 1);
   }
 
   private static void call(String... args) throws IOException {

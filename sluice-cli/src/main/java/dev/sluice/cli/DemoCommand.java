@@ -164,11 +164,11 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private void describe(CommitResult r) {
-    say(String.format("commit %s (%s): %d inserted, %d updated, %d deleted; %d base files written, %,d bytes",
+    say(String.format("commit %s (%s): %d inserted, %d updated, %d deleted; %d files written, %,d bytes",
         r.instantTime(), r.operation().type(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten()));
     for (FileWriteResult f : r.files()) {
-      say(String.format("  %s %s  (%d rows)", f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? "new   " : "merged",
-          f.relativePath(), f.numWrites()));
+      String kind = f.logAppend().isPresent() ? "logged" : f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? "new   " : "merged";
+      say(String.format("  %s %s  (%d rows)", kind, f.relativePath(), f.numWrites()));
     }
   }
 

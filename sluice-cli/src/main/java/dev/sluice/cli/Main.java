@@ -9,8 +9,8 @@ import picocli.CommandLine.Command;
 /** The {@code sluice} command line. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
     description = "Keep Apache Hudi tables (table version 6) up to date and query them, without a cluster.",
-    subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class,
-        DemoCommand.class})
+    subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class, LogsCommand.class,
+        DemoCommand.class, UpsertCostCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

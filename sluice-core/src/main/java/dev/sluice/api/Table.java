@@ -152,7 +152,7 @@ public final class Table {
     return new Scan(ScanOptions.defaults(), options -> {
       Timeline tl = timeline();
       TableConfig tc = config();
-      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl).plan(options);
+      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, config).plan(options);
     });
   }
 }

@@ -79,12 +79,31 @@ public final class ConfigKeys {
       "org.apache.hudi.common.model.DefaultHoodieRecordPayload",
       "Merge mode: DefaultHoodieRecordPayload (event-time ordering) or OverwriteWithLatestAvroPayload (commit-time).");
 
+  // ---- Merge-on-Read ----
+  /** Small file groups per partition that may take inserts in a MoR write. */
+  public static final ConfigKey<Integer> MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT = ConfigKey.ofInt(
+      "hoodie.merge.small.file.group.candidates.limit", 1,
+      "MoR: at most this many small file groups (with no log files yet) per partition take inserts; their updates "
+          + "are then merged into a new base file instead of being appended to a log.");
+  /** Log file size after which appends go to a new log version. */
+  public static final ConfigKey<Long> LOGFILE_MAX_SIZE = ConfigKey.ofLong("hoodie.logfile.max.size",
+      1_073_741_824L, "MoR: a log file larger than this (bytes, 1 GiB) is closed; later appends start a new version.");
+  /** Heap budget for the merged log records of one file slice. */
+  public static final ConfigKey<Long> LOG_MERGE_MAX_MEMORY = ConfigKey.ofLong("hoodie.memory.compaction.max.size",
+      Math.min(1_073_741_824L, Runtime.getRuntime().maxMemory() / 4),
+      "MoR reads: estimated heap bytes for the merged log records of one file slice before they spill to local disk "
+          + "(default: a quarter of the JVM's maximum heap, at most 1 GiB).");
+  /** Local folder for spilled log records. */
+  public static final ConfigKey<String> SPILLABLE_MAP_PATH = ConfigKey.ofString("hoodie.memory.spillable.map.path",
+      System.getProperty("java.io.tmpdir"), "MoR reads: local folder where log records beyond the memory budget spill.");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
         PARQUET_DICTIONARY, SMALL_FILE_LIMIT, RECORD_SIZE_ESTIMATE, RECORD_SIZE_THRESHOLD, INDEX_TYPE,
         BLOOM_PRUNE_BY_RANGES, BLOOM_FILTER_TYPE, BLOOM_NUM_ENTRIES, BLOOM_FPP, BLOOM_DYNAMIC_MAX_ENTRIES,
         BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH, COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
-        WRITE_PARALLELISM, PAYLOAD_CLASS);
+        WRITE_PARALLELISM, PAYLOAD_CLASS, MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT, LOGFILE_MAX_SIZE,
+        LOG_MERGE_MAX_MEMORY, SPILLABLE_MAP_PATH);
   }
 }

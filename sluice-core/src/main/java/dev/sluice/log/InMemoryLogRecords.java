@@ -8,25 +8,33 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Merged log records held in a map, in the order keys were first seen. */
-final class InMemoryLogRecords implements MergedLogRecords {
+final class InMemoryLogRecords implements MutableLogRecords {
   private final Map<String, LogRecord> byKey = new LinkedHashMap<>();
   private ScanStats stats = new ScanStats(0, 0, 0, 0, 0, 0);
 
-  LogRecord current(String key) {
+  @Override
+  public LogRecord current(String key) {
     return byKey.get(key);
   }
 
-  void put(LogRecord r) {
+  @Override
+  public void put(LogRecord r) {
     byKey.put(r.key(), r);
   }
 
-  void finish(ScanStats s) {
+  @Override
+  public void finish(ScanStats s) {
     this.stats = s;
   }
 
   @Override
   public Optional<LogRecord> get(String key) {
     return Optional.ofNullable(byKey.get(key));
+  }
+
+  @Override
+  public Optional<LogRecord> remove(String key) {
+    return Optional.ofNullable(byKey.remove(key));
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.InstantTimes;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.util.CloseableIterator;
+import java.nio.file.Path;
 import java.time.LocalTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -37,6 +38,8 @@ import org.apache.avro.util.Utf8;
  *       data entry unless its ordering value is set (not {@code Integer 0}), of the entry's class, and smaller.</li>
  * </ol>
  * Only block headers are read during the scan; record contents are streamed when the pending blocks are applied.
+ * The merged records are held in memory, or within a memory budget spilling to local disk
+ * ({@link Builder#spillBeyond}).
  */
 public final class LogScanner {
   /** Hudi's record key meta field. */
@@ -102,15 +105,22 @@ public final class LogScanner {
         }
       }
     }
-    InMemoryLogRecords out = new InMemoryLogRecords();
+    MutableLogRecords out = o.spillDirectory.isPresent()
+        ? new SpillingLogRecords(o.readerSchema, o.precombineField, o.memoryBudget, o.spillDirectory.get())
+        : new InMemoryLogRecords();
     Merge merge = new Merge(o, out);
-    for (LogBlock block : pending) {
-      if (block instanceof DataBlock data) {
-        merge.data(data);
-      } else if (block instanceof DeleteBlock deletes) {
-        merge.deletes(deletes);
+    try {
+      for (LogBlock block : pending) {
+        if (block instanceof DataBlock data) {
+          merge.data(data);
+        } else if (block instanceof DeleteBlock deletes) {
+          merge.deletes(deletes);
+        }
+        // corrupt blocks that no rollback removed are ignored, as Hudi does
       }
-      // corrupt blocks that no rollback removed are ignored, as Hudi does
+    } catch (RuntimeException e) {
+      out.close();
+      throw e;
     }
     out.finish(new ScanStats(logFiles, blocks, corrupt, rolledBack, merge.records, merge.deletes));
     return out;
@@ -132,11 +142,11 @@ public final class LogScanner {
   /** Applies pending blocks to the merged map. */
   private static final class Merge {
     private final Builder o;
-    private final InMemoryLogRecords out;
+    private final MutableLogRecords out;
     private long records;
     private long deletes;
 
-    Merge(Builder o, InMemoryLogRecords out) {
+    Merge(Builder o, MutableLogRecords out) {
       this.o = o;
       this.out = out;
     }
@@ -257,6 +267,8 @@ public final class LogScanner {
     private String recordKeyField = RECORD_KEY_FIELD;
     private String partitionPathField = PARTITION_PATH_FIELD;
     private Predicate<String> instantFilter = t -> true;
+    private long memoryBudget = Long.MAX_VALUE;
+    private Optional<Path> spillDirectory = Optional.empty();
 
     private Builder(Storage storage) {
       this.storage = Objects.requireNonNull(storage, "storage");
@@ -313,6 +325,19 @@ public final class LogScanner {
     /** Keeps only data and delete blocks whose instant passes (incremental queries' instant range). */
     public Builder instantFilter(Predicate<String> filter) {
       this.instantFilter = Objects.requireNonNull(filter, "instantFilter");
+      return this;
+    }
+
+    /**
+     * Keeps the merged records within an estimated {@code bytes} of heap and spills the rest to a file in
+     * {@code directory} (local disk, deleted when the result is closed). Without this the records stay in memory.
+     */
+    public Builder spillBeyond(long bytes, Path directory) {
+      if (bytes < 0) {
+        throw Errors.internal("a negative memory budget for merged log records: " + bytes, null);
+      }
+      this.memoryBudget = bytes;
+      this.spillDirectory = Optional.of(Objects.requireNonNull(directory, "directory"));
       return this;
     }
 

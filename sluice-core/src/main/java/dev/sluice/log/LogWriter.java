@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -26,7 +27,8 @@ import java.util.regex.Pattern;
  *   <li>if the target exists and the storage can append (HDFS), blocks are appended to it; otherwise (local disk,
  *       object stores) the writer rolls over to the next version with this writer's token, so every writer
  *       session on such storage makes a new file;</li>
- *   <li>after an append that leaves the file larger than the size limit, the next append goes to a new version.</li>
+ *   <li>after an append that leaves the file larger than the size limit, the next append goes to a new version, in
+ *       this session or (if the latest file is already past the limit when the writer opens) the next one.</li>
  * </ul>
  * Blocks are written straight to the final file name, back to back, and synced once per {@link #appendBlocks}
  * call. Not thread-safe.
@@ -40,6 +42,7 @@ public final class LogWriter implements Closeable {
   private final String baseInstant;
   private final String writeToken;
   private final long maxFileSize;
+  private final Consumer<String> beforeOpen;
   private final BlockEncoder encoder = new BlockEncoder();
   private int version;
   private String token;
@@ -53,6 +56,7 @@ public final class LogWriter implements Closeable {
     this.baseInstant = b.baseInstant;
     this.writeToken = b.writeToken;
     this.maxFileSize = b.maxFileSize;
+    this.beforeOpen = b.beforeOpen;
     this.version = version;
     this.token = token;
   }
@@ -131,6 +135,7 @@ public final class LogWriter implements Closeable {
     if (storage.info(path).isPresent()) {
       if (storage.supportsAppend()) {
         try {
+          beforeOpen.accept(path);
           out = storage.append(path);
           return out;
         } catch (IOException e) {
@@ -144,6 +149,7 @@ public final class LogWriter implements Closeable {
       rollOver();
       path = currentPath();
     }
+    beforeOpen.accept(path);
     out = storage.create(path, false);
     return out;
   }
@@ -225,6 +231,7 @@ public final class LogWriter implements Closeable {
     private String writeToken = FileNames.DEFAULT_WRITE_TOKEN;
     private long maxFileSize = 1024L * 1024 * 1024;
     private Optional<Optional<LogFile>> latest = Optional.empty();
+    private Consumer<String> beforeOpen = p -> { };
 
     private Builder(Storage storage, String partitionDir, String fileId, String baseInstant) {
       this.storage = Objects.requireNonNull(storage, "storage");
@@ -260,6 +267,16 @@ public final class LogWriter implements Closeable {
       return this;
     }
 
+    /**
+     * Called with the path of a log file just before it is created or opened for appending (Hudi's
+     * {@code HoodieLogFileWriteCallback}); writers create their {@code APPEND} marker here, so that a marker
+     * exists for every file the write touches. A failure of the callback fails the append.
+     */
+    public Builder beforeOpen(Consumer<String> callback) {
+      this.beforeOpen = Objects.requireNonNull(callback, "callback");
+      return this;
+    }
+
     /** Decides the target file (listing the partition unless told the latest log file); creates nothing yet. */
     public LogWriter open() {
       Optional<LogFile> known;
@@ -274,6 +291,11 @@ public final class LogWriter implements Closeable {
       LogFile lf = known.get();
       if (lf.writeToken().isEmpty()) {
         // a legacy name without token: never append to it
+        return new LogWriter(this, lf.version() + 1, writeToken);
+      }
+      if (lf.size() > maxFileSize) {
+        // already past the limit (an earlier session's last append crossed it): start the next version, so that
+        // one-append-per-commit writers roll over too (Hudi rolls over only within a session)
         return new LogWriter(this, lf.version() + 1, writeToken);
       }
       return new LogWriter(this, lf.version(), lf.writeToken());

@@ -11,7 +11,13 @@ public interface MergedLogRecords extends AutoCloseable {
   /** The merged state of {@code key}, if any block mentioned it. */
   Optional<LogRecord> get(String key);
 
-  /** Every merged entry (records and deletes); close the iterator. */
+  /**
+   * Removes the merged state of {@code key} and returns it, if any: a snapshot reader takes each key it meets in
+   * the base file, so that {@link #all()} afterwards yields only the keys that are in the logs alone.
+   */
+  Optional<LogRecord> remove(String key);
+
+  /** Every merged entry (records and deletes) not removed; close the iterator. */
   CloseableIterator<LogRecord> all();
 
   /** The number of keys. */

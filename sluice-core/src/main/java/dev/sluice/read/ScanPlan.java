@@ -3,6 +3,7 @@ package dev.sluice.read;
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.fsview.BaseFile;
+import dev.sluice.fsview.FileSlice;
 import dev.sluice.read.expr.BoundExpression;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
@@ -19,30 +20,50 @@ import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 
 /**
- * A planned scan: the base files to read (after partition pruning) and how to turn their rows into output
- * rows (column projection, Parquet-statistics pushdown, exact filtering).
+ * A planned scan: the file slices to read (after partition pruning) and how to turn their rows into output
+ * rows (column projection, Parquet-statistics pushdown, exact filtering). Base-file scans (Copy-on-Write, and
+ * read-optimized Merge-on-Read) read each slice's base file; a Merge-on-Read snapshot merges each slice's log
+ * records into its base rows first, and filters only the merged rows (statistics are pushed down only into base
+ * files of slices without log files, whose rows no log record can change). One slice is open at a time.
  */
 public final class ScanPlan {
   private final Storage storage;
-  private final List<BaseFile> files;
+  private final List<FileSlice> slices;
   private final Schema outputSchema;
   private final Optional<BoundExpression> filter;
   private final Set<String> readColumns;
   private final long limit;
+  private final Optional<LogMerge> logMerge;
+  private final Schema mergeSchema;
 
-  ScanPlan(Storage storage, List<BaseFile> files, Schema outputSchema, Optional<BoundExpression> filter,
-      Set<String> readColumns, long limit) {
+  ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, Optional<BoundExpression> filter,
+      Set<String> readColumns, long limit, Optional<LogMerge> logMerge, Schema mergeSchema) {
     this.storage = storage;
-    this.files = List.copyOf(files);
+    this.slices = List.copyOf(slices);
     this.outputSchema = outputSchema;
     this.filter = filter;
     this.readColumns = readColumns;
     this.limit = limit;
+    this.logMerge = logMerge;
+    this.mergeSchema = mergeSchema;
   }
 
   /** The base files the scan reads. */
   public List<BaseFile> files() {
-    return files;
+    return slices.stream().flatMap(s -> s.baseFile().stream()).toList();
+  }
+
+  /**
+   * The file slices the scan reads: for base-file scans each with its base file only, for a Merge-on-Read snapshot
+   * with the log files merged into it.
+   */
+  public List<FileSlice> slices() {
+    return slices;
+  }
+
+  /** True if the scan merges log files (a Merge-on-Read snapshot). */
+  public boolean mergesLogs() {
+    return logMerge.isPresent();
   }
 
   /** The schema of output rows. */
@@ -50,14 +71,24 @@ public final class ScanPlan {
     return outputSchema;
   }
 
-  /** Reads all planned files lazily, one open at a time. */
+  /** Reads all planned slices lazily, one open at a time. */
   public CloseableIterator<GenericRecord> open() {
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
-    for (BaseFile f : files) {
-      parts.add(() -> readFile(f));
+    for (FileSlice s : slices) {
+      if (logMerge.isPresent() && !s.logFiles().isEmpty()) {
+        parts.add(() -> readMerged(s));
+      } else if (s.baseFile().isPresent()) {
+        parts.add(() -> readFile(s.baseFile().get()));
+      }
     }
     CloseableIterator<GenericRecord> all = CloseableIterator.concat(parts);
     return limit == Long.MAX_VALUE ? all : new Limited(all, limit);
+  }
+
+  private CloseableIterator<GenericRecord> readMerged(FileSlice slice) {
+    CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, logMerge.get()).open(slice);
+    CloseableIterator<GenericRecord> kept = filter.isPresent() ? rows.filter(filter.get()::test) : rows;
+    return kept.map(this::toOutput);
   }
 
   private CloseableIterator<GenericRecord> readFile(BaseFile f) {
@@ -97,6 +128,17 @@ public final class ScanPlan {
         }
       }
     };
+  }
+
+  /** The fields of {@code fileSchema} (as the file defines them) whose names {@code wanted} has, in file order. */
+  static Schema project(Schema fileSchema, Schema wanted) {
+    List<Schema.Field> projected = new ArrayList<>();
+    for (Schema.Field field : fileSchema.getFields()) {
+      if (wanted.getField(field.name()) != null) {
+        projected.add(new Schema.Field(field, field.schema()));
+      }
+    }
+    return Schema.createRecord(fileSchema.getName(), fileSchema.getDoc(), fileSchema.getNamespace(), false, projected);
   }
 
   private GenericRecord toOutput(GenericRecord row) {

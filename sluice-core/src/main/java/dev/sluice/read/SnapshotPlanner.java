@@ -1,14 +1,22 @@
 package dev.sluice.read;
 
 import dev.sluice.basefile.MetaFields;
+import dev.sluice.config.Config;
+import dev.sluice.config.ConfigKeys;
 import dev.sluice.error.Errors;
 import dev.sluice.fsview.BaseFile;
+import dev.sluice.fsview.FileGroupId;
+import dev.sluice.fsview.FileSlice;
 import dev.sluice.fsview.FileSystemView;
+import dev.sluice.merge.MergeMode;
+import dev.sluice.merge.RecordMerger;
 import dev.sluice.read.expr.BoundExpression;
 import dev.sluice.read.expr.ExpressionBinder;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.TableConfig;
+import dev.sluice.table.TableType;
 import dev.sluice.timeline.Timeline;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +25,9 @@ import java.util.Set;
 import org.apache.avro.Schema;
 
 /**
- * Plans snapshot and read-optimized scans over base files: timeline (cut at the as-of instant) → file-system
- * view → partitions pruned by the filter → the latest base file of every file group.
+ * Plans snapshot and read-optimized scans: timeline (cut at the as-of instant) → file-system view → partitions
+ * pruned by the filter → per file group the latest base file (Copy-on-Write, and read-optimized Merge-on-Read),
+ * or the latest merged file slice, base file and log files (Merge-on-Read snapshot).
  */
 public final class SnapshotPlanner {
   private final Storage storage;
@@ -26,14 +35,22 @@ public final class SnapshotPlanner {
   private final TableConfig tableConfig;
   private final Schema userSchema;
   private final Timeline timeline;
+  private final Config config;
 
-  /** A planner over a loaded timeline. */
+  /** A planner over a loaded timeline, with default read options. */
   public SnapshotPlanner(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Timeline timeline) {
+    this(storage, basePath, tableConfig, userSchema, timeline, Config.empty());
+  }
+
+  /** A planner over a loaded timeline; {@code config} holds read options (the log merge's memory budget). */
+  public SnapshotPlanner(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Timeline timeline,
+      Config config) {
     this.storage = storage;
     this.basePath = basePath;
     this.tableConfig = tableConfig;
     this.userSchema = userSchema;
     this.timeline = timeline;
+    this.config = config;
   }
 
   /** Plans {@code options}. */
@@ -44,16 +61,18 @@ public final class SnapshotPlanner {
     Schema full = MetaFields.withMetaFields(userSchema);
     Schema output = outputSchema(full, options);
     Optional<BoundExpression> bound = options.filter().map(e -> ExpressionBinder.bind(e, full));
-    FileSystemView view = FileSystemView.of(storage, basePath, timeline);
+    FileSystemView latest = FileSystemView.of(storage, basePath, timeline);
+    FileSystemView view = latest;
     if (options.asOf().isPresent()) {
       String asOf = options.asOf().get();
       if (timeline.completed().firstInstant().map(i -> i.time().compareTo(asOf) > 0).orElse(true)) {
         throw Errors.badRequest("Time travel to " + asOf, "the table has no completed instant at or before it",
             "Pick an instant shown by 'sluice timeline'.");
       }
-      view = view.asOf(asOf);
+      view = latest.asOf(asOf);
     }
-    List<BaseFile> files = new ArrayList<>();
+    boolean mergeLogs = tableConfig.type() == TableType.MERGE_ON_READ && options.queryType() == QueryType.SNAPSHOT;
+    List<FileSlice> slices = new ArrayList<>();
     for (String partition : view.partitions()) {
       if (bound.isPresent()) {
         Map<String, String> values = PartitionValues.parse(partition, tableConfig.partitionFields(),
@@ -62,10 +81,55 @@ public final class SnapshotPlanner {
           continue;
         }
       }
-      files.addAll(view.latestBaseFiles(partition));
+      if (mergeLogs) {
+        for (FileSlice s : view.latestMergedSlices(partition)) {
+          if (!s.isEmpty()) {
+            slices.add(s);
+          }
+        }
+      } else {
+        for (BaseFile f : view.latestBaseFiles(partition)) {
+          slices.add(new FileSlice(new FileGroupId(partition, f.fileId()), f.instantTime(), Optional.of(f), List.of()));
+        }
+      }
     }
     Set<String> filterColumns = options.filter().map(e -> e.columns()).orElse(Set.of());
-    return new ScanPlan(storage, files, output, bound, ScanPlan.readColumns(output, bound, filterColumns), options.limit());
+    Set<String> readColumns = ScanPlan.readColumns(output, bound, filterColumns);
+    Optional<LogMerge> logMerge = Optional.empty();
+    Schema mergeSchema = output;
+    if (mergeLogs) {
+      Timeline seen = view.timeline();
+      Optional<String> queryInstant = options.asOf()
+          .or(() -> seen.writeTimeline().completedAndPendingCompactions().lastInstant().map(i -> i.time()));
+      if (queryInstant.isPresent()) {
+        logMerge = Optional.of(new LogMerge(seen, queryInstant.get(), tableConfig.precombineField(),
+            new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass())),
+            config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY), Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH))));
+      } else {
+        slices.clear();
+      }
+      mergeSchema = mergeSchema(full, readColumns);
+    }
+    return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema);
+  }
+
+  /**
+   * The columns a merge reads: those asked for, plus what merging needs (record key, partition path, the
+   * precombine field and the delete marker), in table order.
+   */
+  private Schema mergeSchema(Schema full, Set<String> readColumns) {
+    Set<String> names = new java.util.HashSet<>(readColumns);
+    names.add(MetaFields.RECORD_KEY);
+    names.add(MetaFields.PARTITION_PATH);
+    names.add(MetaFields.IS_DELETED);
+    tableConfig.precombineField().ifPresent(p -> names.add(p.split("\\.")[0]));
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : full.getFields()) {
+      if (names.contains(f.name())) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
   }
 
   private static Schema outputSchema(Schema full, ScanOptions options) {

@@ -24,6 +24,11 @@ import java.util.stream.Stream;
  * Storage on the local file system through NIO. Accepts plain paths and {@code file:} URIs. Publishing
  * ({@link #createExclusive}) writes a hidden temp file, fsyncs it, then hard-links it to the final name, which
  * is atomic and fails if the name exists.
+ *
+ * <p>Tables written by Hadoop's local file system carry a checksum side file {@code .<name>.crc} per file, which
+ * Hadoop verifies on every read. Sluice writes none, but removes the side file whenever it creates, replaces,
+ * renames or deletes the file it belongs to (as Hadoop's ChecksumFileSystem does), so a stale checksum never makes
+ * Hudi reject a file Sluice rewrote (e.g. {@code hoodie.properties}).
  */
 public final class LocalStorage implements Storage {
   @Override
@@ -85,6 +90,7 @@ public final class LocalStorage implements Storage {
     if (parent != null) {
       Files.createDirectories(parent);
     }
+    dropChecksum(p);
     FileChannel ch = overwrite
         ? FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)
         : FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
@@ -101,6 +107,7 @@ public final class LocalStorage implements Storage {
     if (Files.exists(p)) {
       throw new FileAlreadyExistsException(path);
     }
+    dropChecksum(p);
     Path tmp = p.resolveSibling("." + p.getFileName() + "." + UUID.randomUUID() + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW)) {
       ByteBuffer buf = ByteBuffer.wrap(content);
@@ -140,7 +147,18 @@ public final class LocalStorage implements Storage {
 
   @Override
   public boolean delete(String path) throws IOException {
-    return Files.deleteIfExists(toPath(path));
+    Path p = toPath(path);
+    boolean deleted = Files.deleteIfExists(p);
+    dropChecksum(p);
+    return deleted;
+  }
+
+  /** Deletes Hadoop's checksum side file of {@code file}, if any: once the file changes it is stale. */
+  private static void dropChecksum(Path file) throws IOException {
+    Path name = file.getFileName();
+    if (name != null) {
+      Files.deleteIfExists(file.resolveSibling("." + name + ".crc"));
+    }
   }
 
   @Override
@@ -178,7 +196,10 @@ public final class LocalStorage implements Storage {
     if (Files.exists(target)) {
       throw new FileAlreadyExistsException(to);
     }
-    Files.move(toPath(from), target, StandardCopyOption.ATOMIC_MOVE);
+    Path source = toPath(from);
+    dropChecksum(target);
+    Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+    dropChecksum(source);
   }
 
   private static final class LocalInput extends SeekableInput {

@@ -25,7 +25,8 @@ final class CommitMetadatas {
   }
 
   static WriteStat stat(FileWriteResult f) {
-    return WriteStat.builder()
+    boolean created = f.prevCommit().equals(FileWriteResult.NULL_COMMIT);
+    WriteStat.Builder b = WriteStat.builder()
         .fileId(f.fileId())
         .path(f.relativePath())
         .prevCommit(f.prevCommit())
@@ -36,8 +37,17 @@ final class CommitMetadatas {
         .totalWriteBytes(f.fileSize())
         .partitionPath(f.partitionPath())
         .fileSizeInBytes(f.fileSize())
-        .runtimeStats(new WriteStat.RuntimeStats(0, f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? 0 : f.millis(),
-            f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? f.millis() : 0))
-        .build();
+        .runtimeStats(new WriteStat.RuntimeStats(0, created ? 0 : f.millis(), created ? f.millis() : 0));
+    if (f.logAppend().isPresent()) {
+      // HoodieDeltaWriteStat: totalWriteBytes is what was appended, fileSizeInBytes the whole log file; the
+      // totalLog* counters stay 0 as Hudi's append handle leaves them (only compaction fills them)
+      FileWriteResult.LogAppend a = f.logAppend().get();
+      b.fileSizeInBytes(a.logFileSize())
+          .logVersion(a.logVersion())
+          .logOffset(a.logOffset())
+          .baseFile(a.baseFile())
+          .logFiles(a.logFiles());
+    }
+    return b.build();
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.write;
 
 import dev.sluice.config.Config;
 import dev.sluice.config.ConfigKeys;
+import dev.sluice.timeline.Action;
 import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.Timeline;
@@ -22,7 +23,10 @@ final class RecordSizeEstimator {
   static long averageRecordSize(TimelineStore store, Timeline timeline, Config config) {
     long fallback = config.get(ConfigKeys.RECORD_SIZE_ESTIMATE);
     double threshold = config.get(ConfigKeys.RECORD_SIZE_THRESHOLD) * config.get(ConfigKeys.SMALL_FILE_LIMIT);
-    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    // commit and replacecommit only, as Hudi's partitioner (getCommitAndReplaceTimeline): a deltacommit's log
+    // appends measure Avro bytes, not base file bytes
+    List<Instant> commits = timeline.completed()
+        .filter(i -> i.action() == Action.COMMIT || i.action() == Action.REPLACECOMMIT).instants();
     int scanned = 0;
     for (int i = commits.size() - 1; i >= 0 && scanned < MAX_COMMITS_SCANNED; i--, scanned++) {
       Optional<CommitMetadata> md = store.readCommitMetadata(commits.get(i));

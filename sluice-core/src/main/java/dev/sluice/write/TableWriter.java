@@ -102,6 +102,7 @@ public final class TableWriter {
   private List<FileWriteResult> apply(List<FileGroupWrite> plan, Markers markers, String instantTime) {
     CreateHandle creates = new CreateHandle(setup, markers, instantTime);
     MergeHandle merges = new MergeHandle(setup, markers, instantTime);
+    AppendHandle appends = new AppendHandle(setup, markers, instantTime);
     List<Integer> indexes = new ArrayList<>();
     for (int i = 0; i < plan.size(); i++) {
       indexes.add(i);
@@ -110,6 +111,9 @@ public final class TableWriter {
       FileGroupWrite w = plan.get(i);
       if (w instanceof FileGroupWrite.Merge m) {
         return List.of(merges.write(m, i));
+      }
+      if (w instanceof FileGroupWrite.Append a) {
+        return List.of(appends.write(a, i));
       }
       return creates.write((FileGroupWrite.Create) w, i);
     });

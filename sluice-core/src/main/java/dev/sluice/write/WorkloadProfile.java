@@ -30,6 +30,13 @@ final class WorkloadProfile {
             .numInserts(m.inserts().size())
             .partitionPath(p)
             .build());
+      } else if (w instanceof FileGroupWrite.Append a) {
+        byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(WriteStat.builder()
+            .fileId(a.id().fileId())
+            .prevCommit(a.slice().baseInstant())
+            .numUpdateWrites(a.updates().size())
+            .partitionPath(p)
+            .build());
       } else {
         newInserts.merge(p, (long) w.inserts().size(), Long::sum);
       }

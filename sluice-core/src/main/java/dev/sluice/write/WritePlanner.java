@@ -1,33 +1,42 @@
 package dev.sluice.write;
 
 import dev.sluice.config.ConfigKeys;
+import dev.sluice.error.Errors;
 import dev.sluice.fsview.BaseFile;
 import dev.sluice.fsview.FileGroupId;
 import dev.sluice.fsview.FileNames;
+import dev.sluice.fsview.FileSlice;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.index.Location;
 import dev.sluice.index.TaggedRecord;
+import dev.sluice.table.TableType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Plans a write per file group, as Hudi's upsert partitioner does: tagged records update their file group;
  * inserts first fill file groups whose base file is below the small-file limit, then go to new file groups
  * sized to the target file size by the average record size. Inserts are sorted by key before they are split,
- * so each new file covers a narrow key range (which keeps later bloom-index lookups cheap).
+ * so each new file covers a narrow key range (which keeps later bloom-index lookups cheap). On Merge-on-Read
+ * tables updates and deletes of a file group are appended to its log instead, unless the group is the
+ * partition's small file taking inserts (Hudi's Spark writer: its index cannot see log files).
  */
 final class WritePlanner {
   private final WriteSetup setup;
   private final long averageRecordSize;
+  private final boolean mergeOnRead;
 
   WritePlanner(WriteSetup setup, long averageRecordSize) {
     this.setup = setup;
     this.averageRecordSize = averageRecordSize;
+    this.mergeOnRead = setup.tableConfig().type() == TableType.MERGE_ON_READ;
   }
 
   /** The plan for a tagged batch. */
@@ -47,36 +56,58 @@ final class WritePlanner {
       }
     }
     Map<FileGroupId, BaseFile> currentFiles = new HashMap<>();
+    Map<FileGroupId, FileSlice> latestSlices = new HashMap<>();
     for (String partition : partitionsOf(updates, insertsByPartition)) {
       for (BaseFile f : view.latestBaseFiles(partition)) {
         currentFiles.put(new FileGroupId(partition, f.fileId()), f);
       }
+      if (mergeOnRead) {
+        for (FileSlice s : view.latestSlices(partition)) {
+          latestSlices.put(s.id(), s);
+        }
+      }
     }
     Map<FileGroupId, List<WriteRecord>> smallFileInserts = new LinkedHashMap<>();
+    Set<FileGroupId> smallFileGroups = new HashSet<>();
     List<FileGroupWrite> out = new ArrayList<>();
     for (Map.Entry<String, List<WriteRecord>> e : insertsByPartition.entrySet()) {
       List<WriteRecord> inserts = e.getValue();
       inserts.sort(Comparator.comparing(WriteRecord::key));
-      int next = assignToSmallFiles(e.getKey(), inserts, view, smallFileInserts);
+      List<BaseFile> small = mergeOnRead ? smallFileSlices(e.getKey(), view) : smallFiles(e.getKey(), view);
+      small.forEach(f -> smallFileGroups.add(new FileGroupId(e.getKey(), f.fileId())));
+      int next = assignToSmallFiles(e.getKey(), inserts, small, smallFileInserts);
       out.addAll(newFileGroups(e.getKey(), inserts.subList(next, inserts.size())));
     }
-    List<FileGroupWrite> merges = new ArrayList<>();
+    List<FileGroupWrite> writes = new ArrayList<>();
     for (Map.Entry<FileGroupId, Map<String, WriteRecord>> e : updates.entrySet()) {
-      BaseFile current = currentFiles.get(e.getKey());
-      if (current == null) {
-        throw dev.sluice.error.Errors.conflict("Write to file group " + e.getKey(),
-            "its base file of instant " + baseInstants.get(e.getKey()) + " is no longer the latest");
+      FileGroupId id = e.getKey();
+      // MoR: updates go to the log, except in a small file group taking inserts, which is rewritten whole
+      if (mergeOnRead && !smallFileGroups.contains(id)) {
+        FileSlice slice = latestSlices.get(id);
+        if (slice == null) {
+          throw gone(id, baseInstants.get(id));
+        }
+        writes.add(new FileGroupWrite.Append(id, slice, e.getValue()));
+        continue;
       }
-      merges.add(new FileGroupWrite.Merge(e.getKey(), current, e.getValue(),
-          smallFileInserts.getOrDefault(e.getKey(), List.of())));
+      BaseFile current = currentFiles.get(id);
+      if (current == null) {
+        throw gone(id, baseInstants.get(id));
+      }
+      writes.add(new FileGroupWrite.Merge(id, current, e.getValue(), smallFileInserts.getOrDefault(id, List.of())));
     }
     for (Map.Entry<FileGroupId, List<WriteRecord>> e : smallFileInserts.entrySet()) {
       if (!updates.containsKey(e.getKey())) {
-        merges.add(new FileGroupWrite.Merge(e.getKey(), currentFiles.get(e.getKey()), Map.of(), e.getValue()));
+        writes.add(new FileGroupWrite.Merge(e.getKey(), currentFiles.get(e.getKey()), Map.of(), e.getValue()));
       }
     }
-    merges.addAll(out);
-    return merges;
+    writes.addAll(out);
+    return writes;
+  }
+
+  private static RuntimeException gone(FileGroupId id, String baseInstant) {
+    return Errors.conflict("Write to file group " + id,
+        "its base file of instant " + baseInstant + " is no longer the latest");
   }
 
   private static List<String> partitionsOf(Map<FileGroupId, ?> updates, Map<String, ?> inserts) {
@@ -89,20 +120,49 @@ final class WritePlanner {
     return parts;
   }
 
-  /** Fills small files in order of size (smallest first); returns the index of the first unassigned insert. */
-  private int assignToSmallFiles(String partition, List<WriteRecord> inserts, FileSystemView view,
-      Map<FileGroupId, List<WriteRecord>> assigned) {
+  /** Copy-on-Write small files: every latest base file below the limit, smallest first. */
+  private List<BaseFile> smallFiles(String partition, FileSystemView view) {
     long limit = setup.config().get(ConfigKeys.SMALL_FILE_LIMIT);
-    if (limit <= 0) {
-      return 0;
-    }
     List<BaseFile> small = new ArrayList<>();
+    if (limit <= 0) {
+      return small;
+    }
     for (BaseFile f : view.latestBaseFiles(partition)) {
       if (f.size() < limit) {
         small.add(f);
       }
     }
     small.sort(Comparator.comparingLong(BaseFile::size));
+    return small;
+  }
+
+  /**
+   * Merge-on-Read small files, as Hudi's Spark writer picks them ({@code SparkUpsertDeltaCommitPartitioner}, whose
+   * index cannot see log files): latest slices with a base file below the limit and no log files yet (a slice with
+   * logs cannot take inserts without compacting them), not under a pending compaction; smallest first, at most
+   * {@code hoodie.merge.small.file.group.candidates.limit} per partition.
+   */
+  private List<BaseFile> smallFileSlices(String partition, FileSystemView view) {
+    long limit = setup.config().get(ConfigKeys.SMALL_FILE_LIMIT);
+    int candidates = setup.config().get(ConfigKeys.MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT);
+    List<BaseFile> small = new ArrayList<>();
+    if (limit <= 0 || candidates <= 0) {
+      return small;
+    }
+    Map<FileGroupId, String> pending = view.pendingCompactionOperations();
+    for (FileSlice s : view.latestSlices(partition)) {
+      if (s.logFiles().isEmpty() && s.baseFile().isPresent() && s.baseFile().get().size() < limit
+          && !pending.containsKey(s.id())) {
+        small.add(s.baseFile().get());
+      }
+    }
+    small.sort(Comparator.comparingLong(BaseFile::size));
+    return small.size() > candidates ? new ArrayList<>(small.subList(0, candidates)) : small;
+  }
+
+  /** Fills small files in the given order; returns the index of the first unassigned insert. */
+  private int assignToSmallFiles(String partition, List<WriteRecord> inserts, List<BaseFile> small,
+      Map<FileGroupId, List<WriteRecord>> assigned) {
     int next = 0;
     for (BaseFile f : small) {
       if (next >= inserts.size()) {

@@ -142,6 +142,27 @@ class LogWriterTest {
   }
 
   @Test
+  void aSessionOpeningAFileAlreadyPastTheLimitStartsTheNextVersion() throws IOException {
+    LogFixture.AppendingStorage storage = new LogFixture.AppendingStorage();
+    AppendResult first;
+    try (LogWriter w = writer(storage, "0-0-0", 10_000)) {
+      first = w.appendBlocks(block("001", 100));
+    }
+    assertTrue(first.file().size() > 10_000);
+    AppendResult second;
+    try (LogWriter w = writer(storage, "3-0-0", 10_000)) {
+      second = w.appendBlocks(block("002", 1));
+    }
+    assertEquals(2, second.version());
+    assertEquals(FileNames.logFileName(LogFixture.FILE_ID, LogFixture.BASE, 2, "3-0-0"), second.file().fileName());
+    AppendResult third;
+    try (LogWriter w = writer(storage, "4-0-0", 10_000)) {
+      third = w.appendBlocks(block("003", 1));
+    }
+    assertEquals(second.file().path(), third.file().path(), "below the limit the latest file is appended to");
+  }
+
+  @Test
   void otherFileGroupsAndSlicesDoNotCountWhenPickingTheVersion() throws IOException {
     LocalStorage storage = new LocalStorage();
     for (String name : List.of(FileNames.logFileName("other-0", LogFixture.BASE, 7, "0-0-0"),

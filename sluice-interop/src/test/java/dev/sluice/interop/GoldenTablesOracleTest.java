@@ -3,14 +3,11 @@ package dev.sluice.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,10 +37,9 @@ class GoldenTablesOracleTest {
       "cow_nonpartitioned;n1 n2 n3 n4 n5",
       "cow_complex_key_hive;id:a,sub:1 id:a,sub:1 id:a,sub:2 id:b,sub:1 id:c,sub:7 id:d,sub:1",
       "cow_with_metadata_table;n1 n2 n3 n4 n5"})
-  void oracleReadMatchesExpected(String name, String keys) throws IOException {
-    Path golden = goldenDir();
-    Path table = copyFilesOnly(golden.resolve(name), dir.resolve(name));
-    List<String> expected = Files.readAllLines(golden.resolve(name + ".expected.jsonl"), StandardCharsets.UTF_8);
+  void oracleReadMatchesExpected(String name, String keys) {
+    Path table = Golden.copy(name, dir.resolve(name));
+    List<String> expected = Golden.expectedLines(name);
 
     List<String> actual = oracle.run(List.of("read", "--table", table.toString()));
     assertEquals(expected, actual);
@@ -56,23 +52,5 @@ class GoldenTablesOracleTest {
       assertEquals(rows.toString(), oracle.read(table, "snapshot", Optional.empty(), true).toString(),
           "listing through the metadata table gives the same rows");
     }
-  }
-
-  private static Path goldenDir() {
-    Path golden = Path.of(System.getProperty("sluice.golden.dir", "../sluice-core/src/test/resources/golden"));
-    assertTrue(Files.isDirectory(golden), "golden tables not found at " + golden.toAbsolutePath());
-    return golden;
-  }
-
-  /** Copies regular files only, so empty folders are dropped as in a git checkout. */
-  private static Path copyFilesOnly(Path from, Path to) throws IOException {
-    try (Stream<Path> paths = Files.walk(from)) {
-      for (Path file : paths.filter(Files::isRegularFile).collect(Collectors.toList())) {
-        Path target = to.resolve(from.relativize(file).toString());
-        Files.createDirectories(target.getParent());
-        Files.copy(file, target);
-      }
-    }
-    return to;
   }
 }

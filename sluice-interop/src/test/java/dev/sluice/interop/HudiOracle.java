@@ -149,6 +149,10 @@ public final class HudiOracle {
 
   /** Like {@link #read(Path, String, Optional)}, listing files through the metadata table if asked. */
   public List<GenericRecord> read(Path table, String query, Optional<String> asOf, boolean useMetadata) {
+    return parseRows(run(readArgs(table, query, asOf, useMetadata)));
+  }
+
+  static List<String> readArgs(Path table, String query, Optional<String> asOf, boolean useMetadata) {
     List<String> args = new ArrayList<>(List.of("read", "--table", table.toString(), "--query", query));
     asOf.ifPresent(instant -> {
       args.add("--as-of");
@@ -157,7 +161,12 @@ public final class HudiOracle {
     if (useMetadata) {
       args.add("--use-metadata");
     }
-    return parseRows(run(args));
+    return args;
+  }
+
+  /** Several read-only commands in one oracle JVM; see {@link OracleBatch}. */
+  public OracleBatch batch() {
+    return new OracleBatch(this);
   }
 
   /** Parses the oracle's read output: a {@code {"schema": ...}} line, then one Avro-JSON record per line. */
@@ -189,8 +198,12 @@ public final class HudiOracle {
 
   /** The active timeline, one map per instant with keys {@code time}, {@code action}, {@code state}. */
   public List<Map<String, String>> timeline(Path table) {
+    return parseTimeline(run(List.of("timeline", "--table", table.toString())));
+  }
+
+  static List<Map<String, String>> parseTimeline(List<String> lines) {
     List<Map<String, String>> out = new ArrayList<>();
-    for (JsonNode node : jsonLines(run(List.of("timeline", "--table", table.toString())))) {
+    for (JsonNode node : jsonLines(lines)) {
       Map<String, String> instant = new LinkedHashMap<>();
       Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
       while (fields.hasNext()) {
@@ -204,8 +217,12 @@ public final class HudiOracle {
 
   /** The latest file slices of every partition, sorted by partition and file id. */
   public List<OracleFileSlice> fsview(Path table) {
+    return parseFsview(run(List.of("fsview", "--table", table.toString())));
+  }
+
+  static List<OracleFileSlice> parseFsview(List<String> lines) {
     List<OracleFileSlice> out = new ArrayList<>();
-    for (JsonNode node : jsonLines(run(List.of("fsview", "--table", table.toString())))) {
+    for (JsonNode node : jsonLines(lines)) {
       List<String> logs = new ArrayList<>();
       node.get("logFiles").forEach(log -> logs.add(log.asText()));
       JsonNode base = node.get("baseFile");
@@ -218,8 +235,25 @@ public final class HudiOracle {
 
   /** Reads a base file's bloom filter and key range with Hudi's own footer code. */
   public OracleBloom bloom(Path baseFile, List<String> keys) {
-    List<JsonNode> nodes = jsonLines(run(List.of("bloom", "--file", baseFile.toString(),
-        "--keys", String.join(",", keys))));
+    Path keysFile = keysFile(keys);
+    try {
+      return parseBloom(run(bloomArgs(baseFile, keysFile)));
+    } finally {
+      deleteIfExists(keysFile);
+    }
+  }
+
+  /** One key per line: complex record keys hold commas. */
+  static Path keysFile(List<String> keys) {
+    return writeTemp(Path.of(System.getProperty("java.io.tmpdir")), "keys", ".txt", String.join("\n", keys) + "\n");
+  }
+
+  static List<String> bloomArgs(Path baseFile, Path keysFile) {
+    return List.of("bloom", "--file", baseFile.toString(), "--keys-file", keysFile.toString());
+  }
+
+  static OracleBloom parseBloom(List<String> lines) {
+    List<JsonNode> nodes = jsonLines(lines);
     if (nodes.size() != 1) {
       throw new AssertionError("oracle bloom printed " + nodes.size() + " lines");
     }
@@ -231,7 +265,10 @@ public final class HudiOracle {
 
   /** The table schema (with meta fields) as Hudi's TableSchemaResolver resolves it. */
   public Schema schema(Path table) {
-    List<String> lines = run(List.of("schema", "--table", table.toString()));
+    return parseSchema(run(List.of("schema", "--table", table.toString())));
+  }
+
+  static Schema parseSchema(List<String> lines) {
     return new Schema.Parser().parse(String.join("\n", lines));
   }
 
@@ -325,7 +362,7 @@ public final class HudiOracle {
     return parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;
   }
 
-  private static Path writeTemp(Path dir, String prefix, String suffix, String content) {
+  static Path writeTemp(Path dir, String prefix, String suffix, String content) {
     try {
       Files.createDirectories(dir);
       Path file = Files.createTempFile(dir, "oracle-" + prefix, suffix);
@@ -336,7 +373,7 @@ public final class HudiOracle {
     }
   }
 
-  private static void deleteIfExists(Path file) {
+  static void deleteIfExists(Path file) {
     if (file == null) {
       return;
     }

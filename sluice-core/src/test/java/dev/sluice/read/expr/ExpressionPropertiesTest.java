@@ -33,7 +33,7 @@ import org.apache.parquet.filter2.predicate.FilterPredicate;
  * Properties over random expressions and records: the text form parses back to the same expression, and the
  * Parquet pushdown never loses a row the expression matches.
  */
-class ExpressionProperties {
+class ExpressionPropertiesTest {
   private static final Instant T0 = Instant.parse("2024-01-01T00:00:00Z");
   private static final LocalDate D0 = LocalDate.parse("2024-01-01");
   private static final String[] TEXTS = {"", "a", "ab", "b", "it's", "é", "\uFFFD", "\uD83D\uDE00", "z"};
@@ -121,7 +121,7 @@ class ExpressionProperties {
   }
 
   private static Arbitrary<Expression> expression(int depth) {
-    Arbitrary<Expression> leaf = Arbitraries.of(COLUMNS).flatMap(ExpressionProperties::leaf);
+    Arbitrary<Expression> leaf = Arbitraries.of(COLUMNS).flatMap(ExpressionPropertiesTest::leaf);
     if (depth == 0) {
       return leaf;
     }

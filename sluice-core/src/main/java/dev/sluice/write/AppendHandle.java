@@ -1,0 +1,142 @@
+package dev.sluice.write;
+
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.config.ConfigKeys;
+import dev.sluice.fsview.FileSlice;
+import dev.sluice.fsview.LogFile;
+import dev.sluice.key.FieldPath;
+import dev.sluice.log.AppendResult;
+import dev.sluice.log.DataBlock;
+import dev.sluice.log.DeleteBlock;
+import dev.sluice.log.DeleteRecord;
+import dev.sluice.log.HeaderKey;
+import dev.sluice.log.LogBlock;
+import dev.sluice.log.LogWriter;
+import dev.sluice.marker.IOType;
+import dev.sluice.marker.Markers;
+import dev.sluice.storage.StoragePaths;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.LogicalType;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Merge-on-Read append of one file group's updates and deletes to the log of its current file slice, as Hudi's
+ * {@code HoodieAppendHandle} does: one Avro data block of full rows (the five meta fields filled, the file id as
+ * {@code _hoodie_file_name}) and/or one delete block (key, partition, ordering value), headers
+ * {@code INSTANT_TIME} and {@code SCHEMA}, appended in one call. The base file is not read. An {@code APPEND}
+ * marker is created for every log file before it is created or opened.
+ */
+final class AppendHandle {
+  /** Hudi numbers log records with one counter per JVM, starting at 1 ({@code HoodieAppendHandle.RECORD_COUNTER}). */
+  private static final AtomicLong RECORD_COUNTER = new AtomicLong(1);
+
+  private final WriteSetup setup;
+  private final Markers markers;
+  private final String instant;
+  private final Optional<FieldPath> orderingField;
+
+  AppendHandle(WriteSetup setup, Markers markers, String instant) {
+    this.setup = setup;
+    this.markers = markers;
+    this.instant = instant;
+    this.orderingField = setup.tableConfig().precombineField()
+        .filter(f -> setup.userSchema().getField(f.split("\\.")[0]) != null)
+        .map(f -> FieldPath.resolve(setup.userSchema(), f, "precombine"));
+  }
+
+  FileWriteResult write(FileGroupWrite.Append task, int taskIndex) {
+    long start = System.nanoTime();
+    FileSlice slice = task.slice();
+    String partition = task.id().partitionPath();
+    String fileId = task.id().fileId();
+    RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
+    List<GenericRecord> rows = new ArrayList<>();
+    List<DeleteRecord> deletes = new ArrayList<>();
+    for (WriteRecord r : task.updates().values()) {
+      if (r.isDelete()) {
+        deletes.add(new DeleteRecord(r.key(), r.partitionPath(), deleteOrdering(r)));
+      } else {
+        String seqNo = MetaFields.seqNo(instant, taskIndex, RECORD_COUNTER.getAndIncrement());
+        rows.add(assembler.row(r, instant, seqNo, fileId));
+      }
+    }
+    // the delete block shares the data block's header, as Hudi's append handle writes it
+    Map<HeaderKey, String> header = new EnumMap<>(HeaderKey.class);
+    header.put(HeaderKey.INSTANT_TIME, instant);
+    header.put(HeaderKey.SCHEMA, setup.writerSchema().toString());
+    List<LogBlock> blocks = new ArrayList<>(2);
+    if (!rows.isEmpty()) {
+      blocks.add(new DataBlock(header, setup.writerSchema(), rows));
+    }
+    if (!deletes.isEmpty()) {
+      blocks.add(new DeleteBlock(header, deletes));
+    }
+    String partitionDir = StoragePaths.join(setup.basePath(), partition);
+    AppendResult result;
+    try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, slice.baseInstant())
+        .writeToken(taskIndex + "-0-0")
+        .maxFileSize(setup.config().get(ConfigKeys.LOGFILE_MAX_SIZE))
+        .latestLogFile(slice.latestLogFile())
+        .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), IOType.APPEND))
+        .open()) {
+      result = writer.appendBlocks(blocks);
+    }
+    LogFile file = result.file();
+    List<String> logFiles = new ArrayList<>();
+    slice.logFiles().forEach(l -> logFiles.add(l.fileName()));
+    if (!logFiles.contains(file.fileName())) {
+      logFiles.add(file.fileName());
+    }
+    String relative = partition.isEmpty() ? file.fileName() : partition + "/" + file.fileName();
+    FileWriteResult.LogAppend append = new FileWriteResult.LogAppend(result.version(), result.offset(),
+        slice.baseFile().map(b -> b.fileName()).orElse(""), logFiles, file.size(), blocks.size());
+    return new FileWriteResult(partition, fileId, relative, slice.baseInstant(), rows.size(), deletes.size(), rows.size(), 0,
+        result.size(), (System.nanoTime() - start) / 1_000_000, Optional.of(append));
+  }
+
+  /**
+   * The ordering value a delete carries: {@code Integer 0} for the delete operation (Hudi's delete API), the
+   * record's precombine value for {@code _hoodie_is_deleted = true}, with dates and decimals as Hudi's
+   * {@code getNestedFieldVal} hands them over ({@code LocalDate}, {@code BigDecimal}).
+   */
+  private Object deleteOrdering(WriteRecord r) {
+    if (r.delete() == WriteRecord.DeleteKind.HARD || r.data() == null || orderingField.isEmpty()) {
+      return DeleteRecord.NATURAL_ORDERING;
+    }
+    Object raw = orderingField.get().get(r.data());
+    if (raw == null) {
+      return null;
+    }
+    Schema s = FieldPath.nonNull(orderingField.get().schema());
+    LogicalType logical = s.getLogicalType();
+    if (logical instanceof LogicalTypes.Date && raw instanceof Integer days) {
+      return LocalDate.ofEpochDay(days);
+    }
+    if (logical instanceof LogicalTypes.Decimal d) {
+      if (raw instanceof ByteBuffer bb) {
+        byte[] bytes = new byte[bb.remaining()];
+        bb.duplicate().get(bytes);
+        return new BigDecimal(new BigInteger(bytes), d.getScale());
+      }
+      if (raw instanceof GenericFixed f) {
+        return new BigDecimal(new BigInteger(f.bytes()), d.getScale());
+      }
+    }
+    if (raw instanceof CharSequence cs) {
+      return cs.toString();
+    }
+    return raw;
+  }
+}

@@ -1,0 +1,146 @@
+package dev.sluice.interop;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Read-only oracle commands collected and then run in one oracle JVM ({@code batch}), since start-up dominates each
+ * call. Each method returns a {@link Pending} result, filled by {@link #run()}.
+ *
+ * <pre>{@code
+ * OracleBatch batch = oracle.batch();
+ * var rows = batch.read(table, "snapshot", Optional.empty(), false);
+ * var files = batch.fsview(table);
+ * batch.run();
+ * rows.get();
+ * }</pre>
+ */
+public final class OracleBatch {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String MARKER = "#batch ";
+
+  /** A result of a batched command, available once the batch ran. */
+  public static final class Pending<T> {
+    private final String command;
+    private T value;
+    private boolean done;
+
+    private Pending(String command) {
+      this.command = command;
+    }
+
+    /** The result. */
+    public T get() {
+      if (!done) {
+        throw new IllegalStateException("the batch with " + command + " has not run yet");
+      }
+      return value;
+    }
+  }
+
+  private record Step<T>(List<String> args, Function<List<String>, T> parse, Pending<T> result) {
+    void complete(List<String> lines) {
+      result.value = parse.apply(lines);
+      result.done = true;
+    }
+  }
+
+  private final HudiOracle oracle;
+  private final List<Step<?>> steps = new ArrayList<>();
+  private final List<Path> temps = new ArrayList<>();
+
+  OracleBatch(HudiOracle oracle) {
+    this.oracle = oracle;
+  }
+
+  private <T> Pending<T> add(List<String> args, Function<List<String>, T> parse) {
+    Pending<T> pending = new Pending<>(args.toString());
+    steps.add(new Step<>(List.copyOf(args), parse, pending));
+    return pending;
+  }
+
+  /** Like {@link HudiOracle#read(Path, String, Optional, boolean)}. */
+  public Pending<List<GenericRecord>> read(Path table, String query, Optional<String> asOf, boolean useMetadata) {
+    return add(HudiOracle.readArgs(table, query, asOf, useMetadata), HudiOracle::parseRows);
+  }
+
+  /** Like {@link HudiOracle#timeline(Path)}. */
+  public Pending<List<Map<String, String>>> timeline(Path table) {
+    return add(List.of("timeline", "--table", table.toString()), HudiOracle::parseTimeline);
+  }
+
+  /** Like {@link HudiOracle#fsview(Path)}. */
+  public Pending<List<OracleFileSlice>> fsview(Path table) {
+    return add(List.of("fsview", "--table", table.toString()), HudiOracle::parseFsview);
+  }
+
+  /** Like {@link HudiOracle#bloom(Path, List)}. */
+  public Pending<OracleBloom> bloom(Path baseFile, List<String> keys) {
+    Path keysFile = HudiOracle.keysFile(keys);
+    temps.add(keysFile);
+    return add(HudiOracle.bloomArgs(baseFile, keysFile), HudiOracle::parseBloom);
+  }
+
+  /** Like {@link HudiOracle#schema(Path)}. */
+  public Pending<Schema> schema(Path table) {
+    return add(List.of("schema", "--table", table.toString()), HudiOracle::parseSchema);
+  }
+
+  /**
+   * Runs the collected commands in one oracle JVM and fills their results.
+   *
+   * @throws AssertionError with the oracle's stderr if any command fails
+   */
+  public void run() {
+    StringBuilder script = new StringBuilder();
+    for (Step<?> step : steps) {
+      try {
+        script.append(JSON.writeValueAsString(step.args())).append('\n');
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    Path scriptFile = HudiOracle.writeTemp(Path.of(System.getProperty("java.io.tmpdir")), "batch", ".txt",
+        script.toString());
+    List<String> lines;
+    try {
+      lines = oracle.run(List.of("batch", "--script", scriptFile.toString()));
+    } finally {
+      HudiOracle.deleteIfExists(scriptFile);
+      temps.forEach(HudiOracle::deleteIfExists);
+      temps.clear();
+    }
+    List<List<String>> sections = new ArrayList<>();
+    for (String line : lines) {
+      if (line.startsWith(MARKER)) {
+        String[] parts = line.split(" ");
+        if (!parts[2].equals("0")) {
+          throw new AssertionError("batched oracle command " + steps.get(sections.size()).args() + " failed");
+        }
+        sections.add(new ArrayList<>());
+      } else if (sections.isEmpty()) {
+        throw new AssertionError("oracle batch output before the first section: " + line);
+      } else {
+        sections.get(sections.size() - 1).add(line);
+      }
+    }
+    if (sections.size() != steps.size()) {
+      throw new AssertionError("oracle batch returned " + sections.size() + " sections for " + steps.size()
+          + " commands");
+    }
+    for (int i = 0; i < steps.size(); i++) {
+      steps.get(i).complete(sections.get(i));
+    }
+  }
+}
