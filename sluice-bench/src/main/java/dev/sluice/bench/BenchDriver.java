@@ -377,7 +377,8 @@ public final class BenchDriver {
         Path dir = fresh(BenchResults.FLOOR, w);
         a.put("out", dir.toString());
         a.put("label", w);
-        floorStep(w, rep, "floor-insert", a, List.of("W1-bulk", "W1-insert"));
+        floorStep(w, rep, "floor-insert", a,
+            List.of("W1-bulk", "W1-insert").stream().filter(o::selected).toList());
         Dirs.delete(dir);
       }
       case "W2-cow", "W6-cow" -> {
@@ -425,8 +426,13 @@ public final class BenchDriver {
           floorStep(w, rep, "floor-read", a, labelsOf(w));
         }
       }
+      case "W1-insert" -> {
+        if (!o.selected("W1-bulk")) {
+          floor("W1-bulk", rep);
+        }
+      }
       default -> {
-        // W1-insert shares W1-bulk's floor; W4 and W5 have none
+        // W4 and W5 have none
       }
     }
   }
@@ -443,10 +449,10 @@ public final class BenchDriver {
     }
     for (JsonNode report : r.reports()) {
       String label = report.path("label").asText();
-      if (labels.size() > 1 && !label.startsWith("W3")) {
-        labels.forEach(l -> results.add(l, BenchResults.FLOOR, report));
-      } else {
+      if (label.startsWith("W3")) {
         results.add(label, BenchResults.FLOOR, report);
+      } else {
+        labels.forEach(l -> results.add(l, BenchResults.FLOOR, report));
       }
     }
   }
