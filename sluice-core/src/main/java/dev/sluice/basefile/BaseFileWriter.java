@@ -45,6 +45,8 @@ public final class BaseFileWriter implements Closeable {
   private final MessageType parquetSchema;
   private final ParquetProperties props;
   private final AvroWriteSupport<GenericRecord> writeSupport;
+  /** Writes records straight into the column writers when it can (null: through parquet-avro's consumer). */
+  private final RowShredder shredder;
   private final Map<String, String> initMetadata;
   private final CodecFactory codecs;
   private final CompressionCodecFactory.BytesInputCompressor compressor;
@@ -74,7 +76,7 @@ public final class BaseFileWriter implements Closeable {
 
   private BaseFileWriter(String path, Schema schema, int keyField, BloomFilter bloom, long rowGroupSize,
       MessageType parquetSchema, ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport,
-      Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
+      RowShredder shredder, Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
       ParquetFileWriter fileWriter) {
     this.path = path;
     this.schema = schema;
@@ -86,6 +88,7 @@ public final class BaseFileWriter implements Closeable {
     this.parquetSchema = parquetSchema;
     this.props = props;
     this.writeSupport = writeSupport;
+    this.shredder = shredder;
     this.initMetadata = initMetadata;
     this.codecs = codecs;
     this.compressor = compressor;
@@ -99,6 +102,15 @@ public final class BaseFileWriter implements Closeable {
    */
   public static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta,
       BaseFileWriterOptions options) {
+    return open(storage, path, schemaWithMeta, options, true);
+  }
+
+  /**
+   * As {@link #open(Storage, String, Schema, BaseFileWriterOptions)}; with {@code direct} false every record goes
+   * through parquet-avro's write support even when {@link RowShredder} could write it (tests compare the two).
+   */
+  static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
+      boolean direct) {
     Schema.Field key = schemaWithMeta.getType() == Schema.Type.RECORD
         ? schemaWithMeta.getField(MetaFields.RECORD_KEY) : null;
     if (key == null) {
@@ -131,8 +143,10 @@ public final class BaseFileWriter implements Closeable {
       fileWriter = new ParquetFileWriter(new StorageOutputFile(storage, path), context.getSchema(),
           ParquetFileWriter.Mode.CREATE, options.rowGroupSize(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
       fileWriter.start();
+      RowShredder shredder = direct
+          ? RowShredder.compile(schemaWithMeta, context.getSchema(), ParquetSettings.writeModel()).orElse(null) : null;
       BaseFileWriter w = new BaseFileWriter(path, schemaWithMeta, key.pos(), bloom, options.rowGroupSize(),
-          context.getSchema(), props, support, context.getExtraMetaData(), codecs, compressor, fileWriter);
+          context.getSchema(), props, support, shredder, context.getExtraMetaData(), codecs, compressor, fileWriter);
       w.startRowGroup();
       return w;
     } catch (IOException e) {
@@ -164,6 +178,9 @@ public final class BaseFileWriter implements Closeable {
     MessageColumnIO io = new ColumnIOFactory(false).getColumnIO(parquetSchema);
     consumer = io.getRecordWriter(columnStore);
     writeSupport.prepareForWrite(consumer);
+    if (shredder != null) {
+      shredder.bind(columnStore);
+    }
     groupRecords = 0;
   }
 
@@ -192,7 +209,11 @@ public final class BaseFileWriter implements Closeable {
     }
     String key = k.toString();
     try {
-      writeSupport.write(recordWithMetaFields);
+      if (shredder != null) {
+        shredder.write(recordWithMetaFields, columnStore);
+      } else {
+        writeSupport.write(recordWithMetaFields);
+      }
     } catch (RuntimeException e) {
       // the row may be half in the column buffers: this file cannot be finished
       failed = true;
