@@ -4,6 +4,7 @@ import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.Footer;
+import dev.sluice.basefile.MetaFields;
 import dev.sluice.bench.data.BenchRecords;
 import dev.sluice.bench.data.Workloads;
 import dev.sluice.bench.measure.DirSnapshot;
@@ -53,7 +54,8 @@ import org.apache.parquet.io.LocalOutputFile;
  * timeline, no bloom filters), on as many threads as the engines get. They bound from below what a table engine
  * can cost for a step.
  * <ul>
- *   <li>{@code floor-insert --out DIR --records N}: the initial records written as one Parquet file per partition</li>
+ *   <li>{@code floor-insert --out DIR --records N}: the initial records, with Hudi's five meta columns filled in
+ *       beforehand, written as one Parquet file per partition</li>
  *   <li>{@code floor-rewrite --table T --out DIR --records N (--batch M | --count D)}: every base file of Sluice's
  *       table {@code T} that the upsert batch (or delete set) touches, read and rewritten unchanged</li>
  *   <li>{@code floor-encode --out FILE --records N (--batch M | --count D)}: the changed records (or the deleted
@@ -96,7 +98,7 @@ final class FloorSteps {
 
   private void insert() {
     Path dir = Path.of(args.get("out"));
-    List<GenericRecord> records = workloads.initial(args.getLong("records"));
+    List<GenericRecord> records = withMetaColumns(workloads.initial(args.getLong("records")));
     writePartitions(dir.resolve("warmup"), records.subList(0, Math.min(records.size(), 20_000)));
     Dirs.delete(dir.resolve("warmup"));
     Path timed = dir.resolve("t");
@@ -104,11 +106,37 @@ final class FloorSteps {
     print(r.put("records", (long) records.size()));
   }
 
+  /**
+   * The rows a Hudi writer stores for {@code records}: the five meta columns (commit time, sequence number, key,
+   * partition, file name), then the record's fields. Built before the clock starts, so the floor is the cost of
+   * writing the same content, not of computing it.
+   */
+  private static List<GenericRecord> withMetaColumns(List<GenericRecord> records) {
+    Schema schema = MetaFields.withMetaFields(BenchRecords.SCHEMA);
+    int user = BenchRecords.SCHEMA.getFields().size();
+    String instant = "20260101000000000";
+    List<GenericRecord> out = new ArrayList<>(records.size());
+    long seq = 0;
+    for (GenericRecord r : records) {
+      GenericData.Record row = new GenericData.Record(schema);
+      row.put(0, instant);
+      row.put(1, instant + "_0_" + seq++);
+      row.put(2, r.get(BenchRecords.KEY));
+      row.put(3, r.get(BenchRecords.PARTITION));
+      row.put(4, "part-0.parquet");
+      for (int i = 0; i < user; i++) {
+        row.put(MetaFields.ALL.size() + i, r.get(i));
+      }
+      out.add(row);
+    }
+    return out;
+  }
+
   /** One Parquet file per partition value, the partitions spread over the threads. */
   private long writePartitions(Path dir, List<GenericRecord> records) {
     Map<String, List<GenericRecord>> byPartition = new TreeMap<>();
     for (GenericRecord r : records) {
-      byPartition.computeIfAbsent(r.get(BenchRecords.PARTITION).toString(), p -> new ArrayList<>()).add(r);
+      byPartition.computeIfAbsent(r.get(MetaFields.PARTITION_PATH).toString(), p -> new ArrayList<>()).add(r);
     }
     List<Map.Entry<String, List<GenericRecord>>> parts = new ArrayList<>(byPartition.entrySet());
     Parallel.map(parts, threads, e -> write(dir.resolve(e.getKey()).resolve("part-0.parquet"), e.getValue()));
