@@ -179,6 +179,11 @@ public final class BaseFileReader implements Closeable {
    * columns outside the projection.
    */
   public CloseableIterator<GenericRecord> read(Schema projection, FilterCompat.Filter filter) {
+    return read(projection, filter, true);
+  }
+
+  /** As {@link #read(Schema, FilterCompat.Filter)}; {@code direct} false always reads through parquet-avro (tests). */
+  CloseableIterator<GenericRecord> read(Schema projection, FilterCompat.Filter filter, boolean direct) {
     if (projection.getType() != Schema.Type.RECORD) {
       throw Errors.badRequest("Reading " + path, "the read schema is a " + projection.getType()
           + ", not a record", "Pass the table's record schema or a subset of its fields.");
@@ -200,6 +205,20 @@ public final class BaseFileReader implements Closeable {
     Function<GenericRecord, GenericRecord> finish = readSchema == projection
         ? Function.identity() : r -> narrow(r, projection);
     MessageType requested = Projection.requested(fileSchema, readSchema);
+    if (direct && filter instanceof FilterCompat.NoOpFilter) {
+      // no record filter: rows are assembled straight from the column readers when the layout allows
+      Optional<RowAssembler> assembler = RowAssembler.compile(readSchema, requested);
+      if (assembler.isPresent()) {
+        ParquetFileReader reader = openReader(filter);
+        try {
+          return assembler.get().read(reader, parquetFooter.getFileMetaData().getCreatedBy(), finish,
+              e -> readError(path, e));
+        } catch (RuntimeException e) {
+          closeQuietly(reader, e);
+          throw e instanceof SluiceException ? e : readError(path, e);
+        }
+      }
+    }
     ParquetConfiguration conf = ParquetSettings.readConf();
     conf.set(AVRO_READ_SCHEMA, readSchema.toString());
     conf.setBoolean(AvroReadSupport.AVRO_COMPATIBILITY, false);
