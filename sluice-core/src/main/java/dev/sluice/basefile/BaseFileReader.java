@@ -10,6 +10,8 @@ import dev.sluice.util.CloseableIterator;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +26,7 @@ import org.apache.parquet.avro.AvroReadSupport;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.SchemaCompatibilityValidator;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
@@ -31,6 +34,7 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -42,6 +46,11 @@ import org.apache.parquet.schema.Type;
  * conversions: strings as {@link org.apache.avro.util.Utf8}, timestamps as Long, decimals as ByteBuffer or fixed.
  */
 public final class BaseFileReader implements Closeable {
+  /**
+   * Up to this many candidate keys, {@link #recordKeysAmong} reads only the pages whose statistics admit one; with
+   * more, nearly every page qualifies and the filter would only cost.
+   */
+  static final int KEY_FILTER_LIMIT = 64;
   /** parquet-avro's configuration key for the Avro schema records are built with. */
   private static final String AVRO_READ_SCHEMA = "parquet.avro.read.schema";
 
@@ -170,6 +179,11 @@ public final class BaseFileReader implements Closeable {
    * columns outside the projection.
    */
   public CloseableIterator<GenericRecord> read(Schema projection, FilterCompat.Filter filter) {
+    return read(projection, filter, true);
+  }
+
+  /** As {@link #read(Schema, FilterCompat.Filter)}; {@code direct} false always reads through parquet-avro (tests). */
+  CloseableIterator<GenericRecord> read(Schema projection, FilterCompat.Filter filter, boolean direct) {
     if (projection.getType() != Schema.Type.RECORD) {
       throw Errors.badRequest("Reading " + path, "the read schema is a " + projection.getType()
           + ", not a record", "Pass the table's record schema or a subset of its fields.");
@@ -191,6 +205,20 @@ public final class BaseFileReader implements Closeable {
     Function<GenericRecord, GenericRecord> finish = readSchema == projection
         ? Function.identity() : r -> narrow(r, projection);
     MessageType requested = Projection.requested(fileSchema, readSchema);
+    if (direct && filter instanceof FilterCompat.NoOpFilter) {
+      // no record filter: rows are assembled straight from the column readers when the layout allows
+      Optional<RowAssembler> assembler = RowAssembler.compile(readSchema, requested);
+      if (assembler.isPresent()) {
+        ParquetFileReader reader = openReader(filter);
+        try {
+          return assembler.get().read(reader, parquetFooter.getFileMetaData().getCreatedBy(), finish,
+              e -> readError(path, e));
+        } catch (RuntimeException e) {
+          closeQuietly(reader, e);
+          throw e instanceof SluiceException ? e : readError(path, e);
+        }
+      }
+    }
     ParquetConfiguration conf = ParquetSettings.readConf();
     conf.set(AVRO_READ_SCHEMA, readSchema.toString());
     conf.setBoolean(AvroReadSupport.AVRO_COMPATIBILITY, false);
@@ -248,7 +276,26 @@ public final class BaseFileReader implements Closeable {
   public CloseableIterator<String> recordKeys() {
     MessageType keys = stringColumns(MetaFields.RECORD_KEY);
     return new KeyColumnsIterator<>(openReader(FilterCompat.NOOP), keys,
-        parquetFooter.getFileMetaData().getCreatedBy(), row -> row[0], e -> readError(path, e));
+        parquetFooter.getFileMetaData().getCreatedBy(), row -> row[0], e -> readError(path, e), false);
+  }
+
+  /**
+   * The {@code _hoodie_record_key} of the rows that may hold one of {@code candidates}: with few candidates only
+   * the row groups and pages whose key statistics admit one are read (Parquet's column index), else every key.
+   * Callers check membership themselves; this only narrows what is decoded.
+   */
+  public CloseableIterator<String> recordKeysAmong(Collection<String> candidates) {
+    if (candidates.isEmpty() || candidates.size() > KEY_FILTER_LIMIT) {
+      return recordKeys();
+    }
+    Set<Binary> wanted = new HashSet<>();
+    for (String c : candidates) {
+      wanted.add(Binary.fromString(c));
+    }
+    FilterCompat.Filter filter = FilterCompat.get(FilterApi.in(FilterApi.binaryColumn(MetaFields.RECORD_KEY), wanted));
+    MessageType keys = stringColumns(MetaFields.RECORD_KEY);
+    return new KeyColumnsIterator<>(openReader(filter), keys, parquetFooter.getFileMetaData().getCreatedBy(),
+        row -> row[0], e -> readError(path, e), true);
   }
 
   /** Record key and partition path of every row, reading only those two columns (for the simple index). */
@@ -256,7 +303,7 @@ public final class BaseFileReader implements Closeable {
     MessageType cols = stringColumns(MetaFields.RECORD_KEY, MetaFields.PARTITION_PATH);
     return new KeyColumnsIterator<>(openReader(FilterCompat.NOOP), cols,
         parquetFooter.getFileMetaData().getCreatedBy(), row -> new KeyAndPartition(row[0], row[1]),
-        e -> readError(path, e));
+        e -> readError(path, e), false);
   }
 
   private MessageType stringColumns(String... names) {

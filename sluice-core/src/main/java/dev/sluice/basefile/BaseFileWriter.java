@@ -37,6 +37,7 @@ import org.apache.parquet.schema.MessageType;
  * and rollback clean it up).
  */
 public final class BaseFileWriter implements Closeable {
+  private static final int ESTIMATE_EVERY = 64;
   private final String path;
   private final Schema schema;
   private final int keyField;
@@ -45,6 +46,8 @@ public final class BaseFileWriter implements Closeable {
   private final MessageType parquetSchema;
   private final ParquetProperties props;
   private final AvroWriteSupport<GenericRecord> writeSupport;
+  /** Writes records straight into the column writers when it can (null: through parquet-avro's consumer). */
+  private final RowShredder shredder;
   private final Map<String, String> initMetadata;
   private final CodecFactory codecs;
   private final CompressionCodecFactory.BytesInputCompressor compressor;
@@ -59,19 +62,26 @@ public final class BaseFileWriter implements Closeable {
   private long recordCount;
   private String minKey;
   private String maxKey;
-  /** The last record schema seen to equal {@link #schema} (records usually share one instance). */
-  private Schema checkedSchema;
+  /**
+   * Record schema instances already seen to equal {@link #schema}: records share a few instances (a merge writes
+   * rows read from the old file and new rows, alternately), and a deep equality check per row is costly.
+   */
+  private final Schema[] checkedSchemas = new Schema[4];
+  /** Records written when {@link #bufferedEstimate} was taken. */
+  private long estimatedAt = -1;
+  private long bufferedEstimate;
+  private long estimatedGroupRecords;
   private boolean failed;
   private boolean finished;
   private boolean closed;
 
   private BaseFileWriter(String path, Schema schema, int keyField, BloomFilter bloom, long rowGroupSize,
       MessageType parquetSchema, ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport,
-      Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
+      RowShredder shredder, Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
       ParquetFileWriter fileWriter) {
     this.path = path;
     this.schema = schema;
-    this.checkedSchema = schema;
+    this.checkedSchemas[0] = schema;
     this.keyField = keyField;
     this.bloom = bloom;
     this.rowGroupSize = rowGroupSize;
@@ -79,6 +89,7 @@ public final class BaseFileWriter implements Closeable {
     this.parquetSchema = parquetSchema;
     this.props = props;
     this.writeSupport = writeSupport;
+    this.shredder = shredder;
     this.initMetadata = initMetadata;
     this.codecs = codecs;
     this.compressor = compressor;
@@ -92,6 +103,15 @@ public final class BaseFileWriter implements Closeable {
    */
   public static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta,
       BaseFileWriterOptions options) {
+    return open(storage, path, schemaWithMeta, options, true);
+  }
+
+  /**
+   * As {@link #open(Storage, String, Schema, BaseFileWriterOptions)}; with {@code direct} false every record goes
+   * through parquet-avro's write support even when {@link RowShredder} could write it (tests compare the two).
+   */
+  static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
+      boolean direct) {
     Schema.Field key = schemaWithMeta.getType() == Schema.Type.RECORD
         ? schemaWithMeta.getField(MetaFields.RECORD_KEY) : null;
     if (key == null) {
@@ -103,12 +123,17 @@ public final class BaseFileWriter implements Closeable {
     AvroWriteSupport<GenericRecord> support = new AvroWriteSupport<>(parquetSchema, schemaWithMeta,
         ParquetSettings.writeModel());
     WriteSupport.WriteContext context = support.init(conf);
-    ParquetProperties props = ParquetProperties.builder()
+    ParquetProperties.Builder propsBuilder = ParquetProperties.builder()
         .withPageSize(options.pageSize())
         .withDictionaryPageSize(options.pageSize())
         .withDictionaryEncoding(options.dictionary())
-        .withWriterVersion(ParquetWriter.DEFAULT_WRITER_VERSION)
-        .build();
+        .withWriterVersion(ParquetWriter.DEFAULT_WRITER_VERSION);
+    // Unique in every file by construction: a dictionary would only be built to be thrown away at the first page
+    // (Parquet falls back to plain encoding), so these are written plain from the start, as they end up anyway.
+    for (String unique : MetaFields.UNIQUE_PER_ROW) {
+      propsBuilder.withDictionaryEncoding(unique, false);
+    }
+    ParquetProperties props = propsBuilder.build();
     BloomFilter bloom = BloomFilters.create(options.bloomType(), options.bloomNumEntries(), options.bloomFpp(),
         options.bloomMaxEntries());
     CodecFactory codecs = new CodecFactory(conf, props.getPageSizeThreshold());
@@ -120,8 +145,10 @@ public final class BaseFileWriter implements Closeable {
       fileWriter = new ParquetFileWriter(new StorageOutputFile(storage, path), context.getSchema(),
           ParquetFileWriter.Mode.CREATE, options.rowGroupSize(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
       fileWriter.start();
+      RowShredder shredder = direct
+          ? RowShredder.compile(schemaWithMeta, context.getSchema(), ParquetSettings.writeModel()).orElse(null) : null;
       BaseFileWriter w = new BaseFileWriter(path, schemaWithMeta, key.pos(), bloom, options.rowGroupSize(),
-          context.getSchema(), props, support, context.getExtraMetaData(), codecs, compressor, fileWriter);
+          context.getSchema(), props, support, shredder, context.getExtraMetaData(), codecs, compressor, fileWriter);
       w.startRowGroup();
       KillPoints.reach("basefile.create.after");
       return w;
@@ -154,6 +181,9 @@ public final class BaseFileWriter implements Closeable {
     MessageColumnIO io = new ColumnIOFactory(false).getColumnIO(parquetSchema);
     consumer = io.getRecordWriter(columnStore);
     writeSupport.prepareForWrite(consumer);
+    if (shredder != null) {
+      shredder.bind(columnStore);
+    }
     groupRecords = 0;
   }
 
@@ -167,13 +197,13 @@ public final class BaseFileWriter implements Closeable {
           + (failed ? "failed" : finished ? "finished" : "closed"), null);
     }
     Schema rs = recordWithMetaFields.getSchema();
-    if (rs != checkedSchema) {
+    if (!isChecked(rs)) {
       // fields are written by position: a record of another schema would land in the wrong columns
       if (!rs.equals(schema)) {
         throw Errors.internal("record " + (recordCount + 1) + " for " + path + " has schema " + rs.getFullName()
             + " which differs from the file's schema", null);
       }
-      checkedSchema = rs;
+      remember(rs);
     }
     Object k = recordWithMetaFields.get(keyField);
     if (k == null) {
@@ -182,7 +212,11 @@ public final class BaseFileWriter implements Closeable {
     }
     String key = k.toString();
     try {
-      writeSupport.write(recordWithMetaFields);
+      if (shredder != null) {
+        shredder.write(recordWithMetaFields, columnStore);
+      } else {
+        writeSupport.write(recordWithMetaFields);
+      }
     } catch (RuntimeException e) {
       // the row may be half in the column buffers: this file cannot be finished
       failed = true;
@@ -204,6 +238,25 @@ public final class BaseFileWriter implements Closeable {
       failed = true;
       throw Errors.storage("write base file", path, e);
     }
+  }
+
+  private boolean isChecked(Schema s) {
+    for (Schema c : checkedSchemas) {
+      if (c == s) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void remember(Schema s) {
+    for (int i = 0; i < checkedSchemas.length; i++) {
+      if (checkedSchemas[i] == null) {
+        checkedSchemas[i] = s;
+        return;
+      }
+    }
+    checkedSchemas[checkedSchemas.length - 1] = s;
   }
 
   /** Parquet's own row group policy: check the buffered size now and then, cut ~2 records before the limit. */
@@ -253,6 +306,7 @@ public final class BaseFileWriter implements Closeable {
     columnStore = null;
     pageStore = null;
     groupRecords = 0;
+    estimatedAt = -1;
     try {
       // closing a column store flushes it, which fails on a half-written row: then its heap buffers are just dropped
       if (columns != null && !failed) {
@@ -270,10 +324,24 @@ public final class BaseFileWriter implements Closeable {
     return recordCount;
   }
 
-  /** Bytes written so far plus bytes buffered for the current row group (before the footer). */
+  /**
+   * Bytes written so far plus bytes buffered for the current row group (before the footer). Callers ask after
+   * every record; summing the column buffers walks every column, so the buffered part is re-measured every
+   * {@value #ESTIMATE_EVERY} records and extrapolated in between (a few KB of error against file targets of
+   * megabytes).
+   */
   public long estimatedBytes() {
     try {
-      return fileWriter.getPos() + (columnStore == null ? 0 : columnStore.getBufferedSize());
+      long since = recordCount - estimatedAt;
+      if (estimatedAt < 0 || since < 0 || since >= ESTIMATE_EVERY || groupRecords < ESTIMATE_EVERY) {
+        bufferedEstimate = columnStore == null ? 0 : columnStore.getBufferedSize();
+        estimatedAt = recordCount;
+        estimatedGroupRecords = groupRecords;
+        since = 0;
+      }
+      // records since the last measurement count at the row group's average buffered size so far
+      long perRecord = estimatedGroupRecords > 0 ? bufferedEstimate / estimatedGroupRecords : 0;
+      return fileWriter.getPos() + bufferedEstimate + since * perRecord;
     } catch (IOException e) {
       throw Errors.storage("write base file", path, e);
     }

@@ -35,14 +35,17 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   private final StringConverter[] converters;
   private final RootConverter root;
   private final ColumnReader[] readers;
+  /** Read only the rows of the pages the reader's filter admits (column index), not whole row groups. */
+  private final boolean filtered;
   private PageReadStore pages;
   private long leftInGroup;
   private T next;
   private boolean done;
 
   KeyColumnsIterator(ParquetFileReader reader, MessageType schema, String createdBy, Function<String[], T> rowFn,
-      Function<Throwable, RuntimeException> errors) {
+      Function<Throwable, RuntimeException> errors, boolean filtered) {
     this.reader = reader;
+    this.filtered = filtered;
     this.schema = schema;
     this.columns = schema.getColumns().toArray(new ColumnDescriptor[0]);
     this.createdBy = createdBy;
@@ -97,7 +100,7 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   private boolean nextRowGroup() throws IOException {
     closePages();
     while (true) {
-      pages = reader.readNextRowGroup();
+      pages = filtered ? reader.readNextFilteredRowGroup() : reader.readNextRowGroup();
       if (pages == null) {
         return false;
       }

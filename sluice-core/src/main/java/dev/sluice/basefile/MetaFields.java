@@ -29,6 +29,8 @@ public final class MetaFields {
 
   /** The five meta columns, in file order. */
   public static final List<String> ALL = List.of(COMMIT_TIME, COMMIT_SEQNO, RECORD_KEY, PARTITION_PATH, FILE_NAME);
+  /** Meta fields whose value differs in every row of a base file (so dictionary encoding cannot pay). */
+  public static final List<String> UNIQUE_PER_ROW = List.of(COMMIT_SEQNO, RECORD_KEY);
 
   private static final Set<String> ALL_WITH_OPERATION = Set.of(COMMIT_TIME, COMMIT_SEQNO, RECORD_KEY,
       PARTITION_PATH, FILE_NAME, OPERATION);

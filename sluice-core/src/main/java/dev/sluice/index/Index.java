@@ -19,6 +19,10 @@ public interface Index {
   /** True if keys are unique across partitions. */
   boolean isGlobal();
 
-  /** Base files opened by the last {@link #tag} call (footer reads included), for benchmarks and tests. */
+  /**
+   * Base files opened by the last {@link #tag} call, for benchmarks and tests: a file counts if its footer was
+   * read or its key column checked (once if both). Footers are read once per index instance, so later calls
+   * count only the files whose key range and bloom filter admit a key.
+   */
   long filesOpened();
 }

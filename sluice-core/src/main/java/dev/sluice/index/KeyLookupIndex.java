@@ -14,11 +14,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bloom and simple indexes (and their global variants): for every latest base file in scope, select
  * candidate keys (a {@link CandidateFilter}), then check them exactly against the file's record key column.
+ *
+ * <p>Footers (key range, bloom filter) are read once per file and index instance: base files never change, so
+ * a second {@link #tag} call on the same instance (a session of point lookups) opens only the files whose range
+ * and bloom filter admit a key.
  */
 final class KeyLookupIndex implements Index {
   private final Storage storage;
@@ -27,6 +32,8 @@ final class KeyLookupIndex implements Index {
   private final boolean updatePartitionPath;
   private final int threads;
   private final AtomicLong filesOpened = new AtomicLong();
+  /** Footers already read, by file path; readers hold no open streams. */
+  private final Map<String, BaseFileReader> footers = new ConcurrentHashMap<>();
 
   KeyLookupIndex(Storage storage, CandidateFilter filter, boolean global, boolean updatePartitionPath, int threads) {
     this.storage = storage;
@@ -96,24 +103,29 @@ final class KeyLookupIndex implements Index {
 
   private List<Match> lookup(FileTask task) {
     String path = task.file().path();
-    try (BaseFileReader reader = BaseFileReader.open(storage, path, task.file().size())) {
+    boolean[] opened = new boolean[1];
+    BaseFileReader reader = footers.computeIfAbsent(path, p -> {
+      opened[0] = true;
+      return BaseFileReader.open(storage, p, task.file().size());
+    });
+    List<String> candidates = filter.candidates(reader, task.sortedKeys());
+    if (opened[0] || !candidates.isEmpty()) {
       filesOpened.incrementAndGet();
-      List<String> candidates = filter.candidates(reader, task.sortedKeys());
-      if (candidates.isEmpty()) {
-        return List.of();
-      }
-      Set<String> wanted = new HashSet<>(candidates);
-      Location loc = new Location(task.partition(), task.file().fileId(), task.file().instantTime());
-      List<Match> out = new ArrayList<>();
-      try (CloseableIterator<String> keys = reader.recordKeys()) {
-        while (keys.hasNext()) {
-          String k = keys.next();
-          if (wanted.contains(k)) {
-            out.add(new Match(k, loc));
-          }
+    }
+    if (candidates.isEmpty()) {
+      return List.of();
+    }
+    Set<String> wanted = new HashSet<>(candidates);
+    Location loc = new Location(task.partition(), task.file().fileId(), task.file().instantTime());
+    List<Match> out = new ArrayList<>();
+    try (CloseableIterator<String> keys = reader.recordKeysAmong(candidates)) {
+      while (keys.hasNext()) {
+        String k = keys.next();
+        if (wanted.contains(k)) {
+          out.add(new Match(k, loc));
         }
       }
-      return out;
     }
+    return out;
   }
 }

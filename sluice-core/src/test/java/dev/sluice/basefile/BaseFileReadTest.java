@@ -241,6 +241,30 @@ class BaseFileReadTest {
   }
 
   @Test
+  void recordKeysAmongFewCandidatesReadOnlyTheRowGroupsAndPagesThatMayHoldThem() {
+    String a = TestRecords.key(10);
+    String b = TestRecords.key(1500);
+    List<String> keys = new ArrayList<>();
+    try (BaseFileReader r = BaseFileReader.open(storage, path);
+        CloseableIterator<String> it = r.recordKeysAmong(List.of(a, b, "absent"))) {
+      it.forEachRemaining(keys::add);
+    }
+    assertTrue(keys.contains(a) && keys.contains(b), keys.toString());
+    // keys "key-<i>" in i order overlap in string order across row groups, yet most groups and pages are ruled out
+    assertTrue(keys.size() < ROWS / 2, "read " + keys.size() + " of " + ROWS + " keys");
+    List<String> all = written.stream().map(g -> g.get(MetaFields.RECORD_KEY).toString()).toList();
+    assertTrue(all.containsAll(keys));
+    // many candidates: every key, as recordKeys()
+    List<String> many = all.subList(0, BaseFileReader.KEY_FILTER_LIMIT + 1);
+    List<String> every = new ArrayList<>();
+    try (BaseFileReader r = BaseFileReader.open(storage, path);
+        CloseableIterator<String> it = r.recordKeysAmong(many)) {
+      it.forEachRemaining(every::add);
+    }
+    assertEquals(all, every);
+  }
+
+  @Test
   void keysAndPartitions() throws IOException {
     try (BaseFileReader r = BaseFileReader.open(storage, path, Files.size(Path.of(path)));
         CloseableIterator<KeyAndPartition> it = r.recordKeysAndPartitions()) {

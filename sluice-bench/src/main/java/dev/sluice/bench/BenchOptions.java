@@ -1,0 +1,159 @@
+package dev.sluice.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The driver's command line: {@code [--scale smoke|quick|full] [--only W2,W5] [--reps N] [--heap 4g] ...}.
+ *
+ * @param scale workload sizes
+ * @param only workload ids to run (prefix match: {@code W2} selects W2-cow and W2-mor); empty for all
+ * @param reps repetitions of every measurement
+ * @param heap {@code -Xmx} of every worker JVM (both engines alike)
+ * @param parallelism write threads of both engines
+ * @param seed workload seed
+ * @param workDir where tables go (deleted at the end unless {@code keep})
+ * @param keep keep tables and worker logs
+ * @param memoryRuns also run the {@code -Xmx512m} runs (W3 snapshot read, W4)
+ * @param jfrDir record the Sluice side's timed steps with JFR into this folder
+ * @param jfrHudi record the Hudi side too
+ * @param engines engines to run ({@code sluice}, {@code hudi}, {@code floor})
+ * @param jvmOpts extra worker JVM options (both engines)
+ * @param oracleDir hudi-oracle's build folder ({@code classes}, {@code oracle.classpath})
+ * @param timeoutMinutes per worker JVM
+ */
+record BenchOptions(Scale scale, List<String> only, int reps, String heap, int parallelism, long seed,
+    Optional<Path> workDir, boolean keep, boolean memoryRuns, Optional<Path> jfrDir, boolean jfrHudi,
+    List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes) {
+
+  static final String USAGE = String.join(System.lineSeparator(),
+      "usage: sluice-bench [--scale smoke|quick|full] [--only W1,W2,...] [--reps N] [--heap SIZE]",
+      "                    [--parallelism N] [--seed N] [--work-dir DIR] [--keep] [--no-memory]",
+      "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
+      "                    [--oracle-dir DIR] [--timeout-min N]",
+      "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
+      "          full (1M: the issue's sizes)");
+
+  /**
+   * Workload sizes.
+   *
+   * @param name smoke, quick or full
+   * @param records records of the W1 table
+   * @param batch records of a W2 upsert batch (half updates, half inserts)
+   * @param deletes keys deleted by W6
+   * @param lookups W5 point lookups
+   * @param commits delta commits after which W3 reads
+   * @param warmup records of the untimed warm-up run in every worker (0: none)
+   * @param reps default repetitions
+   * @param heap default worker heap
+   */
+  record Scale(String name, long records, int batch, int deletes, int lookups, List<Integer> commits, long warmup,
+      int reps, String heap) {
+
+    static Scale named(String name) {
+      return switch (name.toLowerCase(Locale.ROOT)) {
+        case "smoke" -> new Scale("smoke", 5_000, 1_000, 500, 50, List.of(1, 2), 0, 1, "1g");
+        case "quick" -> new Scale("quick", 100_000, 10_000, 5_000, 1_000, List.of(1, 5, 10), 5_000, 2, "2g");
+        case "full" -> new Scale("full", 1_000_000, 100_000, 50_000, 1_000, List.of(1, 5, 10), 20_000, 3, "4g");
+        default -> throw new IllegalArgumentException("unknown scale " + name + " (smoke, quick, full)");
+      };
+    }
+
+    int lastCommit() {
+      return commits.get(commits.size() - 1);
+    }
+  }
+
+  static BenchOptions parse(String[] args) {
+    Scale scale = Scale.named("quick");
+    List<String> only = List.of();
+    Integer reps = null;
+    String heap = null;
+    int parallelism = Runtime.getRuntime().availableProcessors();
+    long seed = 20_240_601L;
+    Optional<Path> workDir = Optional.empty();
+    boolean keep = false;
+    boolean memory = true;
+    Optional<Path> jfr = Optional.empty();
+    boolean jfrHudi = false;
+    List<String> engines = List.of("sluice", "hudi", "floor");
+    List<String> jvmOpts = new ArrayList<>();
+    Path oracleDir = Path.of(System.getProperty("sluice.oracle.dir", "hudi-oracle/target"));
+    int timeout = -1;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--scale" -> scale = Scale.named(value(args, ++i, a));
+        case "--only" -> only = split(value(args, ++i, a));
+        case "--reps" -> reps = Integer.parseInt(value(args, ++i, a));
+        case "--heap" -> heap = value(args, ++i, a);
+        case "--parallelism" -> parallelism = Integer.parseInt(value(args, ++i, a));
+        case "--seed" -> seed = Long.parseLong(value(args, ++i, a));
+        case "--work-dir" -> workDir = Optional.of(Path.of(value(args, ++i, a)));
+        case "--keep" -> keep = true;
+        case "--no-memory" -> memory = false;
+        case "--jfr" -> jfr = Optional.of(Path.of(value(args, ++i, a)));
+        case "--jfr-hudi" -> jfrHudi = true;
+        case "--engines" -> engines = split(value(args, ++i, a));
+        case "--jvm-opt" -> jvmOpts.add(value(args, ++i, a));
+        case "--oracle-dir" -> oracleDir = Path.of(value(args, ++i, a));
+        case "--timeout-min" -> timeout = Integer.parseInt(value(args, ++i, a));
+        case "-h", "--help" -> throw new IllegalArgumentException("help");
+        default -> throw new IllegalArgumentException("unknown option " + a);
+      }
+    }
+    if (reps != null && reps < 1) {
+      throw new IllegalArgumentException("--reps must be at least 1");
+    }
+    boolean memoryRuns = memory && !scale.name().equals("smoke");
+    if (only.isEmpty() && scale.name().equals("smoke")) {
+      // CI: one workload per code path (W1-insert and W6-cow repeat paths W1-bulk, W2-cow and W6-mor cover)
+      only = List.of("W1-bulk", "W2", "W3", "W4", "W5", "W6-mor");
+    }
+    int minutes = timeout > 0 ? timeout : switch (scale.name()) {
+      case "smoke" -> 5;
+      case "quick" -> 20;
+      default -> 90;
+    };
+    return new BenchOptions(scale, only, reps == null ? scale.reps() : reps, heap == null ? scale.heap() : heap,
+        parallelism, seed, workDir, keep, memoryRuns, jfr, jfrHudi, engines, List.copyOf(jvmOpts),
+        oracleDir.toAbsolutePath().normalize(), minutes);
+  }
+
+  /** True if workload {@code id} (e.g. {@code W2-cow}) is selected. */
+  boolean selected(String id) {
+    if (only.isEmpty()) {
+      return true;
+    }
+    for (String o : only) {
+      if (id.equalsIgnoreCase(o) || id.toUpperCase(Locale.ROOT).startsWith(o.toUpperCase(Locale.ROOT) + "-")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  boolean runs(String engine) {
+    return engines.contains(engine);
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static List<String> split(String s) {
+    List<String> out = new ArrayList<>();
+    for (String p : s.split(",")) {
+      if (!p.isBlank()) {
+        out.add(p.trim());
+      }
+    }
+    return List.copyOf(out);
+  }
+}

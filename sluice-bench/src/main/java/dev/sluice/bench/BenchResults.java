@@ -1,0 +1,261 @@
+package dev.sluice.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Measurements by workload label and engine ({@code sluice}, {@code hudi}, {@code floor}); prints the table of
+ * medians and one {@code RESULT} line per workload.
+ */
+final class BenchResults {
+  static final String SLUICE = "sluice";
+  static final String HUDI = "hudi";
+  static final String FLOOR = "floor";
+
+  /** Per label: expected rows after the step (or rows read), -1 if not checked. */
+  private final Map<String, Long> expectedRows = new LinkedHashMap<>();
+  private final Map<String, Map<String, List<JsonNode>>> runs = new LinkedHashMap<>();
+  private final Map<String, Map<String, String>> unavailable = new LinkedHashMap<>();
+  private final List<String> notes = new ArrayList<>();
+  private final List<String> memory = new ArrayList<>();
+
+  /** Declares a workload label (in print order) and the row count both engines must end with. */
+  void declare(String label, long rows) {
+    expectedRows.putIfAbsent(label, rows);
+    runs.computeIfAbsent(label, l -> new LinkedHashMap<>());
+  }
+
+  void add(String label, String engine, JsonNode report) {
+    runs.computeIfAbsent(label, l -> new LinkedHashMap<>()).computeIfAbsent(engine, e -> new ArrayList<>())
+        .add(report);
+  }
+
+  /** Marks an engine's result for a label as not available ({@code n/a}: feature missing, or failed). */
+  void unavailable(String label, String engine, String why) {
+    unavailable.computeIfAbsent(label, l -> new LinkedHashMap<>()).putIfAbsent(engine, why);
+  }
+
+  void note(String line) {
+    notes.add(line);
+  }
+
+  void memory(String line) {
+    memory.add(line);
+  }
+
+  List<JsonNode> reports(String label, String engine) {
+    return runs.getOrDefault(label, Map.of()).getOrDefault(engine, List.of());
+  }
+
+  Optional<String> whyUnavailable(String label, String engine) {
+    return Optional.ofNullable(unavailable.getOrDefault(label, Map.of()).get(engine));
+  }
+
+  /** True if some engine failed (not merely lacks a feature). */
+  boolean anyFailure() {
+    for (Map.Entry<String, Map<String, String>> e : unavailable.entrySet()) {
+      if (isMemoryRun(e.getKey())) {
+        continue;
+      }
+      for (String why : e.getValue().values()) {
+        if (why.startsWith("failed")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Labels of the {@code -Xmx512m} runs end in {@code @512m}; they are reported apart. */
+  private static boolean isMemoryRun(String label) {
+    return label.contains("@");
+  }
+
+  private Optional<Double> median(String label, String engine, String field) {
+    if (whyUnavailable(label, engine).isPresent()) {
+      return Optional.empty();
+    }
+    List<Double> values = new ArrayList<>();
+    for (JsonNode r : reports(label, engine)) {
+      JsonNode v = r.get(field);
+      if (v != null && v.isNumber()) {
+        values.add(v.asDouble());
+      }
+    }
+    if (values.isEmpty()) {
+      return Optional.empty();
+    }
+    values.sort(null);
+    int n = values.size();
+    return Optional.of(n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2);
+  }
+
+  /** Rows reported by an engine's runs, if all agree. */
+  private Optional<Long> rows(String label, String engine) {
+    Long rows = null;
+    for (JsonNode r : reports(label, engine)) {
+      JsonNode v = r.get("rows");
+      if (v == null) {
+        return Optional.empty();
+      }
+      if (rows != null && rows != v.asLong()) {
+        return Optional.of(-1L);
+      }
+      rows = v.asLong();
+    }
+    return Optional.ofNullable(rows);
+  }
+
+  private Optional<Long> tsSum(String label, String engine) {
+    for (JsonNode r : reports(label, engine)) {
+      JsonNode v = r.get("ts_sum");
+      if (v != null) {
+        return Optional.of(v.asLong());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * True if every engine that ran the label ended with the expected rows, and the two engines' ts sums agree
+   * (when both report one); labels declared with no expected count (read-optimized reads, whose rows depend on
+   * each engine's file layout) are not checked.
+   */
+  boolean rowsOk(String label) {
+    long expected = expectedRows.getOrDefault(label, -1L);
+    if (expected < 0) {
+      return true;
+    }
+    for (String engine : List.of(SLUICE, HUDI)) {
+      if (whyUnavailable(label, engine).isPresent() || reports(label, engine).isEmpty()) {
+        continue;
+      }
+      Optional<Long> r = rows(label, engine);
+      if (expected >= 0 && (r.isEmpty() || r.get() != expected)) {
+        return false;
+      }
+    }
+    Optional<Long> a = tsSum(label, SLUICE);
+    Optional<Long> b = tsSum(label, HUDI);
+    return a.isEmpty() || b.isEmpty() || a.get().equals(b.get())
+        || whyUnavailable(label, SLUICE).isPresent() || whyUnavailable(label, HUDI).isPresent();
+  }
+
+  void print(PrintStream out, String header) {
+    out.println();
+    out.println(header);
+    String fmt = "%-12s %9s %9s %8s %9s %8s %10s %10s %9s %9s %9s  %s%n";
+    out.printf(Locale.ROOT, fmt, "workload", "sluice_s", "hudi_s", "hudi/sl", "floor_s", "sl/floor", "sluice_MB",
+        "hudi_MB", "sl_heapMB", "hu_heapMB", "rows", "check");
+    for (String label : runs.keySet()) {
+      if (isMemoryRun(label)) {
+        continue;
+      }
+      Optional<Double> s = median(label, SLUICE, "seconds");
+      Optional<Double> h = median(label, HUDI, "seconds");
+      Optional<Double> f = median(label, FLOOR, "seconds");
+      out.printf(Locale.ROOT, fmt, label, sec(s, label, SLUICE), sec(h, label, HUDI), ratio(h, s), sec(f, label, FLOOR),
+          ratio(s, f), mb(median(label, SLUICE, "bytes")), mb(median(label, HUDI, "bytes")),
+          mb(median(label, SLUICE, "peak_heap")), mb(median(label, HUDI, "peak_heap")),
+          rows(label, SLUICE).or(() -> rows(label, HUDI)).map(String::valueOf).orElse("-"),
+          expectedRows.getOrDefault(label, -1L) < 0 ? "-" : rowsOk(label) ? "ok" : "MISMATCH");
+    }
+    out.println();
+    for (String label : runs.keySet()) {
+      if (!isMemoryRun(label)) {
+        out.println(resultLine(label));
+      }
+    }
+    if (!memory.isEmpty()) {
+      out.println();
+      memory.forEach(out::println);
+    }
+    if (!notes.isEmpty() || !unavailable.isEmpty()) {
+      out.println();
+      out.println("notes:");
+      unavailable.forEach((label, m) -> m.forEach((engine, why) -> {
+        if (!isMemoryRun(label)) {
+          out.println("  " + label + " " + engine + ": " + why);
+        }
+      }));
+      notes.forEach(n -> out.println("  " + n));
+    }
+  }
+
+  /** {@code RESULT workload=... sluice_s=... hudi_s=... ratio=... sluice_bytes=... hudi_bytes=... floor_s=...}. */
+  String resultLine(String label) {
+    Optional<Double> s = median(label, SLUICE, "seconds");
+    Optional<Double> h = median(label, HUDI, "seconds");
+    Optional<Double> f = median(label, FLOOR, "seconds");
+    StringBuilder b = new StringBuilder("RESULT workload=").append(label);
+    b.append(" sluice_s=").append(num(s, 3));
+    b.append(" hudi_s=").append(num(h, 3));
+    b.append(" ratio=").append(ratio(h, s));
+    b.append(" sluice_bytes=").append(num(median(label, SLUICE, "bytes"), 0));
+    b.append(" hudi_bytes=").append(num(median(label, HUDI, "bytes"), 0));
+    b.append(" floor_s=").append(num(f, 3));
+    b.append(" sluice_floor=").append(ratio(s, f));
+    b.append(" floor_bytes=").append(num(median(label, FLOOR, "bytes"), 0));
+    b.append(" sluice_heap=").append(num(median(label, SLUICE, "peak_heap"), 0));
+    b.append(" hudi_heap=").append(num(median(label, HUDI, "peak_heap"), 0));
+    b.append(" sluice_rows=").append(rows(label, SLUICE).map(String::valueOf).orElse("n/a"));
+    b.append(" hudi_rows=").append(rows(label, HUDI).map(String::valueOf).orElse("n/a"));
+    long expected = expectedRows.getOrDefault(label, -1L);
+    b.append(" expected_rows=").append(expected < 0 ? "n/a" : String.valueOf(expected));
+    b.append(" rows_ok=").append(rowsOk(label));
+    if (label.startsWith("W3-")) {
+      Optional<Long> rows = rows(label, SLUICE).or(() -> rows(label, HUDI));
+      if (rows.isPresent() && rows.get() > 0) {
+        double m = rows.get() / 1e6;
+        b.append(" sluice_s_per_mrow=").append(num(s.map(x -> x / m), 3));
+        b.append(" hudi_s_per_mrow=").append(num(h.map(x -> x / m), 3));
+      }
+    }
+    if (label.equals("W5")) {
+      for (String engine : List.of(SLUICE, HUDI)) {
+        Optional<Double> lookups = median(label, engine, "lookups");
+        Optional<Double> index = median(label, engine, "index_files");
+        Optional<Double> data = median(label, engine, "data_files");
+        if (lookups.isPresent() && lookups.get() > 0) {
+          b.append(' ').append(engine).append("_index_files_per_lookup=")
+              .append(index.filter(x -> x >= 0).map(x -> fmt(x / lookups.get(), 3)).orElse("n/a"));
+          b.append(' ').append(engine).append("_data_files_per_lookup=")
+              .append(data.map(x -> fmt(x / lookups.get(), 3)).orElse("n/a"));
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  private String sec(Optional<Double> v, String label, String engine) {
+    if (v.isPresent()) {
+      return fmt(v.get(), 3);
+    }
+    return whyUnavailable(label, engine).map(w -> w.startsWith("failed") ? "failed" : "n/a").orElse("-");
+  }
+
+  private static String ratio(Optional<Double> num, Optional<Double> den) {
+    if (num.isEmpty() || den.isEmpty() || den.get() <= 0) {
+      return "n/a";
+    }
+    return fmt(num.get() / den.get(), 2);
+  }
+
+  private static String num(Optional<Double> v, int decimals) {
+    return v.map(x -> fmt(x, decimals)).orElse("n/a");
+  }
+
+  private static String mb(Optional<Double> bytes) {
+    return bytes.map(b -> fmt(b / (1024 * 1024), 1)).orElse("-");
+  }
+
+  private static String fmt(double v, int decimals) {
+    return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+}

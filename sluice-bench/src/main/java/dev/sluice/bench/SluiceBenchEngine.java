@@ -1,0 +1,141 @@
+package dev.sluice.bench;
+
+import dev.sluice.api.Lookup;
+import dev.sluice.api.Table;
+import dev.sluice.api.TableSpec;
+import dev.sluice.api.Tables;
+import dev.sluice.bench.data.BenchRecords;
+import dev.sluice.bench.measure.StepArgs;
+import dev.sluice.bench.steps.Engine;
+import dev.sluice.config.Config;
+import dev.sluice.merge.MergeMode;
+import dev.sluice.read.QueryType;
+import dev.sluice.table.TableType;
+import dev.sluice.util.CloseableIterator;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Sluice as a benchmark {@link Engine}, through its public API only ({@code Tables}, {@code Table}, {@code Lookup})
+ * and with the options the Hudi side gets: BLOOM index, snappy, the same small-file limit, file and row-group sizes
+ * and parallelism, no combining of inserts.
+ */
+final class SluiceBenchEngine implements Engine {
+  private final Config config;
+
+  SluiceBenchEngine(StepArgs args) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("hoodie.index.type", "BLOOM");
+    m.put("hoodie.parquet.compression.codec", "snappy");
+    m.put("hoodie.parquet.small.file.limit", args.get("small-file-limit"));
+    m.put("hoodie.parquet.max.file.size", args.get("max-file-size"));
+    m.put("hoodie.parquet.block.size", args.get("max-file-size"));
+    m.put("hoodie.parquet.page.size", "1048576");
+    m.put("sluice.write.parallelism", args.get("parallelism"));
+    m.put("hoodie.combine.before.insert", "false");
+    m.put("hoodie.combine.before.upsert", "true");
+    this.config = Config.of(m);
+  }
+
+  @Override
+  public String name() {
+    return "sluice";
+  }
+
+  @Override
+  public void create(Path table, boolean mergeOnRead) {
+    Tables.create(table.toString(), TableSpec.builder("bench")
+        .type(mergeOnRead ? TableType.MERGE_ON_READ : TableType.COPY_ON_WRITE)
+        .recordKey(BenchRecords.KEY).precombine(BenchRecords.ORDERING).partitionBy(BenchRecords.PARTITION)
+        .schema(BenchRecords.SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(), config);
+  }
+
+  @Override
+  public void write(Path table, Op op, List<GenericRecord> records) {
+    Table t = Tables.open(table.toString(), config);
+    switch (op) {
+      case BULK_INSERT -> t.bulkInsert(records.iterator());
+      case INSERT -> t.insert(records.iterator());
+      case UPSERT -> t.upsert(records.iterator());
+      case DELETE -> t.delete(records.iterator());
+      default -> throw new IllegalStateException(op.name());
+    }
+  }
+
+  @Override
+  public ReadResult read(Path table, boolean snapshot) {
+    Table t = Tables.open(table.toString(), config);
+    long rows = 0;
+    long tsSum = 0;
+    int tsPos = -1;
+    try (CloseableIterator<GenericRecord> it = t.newScan().withMetaColumns(true)
+        .queryType(snapshot ? QueryType.SNAPSHOT : QueryType.READ_OPTIMIZED).open()) {
+      while (it.hasNext()) {
+        GenericRecord r = it.next();
+        if (tsPos < 0) {
+          tsPos = r.getSchema().getField(BenchRecords.ORDERING).pos();
+        }
+        tsSum += (Long) r.get(tsPos);
+        rows++;
+      }
+    }
+    return new ReadResult(rows, tsSum);
+  }
+
+  /**
+   * Compacts through {@code Table.compact()} once the API has it (found by reflection so that this harness runs
+   * before and after compaction lands); false while it does not exist.
+   */
+  @Override
+  public boolean compact(Path table) {
+    Method compact;
+    try {
+      compact = Table.class.getMethod("compact");
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+    try {
+      compact.invoke(Tables.open(table.toString(), config));
+      return true;
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  @Override
+  public KeyLookup openLookup(Path table) {
+    Lookup lookup = Lookup.of(Tables.open(table.toString(), config));
+    return new KeyLookup() {
+      @Override
+      public boolean find(String key, String partition) {
+        return lookup.get(key, partition).map(r -> r.get(BenchRecords.ORDERING) != null).orElse(false);
+      }
+
+      @Override
+      public long indexFilesOpened() {
+        return lookup.indexFilesOpened();
+      }
+
+      @Override
+      public long dataFilesOpened() {
+        return lookup.dataFilesOpened();
+      }
+
+      @Override
+      public void close() {
+        // a Lookup holds no open files
+      }
+    };
+  }
+}

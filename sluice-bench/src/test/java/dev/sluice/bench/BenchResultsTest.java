@@ -1,0 +1,80 @@
+package dev.sluice.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchResultsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static JsonNode report(double seconds, long rows, long tsSum, long bytes) throws IOException {
+    return JSON.readTree("{\"seconds\": " + seconds + ", \"rows\": " + rows + ", \"ts_sum\": " + tsSum
+        + ", \"bytes\": " + bytes + ", \"peak_heap\": 1048576}");
+  }
+
+  @Test
+  void resultLineCarriesMediansRatiosAndRowChecks() throws IOException {
+    BenchResults r = new BenchResults();
+    r.declare("W2-cow", 110);
+    r.add("W2-cow", BenchResults.SLUICE, report(2.0, 110, 7, 100));
+    r.add("W2-cow", BenchResults.SLUICE, report(1.0, 110, 7, 100));
+    r.add("W2-cow", BenchResults.SLUICE, report(9.0, 110, 7, 100));
+    r.add("W2-cow", BenchResults.HUDI, report(8.0, 110, 7, 300));
+    r.add("W2-cow", BenchResults.FLOOR, report(1.6, 0, 0, 50));
+    String line = r.resultLine("W2-cow");
+    assertTrue(line.startsWith("RESULT workload=W2-cow sluice_s=2.000 hudi_s=8.000 ratio=4.00 sluice_bytes=100 "
+        + "hudi_bytes=300 floor_s=1.600 "), line);
+    assertTrue(line.contains(" sluice_floor=1.25 "), line);
+    assertTrue(line.contains(" rows_ok=true"), line);
+  }
+
+  @Test
+  void rowsMismatchAndChecksumMismatchAreCaught() throws IOException {
+    BenchResults r = new BenchResults();
+    r.declare("W6-cow", 90);
+    r.add("W6-cow", BenchResults.SLUICE, report(1, 90, 5, 1));
+    r.add("W6-cow", BenchResults.HUDI, report(1, 91, 5, 1));
+    assertFalse(r.rowsOk("W6-cow"));
+    r.declare("W1-bulk", 10);
+    r.add("W1-bulk", BenchResults.SLUICE, report(1, 10, 5, 1));
+    r.add("W1-bulk", BenchResults.HUDI, report(1, 10, 6, 1));
+    assertFalse(r.rowsOk("W1-bulk"), "same count, different data");
+  }
+
+  @Test
+  void unavailableEnginesPrintNaAndOnlyFailuresCount() throws IOException {
+    BenchResults r = new BenchResults();
+    r.declare("W4", 10);
+    r.add("W4", BenchResults.HUDI, report(3, 10, 1, 1));
+    r.unavailable("W4", BenchResults.SLUICE, "n/a: compaction is missing");
+    assertTrue(r.resultLine("W4").contains("sluice_s=n/a hudi_s=3.000 ratio=n/a"), r.resultLine("W4"));
+    assertFalse(r.anyFailure());
+    r.unavailable("W4@512m", BenchResults.HUDI, "failed: worker exit 3");
+    assertFalse(r.anyFailure(), "memory runs may fail");
+    r.unavailable("W4", BenchResults.HUDI, "failed: worker exit 1");
+    assertTrue(r.anyFailure());
+  }
+
+  @Test
+  void optionsSelectWorkloadsByPrefixAndSmokeDefaultsToASubset() {
+    BenchOptions o = BenchOptions.parse(new String[] {"--scale", "full", "--only", "W2,W5"});
+    assertTrue(o.selected("W2-cow") && o.selected("W2-mor") && o.selected("W5"));
+    assertFalse(o.selected("W1-bulk"));
+    assertEquals(3, o.reps());
+    assertEquals(1_000_000, o.scale().records());
+    BenchOptions smoke = BenchOptions.parse(new String[] {"--scale", "smoke"});
+    assertFalse(smoke.selected("W1-insert"));
+    assertTrue(smoke.selected("W3"));
+    assertFalse(smoke.memoryRuns());
+    assertEquals(List.of("sluice", "hudi", "floor"), smoke.engines());
+    assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[] {"--scale", "huge"}));
+    assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[] {"--reps", "0"}));
+  }
+}

@@ -1,0 +1,88 @@
+package dev.sluice.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the benchmark driver at smoke scale (5,000 records, one repetition) against Sluice and the real Apache Hudi
+ * 0.15.0 in child JVMs, and checks that every workload produced its RESULT line with the same row counts on both
+ * sides. Nothing about time is asserted.
+ */
+class BenchSmokeIT {
+  private static final List<String> LABELS = List.of("W1-bulk", "W2-cow", "W2-mor", "W3-snap-1", "W3-ro-1",
+      "W3-snap-2", "W3-ro-2", "W4", "W5", "W6-mor");
+  private static final List<String> WITH_FLOOR = List.of("W1-bulk", "W2-cow", "W2-mor", "W3-snap-1", "W3-ro-1",
+      "W6-mor");
+
+  @TempDir
+  Path work;
+
+  @Test
+  void everyWorkloadReportsOnBothEnginesWithTheSameRows() {
+    List<String> args = new ArrayList<>(List.of("--scale", "smoke", "--work-dir", work.toString(),
+        // C1 only: the smoke run checks plumbing, not speed, and the machine is shared
+        "--jvm-opt", "-XX:TieredStopAtLevel=1"));
+    String extra = System.getProperty("sluice.bench.smoke.args", "").trim();
+    if (!extra.isEmpty()) {
+      args.addAll(List.of(extra.split("\\s+")));
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status = BenchDriver.run(BenchOptions.parse(args.toArray(new String[0])),
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String output = bytes.toString(StandardCharsets.UTF_8);
+    System.out.println(output);
+    assertEquals(0, status, output);
+
+    Map<String, Map<String, String>> results = new HashMap<>();
+    for (String line : output.split("\n")) {
+      if (line.startsWith("RESULT ")) {
+        Map<String, String> fields = new HashMap<>();
+        for (String kv : line.substring(7).trim().split(" ")) {
+          int eq = kv.indexOf('=');
+          fields.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        results.put(fields.get("workload"), fields);
+      }
+    }
+    for (String label : LABELS) {
+      Map<String, String> r = results.get(label);
+      assertTrue(r != null, "no RESULT line for " + label + "\n" + output);
+      for (String key : List.of("sluice_s", "hudi_s", "ratio", "sluice_bytes", "hudi_bytes", "floor_s")) {
+        assertTrue(r.containsKey(key), label + " lacks " + key);
+      }
+      assertEquals("true", r.get("rows_ok"), label + ": " + r);
+      // Hudi has every feature, so it always measures
+      assertTrue(Double.parseDouble(r.get("hudi_s")) > 0, label + ": " + r);
+      if (!r.get("expected_rows").equals("n/a")) {
+        assertEquals(r.get("expected_rows"), r.get("hudi_rows"), label + ": " + r);
+        if (!r.get("sluice_s").equals("n/a")) {
+          assertEquals(r.get("expected_rows"), r.get("sluice_rows"), label + ": " + r);
+        }
+      }
+      if (r.get("sluice_s").equals("n/a")) {
+        assertTrue(output.contains("  " + label + " sluice: n/a: "), "an n/a needs its reason: " + label);
+      } else {
+        assertTrue(Double.parseDouble(r.get("sluice_s")) > 0, label + ": " + r);
+      }
+    }
+    for (String label : WITH_FLOOR) {
+      assertTrue(Double.parseDouble(results.get(label).get("floor_s")) > 0, label + " floor: " + results.get(label));
+    }
+    for (String label : List.of("W1-bulk", "W2-cow", "W2-mor", "W6-mor")) {
+      assertTrue(Long.parseLong(results.get(label).get("hudi_bytes")) > 0, label);
+    }
+    assertTrue(Long.parseLong(results.get("W1-bulk").get("sluice_bytes")) > 0);
+    assertTrue(results.get("W5").get("sluice_index_files_per_lookup") != null);
+  }
+}

@@ -1,0 +1,103 @@
+package dev.sluice.api;
+
+import dev.sluice.basefile.BaseFileReader;
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.error.Errors;
+import dev.sluice.fsview.BaseFile;
+import dev.sluice.fsview.FileSlice;
+import dev.sluice.fsview.FileSystemView;
+import dev.sluice.index.Index;
+import dev.sluice.index.Indexes;
+import dev.sluice.index.Location;
+import dev.sluice.index.TaggedRecord;
+import dev.sluice.merge.Ordering;
+import dev.sluice.util.CloseableIterator;
+import dev.sluice.write.WriteRecord;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.io.api.Binary;
+
+/**
+ * Point lookups by record key on the table as it was when the lookup was made ({@link #of}): the table's index
+ * finds the file group holding the key (key ranges and bloom filters rule out the other files, then the key column
+ * of the candidates is checked), and the row is read from that group's latest base file with a record-key
+ * predicate, so Parquet statistics skip the row groups and pages that cannot hold it. Not thread-safe.
+ *
+ * <p>Rows come back as stored, meta columns first. Only base files are read: a key whose file group has log
+ * files (Merge-on-Read, not yet compacted) is refused rather than answered from a stale base file.
+ */
+public final class Lookup {
+  private final Table table;
+  private final FileSystemView view;
+  private final Index index;
+  /** Footers of the base files read so far (files never change; readers hold no open streams). */
+  private final Map<String, BaseFileReader> readers = new HashMap<>();
+  private long indexFilesOpened;
+  private long dataFilesOpened;
+
+  private Lookup(Table table, FileSystemView view, Index index) {
+    this.table = table;
+    this.view = view;
+    this.index = index;
+  }
+
+  /** Lookups on the latest snapshot of {@code table}, with its index ({@code hoodie.index.type}). */
+  public static Lookup of(Table table) {
+    return new Lookup(table, table.fileSystemView(), Indexes.forConfig(table.storage(), table.options()));
+  }
+
+  /**
+   * The row with {@code recordKey} in partition {@code partitionPath} (relative path, {@code ""} for a
+   * non-partitioned table; ignored by a global index), if the table holds it.
+   */
+  public Optional<GenericRecord> get(String recordKey, String partitionPath) {
+    WriteRecord probe = new WriteRecord(recordKey, partitionPath, null, Ordering.NATURAL, WriteRecord.DeleteKind.NONE);
+    List<TaggedRecord> tagged = index.tag(List.of(probe), view);
+    indexFilesOpened += index.filesOpened();
+    Optional<Location> where = tagged.isEmpty() ? Optional.empty() : tagged.get(0).location();
+    if (where.isEmpty()) {
+      return Optional.empty();
+    }
+    Location loc = where.get();
+    FileSlice slice = view.latestMergedSlices(loc.partitionPath()).stream()
+        .filter(s -> s.fileId().equals(loc.fileId())).findFirst()
+        .orElseThrow(() -> Errors.internal("the index located key " + recordKey + " in file group "
+            + loc.fileId() + ", which the view of " + table.location() + " does not have", null));
+    if (!slice.logFiles().isEmpty()) {
+      throw Errors.unsupported("Key lookups in file groups with log files (file group " + loc.fileId() + ")",
+          "Compact the table first, or use a snapshot scan with a filter on the record key.");
+    }
+    BaseFile base = slice.baseFile().orElseThrow(() -> Errors.internal("file group " + loc.fileId()
+        + " has no base file", null));
+    dataFilesOpened++;
+    FilterCompat.Filter byKey = FilterCompat.get(
+        FilterApi.eq(FilterApi.binaryColumn(MetaFields.RECORD_KEY), Binary.fromString(recordKey)));
+    BaseFileReader reader = readers.computeIfAbsent(base.path(),
+        p -> BaseFileReader.open(table.storage(), p, base.size()));
+    try (CloseableIterator<GenericRecord> rows = reader.read(reader.footer().schema(), byKey)) {
+      while (rows.hasNext()) {
+        GenericRecord row = rows.next();
+        Object key = row.get(MetaFields.RECORD_KEY);
+        if (key != null && recordKey.equals(key.toString())) {
+          return Optional.of(row);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Base files the index opened over all lookups so far (footers and key columns). */
+  public long indexFilesOpened() {
+    return indexFilesOpened;
+  }
+
+  /** Base files read for rows over all lookups so far. */
+  public long dataFilesOpened() {
+    return dataFilesOpened;
+  }
+}
