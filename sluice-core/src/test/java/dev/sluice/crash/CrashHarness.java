@@ -1,9 +1,7 @@
 package dev.sluice.crash;
 
 import dev.sluice.api.Table;
-import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.config.Config;
 import dev.sluice.rollback.RollbackMetadata;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
@@ -40,7 +38,7 @@ import org.apache.avro.generic.GenericRecord;
  * every data file is named by a completed instant (log files of rolled-back writes excepted, as Hudi leaves them).
  */
 public final class CrashHarness {
-  /** Number of kill points over all scenarios (default run: 36). */
+  /** Number of kill points over all scenarios (default run: 42). */
   public static final String POINTS_PROPERTY = "sluice.crash.points";
   /** Number of random-moment kills over all scenarios (default 6). */
   public static final String RANDOM_PROPERTY = "sluice.crash.random";
@@ -317,7 +315,7 @@ public final class CrashHarness {
   }
 
   private static Table open(Path dir, CrashScenario s) {
-    return Tables.open(dir.toString(), Config.of(s.options()));
+    return s.open(dir);
   }
 
   private static Map<String, GenericRecord> toMap(List<GenericRecord> records) {

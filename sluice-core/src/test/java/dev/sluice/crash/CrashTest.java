@@ -9,7 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SIGKILLs a child JVM at kill points and random moments of every kind of write and table action, and checks what
- * it leaves (see {@link CrashHarness}). Default: 36 kill points and 6 random moments. Extended run:
+ * it leaves (see {@link CrashHarness}). Default: 42 kill points and 6 random moments. Extended run:
  * {@code mvn -B -pl sluice-core -am test -Dtest=CrashTest -Dsluice.crash.points=300 -Dsluice.crash.random=60
  * -Dsluice.crash.seed=N} (the seed is printed; the same seed picks the same points).
  */
@@ -19,7 +19,7 @@ class CrashTest {
 
   @Test
   void aKilledOperationLeavesTheStateBeforeOrAfterItAndTheNextWriteCleansUp() {
-    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 36, 6);
+    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 42, 6);
     CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> { }).run(Scenarios.all());
     System.out.println(report.summary(settings.seed()));
     assertEquals(settings.points(), report.killPoints(), "every kill point was tried");
