@@ -66,7 +66,7 @@ final class WriteCommand implements Callable<Integer> {
       parts.add(() -> RecordSources.open(in, f, schema, options));
     }
     CommitResult r;
-    try (CloseableIterator<GenericRecord> records = Progress.wrap(CloseableIterator.concat(parts), "read")) {
+    try (CloseableIterator<GenericRecord> records = Progress.wrap(RecordSources.concat(parts), "read")) {
       r = t.write(operation, records);
     }
     spec.commandLine().getOut().printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
