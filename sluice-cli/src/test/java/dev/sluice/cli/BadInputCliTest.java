@@ -102,6 +102,39 @@ class BadInputCliTest {
     assertTrue(!q.out().contains("tip"), q.out());
   }
 
+  @org.junit.jupiter.api.Test
+  void aSchemaFileEvolvesTheTableAndAnIncompatibleOneIsRefused() throws IOException {
+    org.apache.avro.Schema current = dev.sluice.api.Tables.open(table).schema();
+    List<org.apache.avro.Schema.Field> fields = new ArrayList<>();
+    current.getFields().forEach(f -> fields.add(new org.apache.avro.Schema.Field(f, f.schema())));
+    fields.add(new org.apache.avro.Schema.Field("tip", org.apache.avro.Schema.createUnion(
+        org.apache.avro.Schema.create(org.apache.avro.Schema.Type.NULL),
+        org.apache.avro.Schema.create(org.apache.avro.Schema.Type.DOUBLE)), null, org.apache.avro.Schema.Field.NULL_DEFAULT_VALUE));
+    Path v2 = dir.resolve("v2.avsc");
+    Files.writeString(v2, org.apache.avro.Schema.createRecord(current.getName(), null, current.getNamespace(), false, fields)
+        .toString());
+    Path in = dir.resolve("v2.jsonl");
+    Files.writeString(in, "{\"id\": \"c\", \"ts\": 1, \"city\": \"oslo\", \"fare\": 1.0, \"tip\": 3.5}\n");
+    CliTest.Run r = CliTest.run("upsert", table, in.toString(), "--schema", v2.toString());
+    assertEquals(0, r.exit(), r.err());
+    CliTest.Run q = CliTest.run("query", table, "--format", "csv");
+    assertTrue(q.out().contains("tip") && q.out().contains("3.5"), q.out());
+
+    List<org.apache.avro.Schema.Field> fewer = new ArrayList<>();
+    current.getFields().stream().filter(f -> !f.name().equals("fare"))
+        .forEach(f -> fewer.add(new org.apache.avro.Schema.Field(f, f.schema())));
+    Path dropped = dir.resolve("dropped.avsc");
+    Files.writeString(dropped, org.apache.avro.Schema.createRecord(current.getName(), null, current.getNamespace(), false,
+        fewer).toString());
+    Path in2 = dir.resolve("dropped.jsonl");
+    Files.writeString(in2, "{\"id\": \"d\", \"ts\": 1, \"city\": \"oslo\"}\n");
+    List<String> before = listing();
+    CliTest.Run bad = CliTest.run("upsert", table, in2.toString(), "--schema", dropped.toString());
+    assertEquals(3, bad.exit(), bad.err());
+    assertTrue(bad.err().contains("'fare'") && bad.err().contains("missing from the records"), bad.err());
+    assertEquals(before, listing());
+  }
+
   private List<String> listing() throws IOException {
     List<String> out = new ArrayList<>();
     try (Stream<Path> s = Files.walk(Path.of(table))) {
