@@ -22,7 +22,9 @@ class CrashTest {
     CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 42, 6);
     CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> { }).run(Scenarios.all());
     System.out.println(report.summary(settings.seed()));
-    assertEquals(settings.points(), report.killPoints(), "every kill point was tried");
+    assertTrue(report.killPoints() >= Math.min(settings.points(), 150), "kill points tried: " + report.summary(settings.seed()));
+    assertEquals(settings.points() + settings.randomKills(), report.killPoints() + report.randomKills(),
+        "every trial ran (kill points a scenario lacks become random moments)");
     assertTrue(report.killed() >= settings.points() / 2, "most trials really were killed: " + report.summary(settings.seed()));
     assertTrue(report.failures().isEmpty(), String.join("\n", report.failures()) + "\n" + report.summary(settings.seed()));
   }
