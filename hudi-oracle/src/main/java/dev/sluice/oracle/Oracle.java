@@ -25,6 +25,7 @@ public final class Oracle {
       "  fsview   --table PATH [--use-metadata]",
       "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)]",
       "  schema   --table PATH",
+      "  metadata --table PATH   (rollback, savepoint and restore metadata as Hudi decodes it)",
       "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
@@ -83,6 +84,9 @@ public final class Oracle {
           break;
         case "schema":
           InspectCommands.schema(Args.parse(rest, Set.of()), out);
+          break;
+        case "metadata":
+          MetadataCommand.run(Args.parse(rest, Set.of()), out);
           break;
         case "warmup":
           WarmupCommand.run(Args.parse(rest, Set.of()), out);

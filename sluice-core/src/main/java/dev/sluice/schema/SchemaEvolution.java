@@ -101,6 +101,21 @@ public final class SchemaEvolution {
         + (fix == null ? "" : ". " + fix), "the table schema, or one that only adds nullable fields or widens types");
   }
 
+  /** True if some field of {@code older} has a narrower type in {@code older} than in {@code newer}. */
+  public static boolean widens(Schema older, Schema newer) {
+    for (Schema.Field f : older.getFields()) {
+      Schema.Field n = newer.getField(f.name());
+      if (n != null && nonNull(f.schema()).getType() != nonNull(n.schema()).getType()
+          && PROMOTABLE.contains(nonNull(f.schema()).getType())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final java.util.Set<Schema.Type> PROMOTABLE = java.util.EnumSet.of(Schema.Type.INT, Schema.Type.LONG,
+      Schema.Type.FLOAT);
+
   /**
    * {@code value} as a value of {@code target}: a value read with an older, narrower schema (an int where the table
    * now has a long, a float where it has a double) is widened; anything else is returned as it is.

@@ -75,10 +75,44 @@ class SchemaEvolutionTest {
     return t;
   }
 
+  /** V1 plus a nullable field only. */
+  static final Schema V1_NOTE = SchemaBuilder.record("row").namespace("evo").fields()
+      .requiredString("id").requiredLong("ts").requiredString("part").requiredInt("count").requiredFloat("score")
+      .optionalString("note").endRecord();
+
   @ParameterizedTest
   @EnumSource(TableType.class)
-  void aNewNullableFieldAndWidenedTypesAreTakenAndOldRowsReadWidened(TableType type) {
+  void aNewNullableFieldIsTakenAndOldRowsReadItAsNull(TableType type) {
     Table t = create(type);
+    GenericData.Record r = new GenericData.Record(V1_NOTE);
+    r.put("id", "k1");
+    r.put("ts", 2L);
+    r.put("part", "p" + ("k1".hashCode() & 1));
+    r.put("count", 5);
+    r.put("score", 1.5f);
+    r.put("note", "added");
+    t.upsert(List.<GenericRecord>of(r).iterator());
+    assertEquals(V1_NOTE, t.schema());
+    Map<String, GenericRecord> rows = TripFixture.rows(t);
+    assertEquals("added", rows.get("k1").get("note").toString());
+    assertNull(rows.get("k2").get("note"));
+    assertTrue(GenericData.get().validate(V1_NOTE, rows.get("k2")));
+  }
+
+  @org.junit.jupiter.api.Test
+  void wideningOnMergeOnReadIsRefusedWhileLogsSitOnBaseFilesOfTheOldType() {
+    Table t = create(TableType.MERGE_ON_READ);
+    SluiceException e = assertThrows(SluiceException.class,
+        () -> t.upsert(List.of(v2("k1", 2, 10_000_000_000L, 2.25, "evolved")).iterator()));
+    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertTrue(e.getMessage().contains("widens a column type") && e.getMessage().contains("compacted"), e.getMessage());
+    assertEquals(V1, t.schema());
+  }
+
+  @org.junit.jupiter.api.Test
+  void widenedTypesRewriteEveryOldBaseFileSoNoFileKeepsTheOldType() {
+    Table t = create(TableType.COPY_ON_WRITE);
+    TableType type = TableType.COPY_ON_WRITE;
     t.upsert(List.of(v2("k1", 2, 10_000_000_000L, 2.25, "evolved"), v2("new", 2, 7, 1.5, null)).iterator());
     assertEquals(V2, t.schema(), "the table schema is the evolved one");
     Map<String, GenericRecord> rows = TripFixture.rows(t);
@@ -91,6 +125,13 @@ class SchemaEvolutionTest {
     assertEquals(2.5d, old.get("score"), "a float written before is read as a double");
     assertNull(old.get("note"));
     assertTrue(GenericData.get().validate(V2, old), "every row is a valid V2 record: " + old);
+    for (var p : List.of("p0", "p1")) {
+      for (var f : t.fileSystemView().latestBaseFiles(p)) {
+        try (var reader = dev.sluice.basefile.BaseFileReader.open(t.storage(), f.path())) {
+          assertEquals(Schema.Type.LONG, reader.footer().schema().getField("count").schema().getType(), f.path());
+        }
+      }
+    }
     // writing V1 records again would narrow count back to an int
     SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(List.of(v1("k3", 3, 1, 1f)).iterator()));
     assertTrue(e.getMessage().contains("'count' changed from \"long\" to \"int\""), e.getMessage());
