@@ -136,4 +136,17 @@ class DamagedTableTest {
     Instant rb = again.timeline().filter(i -> i.action() == Action.ROLLBACK).lastInstant().orElseThrow();
     assertTrue(rb.isCompleted());
   }
+
+  @Test
+  void aDeltaCommitWithBrokenJsonIsRolledBackWithRollbackBlocksFoundByReadingTheLogs() throws IOException {
+    Table t = Tables.create(dir.toString(), MorFixture.spec().build(), Config.of(OPTIONS));
+    t.insert(it(trips(0, 6, 1, 10)));
+    Map<String, GenericRecord> before = rows(t);
+    String c2 = t.upsert(it(List.of(trip("id-000000", 11, "p0", "logged", 0)))).instantTime();
+    Files.writeString(dir.resolve(".hoodie/" + c2 + ".deltacommit"), "[broken");
+    dev.sluice.rollback.RollbackMetadata md = Tables.open(dir.toString(), Config.of(OPTIONS)).rollback(c2);
+    long blocks = md.partitionMetadata().values().stream().mapToLong(p -> p.rollbackLogFiles().size()).sum();
+    assertEquals(1, blocks, "a rollback block for the file group whose log holds the broken commit's block: " + md);
+    assertEquals(before, rows(Tables.open(dir.toString(), Config.of(OPTIONS))));
+  }
 }
