@@ -11,6 +11,7 @@ import dev.sluice.log.LogDump;
 import dev.sluice.log.LogDump.BlockSummary;
 import dev.sluice.util.CloseableIterator;
 import java.io.PrintWriter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -48,7 +49,7 @@ final class FilesCommand implements Callable<Integer> {
     for (String partition : view.partitions()) {
       List<FileGroup> fgs = view.fileGroups(partition);
       out.printf("partition %s (%d file groups)%n", partition.isEmpty() ? "<none>" : partition, fgs.size());
-      Map<String, FileSlice> merged = new java.util.HashMap<>();
+      Map<String, FileSlice> merged = new HashMap<>();
       view.latestMergedSlices(partition).forEach(s -> merged.put(s.fileId(), s));
       for (FileGroup fg : fgs) {
         FileSlice slice = merged.get(fg.id().fileId());

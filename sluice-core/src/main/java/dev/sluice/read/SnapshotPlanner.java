@@ -18,6 +18,7 @@ import dev.sluice.table.TableType;
 import dev.sluice.timeline.Timeline;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -118,7 +119,7 @@ public final class SnapshotPlanner {
    * precombine field and the delete marker), in table order.
    */
   private Schema mergeSchema(Schema full, Set<String> readColumns) {
-    Set<String> names = new java.util.HashSet<>(readColumns);
+    Set<String> names = new HashSet<>(readColumns);
     names.add(MetaFields.RECORD_KEY);
     names.add(MetaFields.PARTITION_PATH);
     names.add(MetaFields.IS_DELETED);

@@ -232,6 +232,27 @@ class MergeOnReadReadTest {
   }
 
   @Test
+  void aLogFileTruncatedInItsLastBlockStillReadsTheBlocksBeforeIt() throws IOException {
+    Table t = Tables.create(new dev.sluice.storage.AppendingStorage(new LocalStorage()), dir.toString(),
+        MorFixture.spec().build(), Config.of(NO_SMALL_FILES));
+    t.insert(it(trips(0, 4, 1, 10)));
+    t.upsert(it(List.of(trip("id-000000", 11, "p0", "first", 0))));
+    long firstBlockEnd = dir.resolve(MorFixture.logFiles(dir).get(0)).toFile().length();
+    t.upsert(it(List.of(trip("id-000001", 11, "p0", "second", 0))));
+    List<String> logs = MorFixture.logFiles(dir);
+    assertEquals(1, logs.size(), "both delta commits appended to one file");
+    Path file = dir.resolve(logs.get(0));
+    long size = Files.size(file);
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.truncate(firstBlockEnd + (size - firstBlockEnd) / 2);
+    }
+    Map<String, GenericRecord> rows = rows(t);
+    assertEquals(4, rows.size());
+    assertEquals("first", rows.get("id-000000").get("name").toString(), "the intact block is read");
+    assertEquals("name-1", rows.get("id-000001").get("name").toString(), "the cut block yields nothing");
+  }
+
+  @Test
   void logOnlyKeysComeAfterTheBaseRows() throws IOException {
     Table t = TripFixture.create(dir, MorFixture.spec().build(), NO_SMALL_FILES);
     CommitResult c1 = t.insert(it(List.of(trip("m", 1, "p0", "m", 0))));
