@@ -43,6 +43,15 @@ public final class Heartbeat implements AutoCloseable {
     return java.util.Optional.ofNullable(failure.get());
   }
 
+  /**
+   * Stops beating and leaves the heartbeat file: for a writer that lost the race for its instant time to another
+   * process, which beats in the same file (deleting it would make the winner's write look abandoned).
+   */
+  public void abandon() {
+    stopped = true;
+    timer.cancel();
+  }
+
   /** Stops beating and deletes the heartbeat file. */
   @Override
   public void close() {

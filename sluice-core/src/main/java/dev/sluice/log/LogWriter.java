@@ -4,6 +4,7 @@ import dev.sluice.error.Errors;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.fsview.LogFile;
 import dev.sluice.fsview.LogFileName;
+import dev.sluice.storage.AppendRefusedException;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.Storage;
@@ -27,7 +28,8 @@ import java.util.regex.Pattern;
  *       with none, version 1 with this writer's token;</li>
  *   <li>if the target exists and the storage can append (HDFS), blocks are appended to it; otherwise (local disk,
  *       object stores) the writer rolls over to the next version with this writer's token, so every writer
- *       session on such storage makes a new file;</li>
+ *       session on such storage makes a new file; so it does when the store refuses the append
+ *       ({@link AppendRefusedException}: on HDFS, a file still leased to a writer that died mid-append);</li>
  *   <li>after an append that leaves the file larger than the size limit, the next append goes to a new version, in
  *       this session or (if the latest file is already past the limit when the writer opens) the next one.</li>
  * </ul>
@@ -143,6 +145,8 @@ public final class LogWriter implements Closeable {
           beforeOpen.accept(path);
           out = storage.append(path);
           return out;
+        } catch (AppendRefusedException e) {
+          // leased to another (maybe dead) writer, or under lease recovery: a new version, as Hudi's writer does
         } catch (IOException e) {
           String msg = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
           if (!msg.contains("not supported")) {

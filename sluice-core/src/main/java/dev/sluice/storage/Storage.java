@@ -40,7 +40,10 @@ public interface Storage {
     return false;
   }
 
-  /** Opens an existing file for appending; only when {@link #supportsAppend()}. */
+  /**
+   * Opens an existing file for appending; only when {@link #supportsAppend()}. Throws
+   * {@link AppendRefusedException} when this file cannot be appended to now (e.g. another client holds it).
+   */
   default PositionOutputStream append(String path) throws IOException {
     throw new IOException("append is not supported by " + scheme() + " storage: " + path);
   }

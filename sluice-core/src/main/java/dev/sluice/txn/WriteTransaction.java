@@ -158,7 +158,12 @@ public final class WriteTransaction implements AutoCloseable {
         b.heartbeat = hb;
         return;
       } catch (SluiceException e) {
-        hb.ifPresent(Heartbeat::close);
+        if (e.kind() == ErrorKind.CONFLICT) {
+          // the other process that took this instant time beats in the same file: leave it
+          hb.ifPresent(Heartbeat::abandon);
+        } else {
+          hb.ifPresent(Heartbeat::close);
+        }
         if (e.kind() != ErrorKind.CONFLICT || attempt >= INSTANT_ATTEMPTS) {
           throw e;
         }

@@ -8,6 +8,7 @@ import dev.sluice.error.ErrorKind;
 import dev.sluice.error.SluiceException;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.fsview.LogFile;
+import dev.sluice.storage.AppendRefusedException;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.Storage;
@@ -97,6 +98,37 @@ class LogWriterTest {
       b = w.appendBlocks(block("002", 1));
     }
     assertEquals(2, b.version());
+  }
+
+  @Test
+  void anAppendTheStoreRefusesRollsOverToANewVersionAndLeavesTheHeldFileAlone() throws IOException {
+    // HDFS refuses appends to a file still leased to a writer that died mid-append
+    LogFixture.AppendingStorage leased = new LogFixture.AppendingStorage() {
+      @Override
+      public PositionOutputStream append(String path) throws IOException {
+        throw new AppendRefusedException(path, "the file is leased to another client", null);
+      }
+    };
+    AppendResult a;
+    try (LogWriter w = writer(leased, "0-0-0", 1 << 30)) {
+      a = w.appendBlocks(block("001", 1));
+    }
+    long heldSize = Files.size(Path.of(a.file().path()));
+    AppendResult b;
+    AppendResult c;
+    try (LogWriter w = writer(leased, "4-4-4", 1 << 30)) {
+      b = w.appendBlocks(block("002", 2));
+      // the new file is this session's own: later appends of the session go to it
+      c = w.appendBlocks(block("003", 1));
+    }
+    assertEquals(2, b.version());
+    assertEquals(FileNames.logFileName(LogFixture.FILE_ID, LogFixture.BASE, 2, "4-4-4"), b.file().fileName());
+    assertEquals(0, b.offset());
+    assertEquals(b.file().path(), c.file().path());
+    assertEquals(heldSize, Files.size(Path.of(a.file().path())), "the refused file is not touched");
+    assertEquals(List.of(a.file().fileName(), b.file().fileName()), logNames(leased));
+    assertEquals(List.of(Optional.of("002"), Optional.of("003")),
+        LogFixture.readAll(leased, b.file().path()).stream().map(LogBlock::instantTime).toList());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.sluice.hadoop;
 
+import dev.sluice.storage.AppendRefusedException;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.SeekableInput;
@@ -231,6 +232,12 @@ public final class HadoopStorage implements Storage {
       return new HadoopOutput(fsFor(p).append(p));
     } catch (FileNotFoundException e) {
       throw NioErrors.noSuchFile(path, e);
+    } catch (IOException e) {
+      Optional<String> refusal = AppendRefusals.reason(e);
+      if (refusal.isPresent()) {
+        throw new AppendRefusedException(path, refusal.get(), e);
+      }
+      throw e;
     }
   }
 

@@ -2,12 +2,23 @@ package dev.sluice.storageit;
 
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
+import static dev.sluice.api.TripFixture.trip;
 import static dev.sluice.api.TripFixture.trips;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
+import dev.sluice.api.Tables;
+import dev.sluice.api.TripFixture;
+import dev.sluice.fsview.FileNames;
+import dev.sluice.interop.RemoteHudi;
+import dev.sluice.log.LogBlockType;
+import dev.sluice.log.LogDump;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.table.TableType;
+import dev.sluice.timeline.Action;
 import dev.sluice.timeline.Instant;
 import dev.sluice.write.CommitResult;
 import java.io.BufferedReader;
@@ -16,8 +27,10 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
@@ -38,19 +51,7 @@ class HdfsKilledWriterProcessTest {
     CommitResult c1 = first.insert(it(trips(0, 30, 3, 1)));
     Map<String, GenericRecord> before = rows(first);
 
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        KilledWriterMain.class.getName(), "base", location));
-    settings.forEach((k, v) -> command.add(k + "=" + v));
-    Process writer = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
-      String line = out.readLine();
-      assertEquals(KilledWriterMain.READY, line, "the writer reached the middle of a data file");
-      writer.destroyForcibly();
-      assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
-    } finally {
-      writer.destroyForcibly();
-    }
+    killMidWrite("base", location, settings);
 
     Table reader = RemoteTables.reopen(location, settings);
     assertEquals(before, rows(reader), "readers see the table as it was");
@@ -67,5 +68,78 @@ class HdfsKilledWriterProcessTest {
     Map<String, GenericRecord> after = rows(RemoteTables.reopen(location, settings));
     assertEquals(60, after.size());
     assertEquals("lost", after.get("id-000001").get("name").toString());
+  }
+
+  /**
+   * Merge-on-Read: the writer dies in the middle of appending to a file group's log file, which stays leased to
+   * the dead client (HDFS refuses other clients' appends to it until it recovers the lease, a minute or more
+   * later). The next write's rollback and delta commit cannot append there: they roll over to a new log version,
+   * as Hudi's log writer does, and the table reads the same in Sluice and Hudi.
+   */
+  @Test
+  void aWriterKilledMidLogAppendLeavesALeasedLogThatTheNextDeltaCommitsRollOverFrom(HdfsServer hdfs)
+      throws IOException, InterruptedException {
+    Map<String, String> settings = new HashMap<>(hdfs.clientSettings());
+    // updates go to the log files of the existing file groups
+    settings.put("hoodie.parquet.small.file.limit", "0");
+    String location = hdfs.newFolder("tables/killed-appender");
+    Table first = Tables.create(location, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+        RemoteTables.options(settings));
+    first.insert(it(trips(0, 30, 3, 1)));
+    CommitResult c2 = first.upsert(it(List.of(trip("id-000001", 2, "p1", "logged", 0))));
+    Storage storage = RemoteTables.storage(location, settings);
+    List<String> logsBefore = logFiles(storage, location, "p1");
+    assertEquals(1, logsBefore.size(), "the first delta commit made the file group's log: " + logsBefore);
+    Map<String, GenericRecord> before = rows(first);
+
+    killMidWrite("log", location, settings);
+    assertEquals(before, rows(RemoteTables.reopen(location, settings)), "readers see the table as it was");
+    assertEquals(logsBefore, logFiles(storage, location, "p1"), "the dead writer appended to the current log file");
+
+    CommitResult c3 = RemoteTables.reopen(location, settings).upsert(it(List.of(trip("id-000001", 6, "p1", "next", 0))));
+    assertEquals(1, c3.updated());
+    Table after = RemoteTables.reopen(location, settings);
+    List<Instant> instants = after.timeline().instants();
+    assertTrue(instants.stream().allMatch(Instant::isCompleted), "the dead delta commit is rolled back: " + instants);
+    assertTrue(instants.stream().anyMatch(i -> i.action() == Action.ROLLBACK), instants.toString());
+    List<String> logsAfter = logFiles(storage, location, "p1");
+    assertEquals(2, logsAfter.size(), "the leased log file is left as it is and a new version follows: " + logsAfter);
+    assertTrue(logsAfter.get(1).contains(".log.2_"), logsAfter.toString());
+    List<LogBlockType> newBlocks = LogDump.list(storage, StoragePaths.join(location, "p1", logsAfter.get(1))).stream()
+        .map(LogDump.BlockSummary::type).toList();
+    assertEquals(List.of(LogBlockType.COMMAND_BLOCK, LogBlockType.AVRO_DATA_BLOCK), newBlocks,
+        "the rollback block for the dead delta commit, then the next delta commit's data");
+
+    Map<String, GenericRecord> rows = rows(after);
+    assertEquals(30, rows.size());
+    assertEquals("next", rows.get("id-000001").get("name").toString());
+    RemoteHudi.Reads hudi = RemoteHudi.locate(settings).reads(location, List.of(c2.instantTime()));
+    assertEquals(HudiReadsScenarios.sluiceView(after, Optional.empty()), HudiReadsScenarios.view(hudi.latest()));
+    assertEquals(HudiReadsScenarios.sluiceView(after, Optional.of(c2.instantTime())),
+        HudiReadsScenarios.view(hudi.asOf().get(0)));
+    assertEquals(RemoteTables.completedTimes(after), HudiReadsScenarios.completed(hudi.timeline()));
+  }
+
+  private static List<String> logFiles(Storage storage, String location, String partition) {
+    return RemoteTables.names(storage, StoragePaths.join(location, partition)).stream()
+        .filter(n -> FileNames.parseLog(n).isPresent()).sorted().toList();
+  }
+
+  /** Runs {@link KilledWriterMain} in a child JVM and SIGKILLs it once it is in the middle of a data file. */
+  private static void killMidWrite(String file, String location, Map<String, String> settings)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        KilledWriterMain.class.getName(), file, location));
+    settings.forEach((k, v) -> command.add(k + "=" + v));
+    Process writer = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
+      String line = out.readLine();
+      assertEquals(KilledWriterMain.READY, line, "the writer reached the middle of a data file");
+      writer.destroyForcibly();
+      assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
+    } finally {
+      writer.destroyForcibly();
+    }
   }
 }
