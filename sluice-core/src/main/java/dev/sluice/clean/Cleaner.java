@@ -15,6 +15,7 @@ import dev.sluice.timeline.InstantTimes;
 import dev.sluice.timeline.State;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
+import dev.sluice.util.KillPoints;
 import java.io.IOException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -208,6 +209,7 @@ public final class Cleaner {
 
     void delete(String path, String recordedAs) {
       patterns.add(recordedAs);
+      KillPoints.reach("clean.delete");
       boolean gone;
       try {
         gone = storage.delete(path);

@@ -38,12 +38,14 @@ import org.apache.avro.generic.GenericRecord;
  * every data file is named by a completed instant (log files of rolled-back writes excepted, as Hudi leaves them).
  */
 public final class CrashHarness {
-  /** Number of kill points over all scenarios (default run: 42). */
+  /** Number of kill points over all scenarios (default run: 48). */
   public static final String POINTS_PROPERTY = "sluice.crash.points";
   /** Number of random-moment kills over all scenarios (default 6). */
   public static final String RANDOM_PROPERTY = "sluice.crash.random";
-  /** Seed of the choice of points and moments (default 1). */
+  /** Seed of the choice of points and moments (default 1; {@code random}: a new one, printed). */
   public static final String SEED_PROPERTY = "sluice.crash.seed";
+  /** Comma-separated names of the scenarios to run (default: all). */
+  public static final String SCENARIOS_PROPERTY = "sluice.crash.scenarios";
 
   /**
    * Run settings.
@@ -56,8 +58,25 @@ public final class CrashHarness {
   public record Settings(int points, int randomKills, long seed, Path work) {
     /** Settings from {@value #POINTS_PROPERTY}, {@value #RANDOM_PROPERTY} and {@value #SEED_PROPERTY}. */
     public static Settings fromSystemProperties(Path work, int defaultPoints, int defaultRandom) {
+      String seed = System.getProperty(SEED_PROPERTY, "1").trim();
+      long s = seed.equals("random") ? new Random().nextLong() & Long.MAX_VALUE : Long.parseLong(seed);
       return new Settings(Integer.getInteger(POINTS_PROPERTY, defaultPoints), Integer.getInteger(RANDOM_PROPERTY,
-          defaultRandom), Long.getLong(SEED_PROPERTY, 1L), work);
+          defaultRandom), s, work);
+    }
+
+    /** The scenarios named by {@value #SCENARIOS_PROPERTY}, or all of {@code all}. */
+    public static List<CrashScenario> scenarios(List<CrashScenario> all) {
+      String names = System.getProperty(SCENARIOS_PROPERTY, "").trim();
+      if (names.isEmpty()) {
+        return all;
+      }
+      Set<String> wanted = new HashSet<>(List.of(names.split("\\s*,\\s*")));
+      List<CrashScenario> out = all.stream().filter(x -> wanted.contains(x.name())).toList();
+      if (out.size() != wanted.size()) {
+        throw new IllegalArgumentException("unknown crash scenarios in " + names + "; known: "
+            + all.stream().map(CrashScenario::name).toList());
+      }
+      return out;
     }
   }
 
@@ -332,6 +351,9 @@ public final class CrashHarness {
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+    for (String problem : s.finalCheck().problems(t)) {
+      failures.add(name + ": " + problem);
     }
     hook.check(Phase.AFTER_RECOVERY, name, dir, fin);
     checkMillis += (System.nanoTime() - r0) / 1_000_000;

@@ -22,9 +22,23 @@ import org.apache.avro.generic.GenericRecord;
  * @param finishedByRecovery true if the recovery (or the next write) finishes an interrupted operation, whose result
  *     is then expected: a rollback or restore left pending is completed, not undone
  * @param appendingStorage true to run on storage that appends to existing files (as HDFS does)
+ * @param finalCheck what must hold of the table after recovery and the follow-up write, beyond the common checks
  */
 public record CrashScenario(String name, Map<String, String> options, Setup setup, Op op, boolean intermediateStatesVisible,
-    Op recovery, boolean finishedByRecovery, boolean appendingStorage) {
+    Op recovery, boolean finishedByRecovery, boolean appendingStorage, FinalCheck finalCheck) {
+
+  /** A scenario with no checks of its own. */
+  public CrashScenario(String name, Map<String, String> options, Setup setup, Op op, boolean intermediateStatesVisible,
+      Op recovery, boolean finishedByRecovery, boolean appendingStorage) {
+    this(name, options, setup, op, intermediateStatesVisible, recovery, finishedByRecovery, appendingStorage,
+        t -> List.of());
+  }
+
+  /** The same scenario with {@code check} run after recovery and the follow-up write. */
+  public CrashScenario withFinalCheck(FinalCheck check) {
+    return new CrashScenario(name, options, setup, op, intermediateStatesVisible, recovery, finishedByRecovery,
+        appendingStorage, check);
+  }
 
   /** The table at {@code dir} on this scenario's storage. */
   public dev.sluice.api.Table open(java.nio.file.Path dir) {
@@ -37,7 +51,8 @@ public record CrashScenario(String name, Map<String, String> options, Setup setu
 
   /** The same scenario under another name, on storage that appends. */
   public CrashScenario appending(String newName) {
-    return new CrashScenario(newName, options, setup, op, intermediateStatesVisible, recovery, finishedByRecovery, true);
+    return new CrashScenario(newName, options, setup, op, intermediateStatesVisible, recovery, finishedByRecovery, true,
+        finalCheck);
   }
 
   /** Builds the starting table. */
@@ -45,6 +60,13 @@ public record CrashScenario(String name, Map<String, String> options, Setup setu
   public interface Setup {
     /** Creates the table at {@code dir} (crashing writes through {@code crashing} if the scenario needs failed ones). */
     List<Map<String, GenericRecord>> build(Path dir, CrashingStorage crashing);
+  }
+
+  /** A scenario's own check of the recovered table. */
+  @FunctionalInterface
+  public interface FinalCheck {
+    /** What is wrong with {@code table}, one line each (empty if all is well). */
+    List<String> problems(Table table);
   }
 
   /** An operation on an opened table. */

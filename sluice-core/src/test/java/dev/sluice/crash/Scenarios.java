@@ -7,12 +7,21 @@ import static dev.sluice.api.TripFixture.trips;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
+import dev.sluice.archive.ArchiveLog;
+import dev.sluice.archive.ArchivedInstant;
+import dev.sluice.archive.Archiver;
+import dev.sluice.clean.CleanAvro;
+import dev.sluice.clean.CleanFile;
+import dev.sluice.clean.CleanPlan;
+import dev.sluice.clean.Cleaner;
 import dev.sluice.config.Config;
 import dev.sluice.savepoint.Savepoints;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.table.TableType;
 import dev.sluice.timeline.Action;
 import dev.sluice.timeline.Instant;
+import dev.sluice.timeline.State;
+import dev.sluice.timeline.TimelineStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,6 +32,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 
@@ -78,7 +89,112 @@ public final class Scenarios {
       states.add(rows(t));
       return states;
     }, t -> t.restore(Savepoints.list(t.timeline()).get(0)), true, Scenarios::finishRestore, true, false));
+    out.add(clean("cow-clean", TableType.COPY_ON_WRITE));
+    out.add(clean("mor-clean", TableType.MERGE_ON_READ));
+    out.add(archive("cow-archive"));
     return out;
+  }
+
+  /**
+   * A clean of a table with two superseded file versions per group (one commit retained): killed while planning,
+   * deleting or completing; the next write's automatic clean finishes it from its plan.
+   */
+  private static CrashScenario clean(String name, TableType type) {
+    Map<String, String> o = options(Map.of("hoodie.cleaner.commits.retained", "1"));
+    Map<String, String> setup = new HashMap<>(o);
+    setup.put("hoodie.clean.automatic", "false");
+    return new CrashScenario(name, o, (dir, crashing) -> {
+      Table t = create(dir, type, setup);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      t.upsert(upsertBatch().iterator());
+      t.upsert(updates(10, 20, 20).iterator());
+      return List.of(rows(t));
+    }, t -> Cleaner.of(t.storage(), t.location(), Config.of(o)).clean(), false, t -> { }, false, false)
+        .withFinalCheck(Scenarios::plannedFilesGone);
+  }
+
+  /**
+   * Archival of a table with more commits than {@code hoodie.keep.max.commits}: killed while writing the archive
+   * file or deleting the archived instants' files; the next write's automatic archival finishes it.
+   */
+  private static CrashScenario archive(String name) {
+    Map<String, String> o = options(Map.of("hoodie.cleaner.commits.retained", "1", "hoodie.keep.min.commits", "2",
+        "hoodie.keep.max.commits", "3", "hoodie.commits.archival.batch", "2"));
+    Map<String, String> setup = new HashMap<>(o);
+    setup.put("hoodie.archive.automatic", "false");
+    return new CrashScenario(name, o, (dir, crashing) -> {
+      Table t = create(dir, TableType.COPY_ON_WRITE, setup);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      t.upsert(upsertBatch().iterator());
+      for (int round = 0; round < 3; round++) {
+        t.upsert(updates(10 + 5 * round, 15 + 5 * round, 20 + round).iterator());
+      }
+      return List.of(rows(t));
+    }, t -> Archiver.of(t.storage(), t.location(), Config.of(o)).archive(), false, t -> { }, false, false)
+        .withFinalCheck(t -> everyCommitOnceActiveOrArchived(t, 5 + 1));
+  }
+
+  /** Updates of ids {@code from} (inclusive) to {@code to}, at ordering value {@code ts}. */
+  private static List<GenericRecord> updates(int from, int to, long ts) {
+    List<GenericRecord> b = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      b.add(trip(String.format("id-%06d", i), ts, "p" + (i % 2), "upd" + ts + "-" + i, i + 0.5));
+    }
+    return b;
+  }
+
+  /** Every file a completed clean planned to delete is gone, and there is such a clean. */
+  private static List<String> plannedFilesGone(Table t) {
+    TimelineStore store = new TimelineStore(t.storage(), t.location());
+    List<Instant> cleans = t.timeline().filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants();
+    if (cleans.isEmpty()) {
+      return List.of("no completed clean");
+    }
+    List<String> problems = new ArrayList<>();
+    for (Instant c : cleans) {
+      Instant requested = c.toState(State.REQUESTED);
+      CleanPlan plan = CleanAvro.decodePlan(store.read(requested), t.location(), store.pathOf(requested)).orElseThrow();
+      for (List<CleanFile> files : plan.filesToDelete().values()) {
+        for (CleanFile f : files) {
+          try {
+            if (t.storage().info(f.path()).isPresent()) {
+              problems.add("clean " + c.time() + " completed but its planned file " + f.path() + " is still there");
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }
+    }
+    return problems;
+  }
+
+  /** The table's commits are each either on the active timeline or archived, never both, and none is lost. */
+  private static List<String> everyCommitOnceActiveOrArchived(Table t, int commits) {
+    Set<String> active = new TreeSet<>();
+    t.timeline().filter(i -> i.action() == Action.COMMIT && i.isCompleted()).instants().forEach(i -> active.add(i.time()));
+    Set<String> archived = new TreeSet<>();
+    for (ArchivedInstant a : ArchiveLog.of(t.storage(), t.location()).read()) {
+      if (a.instant().action() == Action.COMMIT && a.instant().isCompleted()) {
+        archived.add(a.instant().time());
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    Set<String> both = new TreeSet<>(active);
+    both.retainAll(archived);
+    if (!both.isEmpty()) {
+      problems.add("commits both active and archived: " + both);
+    }
+    Set<String> all = new TreeSet<>(active);
+    all.addAll(archived);
+    if (all.size() != commits) {
+      problems.add("expected " + commits + " commits active or archived, found " + all.size() + ": active " + active
+          + ", archived " + archived);
+    }
+    if (archived.isEmpty()) {
+      problems.add("nothing was archived");
+    }
+    return problems;
   }
 
   /** The scenario called {@code name}. */

@@ -1,5 +1,7 @@
 package dev.sluice.crash;
 
+import dev.sluice.archive.ArchiveLog;
+import dev.sluice.archive.ArchivedInstant;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.rollback.PartitionRollback;
 import dev.sluice.rollback.RollbackMetadata;
@@ -43,7 +45,7 @@ public final class TableChecks {
   }
 
   /**
-   * Data files that no completed instant names: not a file of a completed commit's write stats, and not a log file a
+   * Data files that no completed instant names: not a file of a completed (or archived) commit's write stats, and not a log file a
    * completed rollback wrote. Log files of rolled-back instants are allowed to stay when {@code allowFailedLogs} (Hudi
    * leaves them too: their blocks are neutralised by the rollback's command block).
    */
@@ -52,14 +54,13 @@ public final class TableChecks {
     Timeline tl = store.load();
     Set<String> referenced = new HashSet<>();
     Set<String> failedLogs = new HashSet<>();
+    // the latest slices of archived commits are still the table's files
+    for (ArchivedInstant a : ArchiveLog.of(new LocalStorage(), base.toString()).read()) {
+      a.commitMetadata().ifPresent(md -> addFiles(md, referenced));
+    }
     for (Instant i : tl.completed().instants()) {
       if (i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT || i.action() == Action.REPLACECOMMIT) {
-        CommitMetadata md = store.readCommitMetadata(i).orElseThrow();
-        for (WriteStat s : md.allStats()) {
-          s.path().ifPresent(referenced::add);
-          String dir = s.partitionPath().isEmpty() ? "" : s.partitionPath() + "/";
-          s.logFiles().forEach(l -> referenced.add(dir + l));
-        }
+        addFiles(store.readCommitMetadata(i).orElseThrow(), referenced);
       } else if (i.action() == Action.ROLLBACK) {
         RollbackMetadata md = RollbackMetadata.fromAvroBytes(store.read(i), store.pathOf(i));
         for (PartitionRollback p : md.partitionMetadata().values()) {
@@ -77,6 +78,14 @@ public final class TableChecks {
       }
     }
     return out;
+  }
+
+  private static void addFiles(CommitMetadata md, Set<String> referenced) {
+    for (WriteStat s : md.allStats()) {
+      s.path().ifPresent(referenced::add);
+      String dir = s.partitionPath().isEmpty() ? "" : s.partitionPath() + "/";
+      s.logFiles().forEach(l -> referenced.add(dir + l));
+    }
   }
 
   private static String relative(Path base, String path) {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CrashInteropTest {
   private static final Set<String> SCENARIOS = Set.of("cow-upsert", "mor-upsert", "mor-rollback-failed-appending",
-      "rollback-latest", "restore", "write-after-failure");
+      "rollback-latest", "restore", "write-after-failure", "cow-clean", "mor-clean", "cow-archive");
 
   @TempDir
   Path dir;
@@ -39,7 +39,7 @@ class CrashInteropTest {
   void hudiReadsWhatEveryCrashLeavesAndWhatRecoveryMakesOfIt() {
     List<CrashScenario> scenarios = Scenarios.all().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
     List<Kept> kept = new ArrayList<>();
-    CrashHarness.Settings settings = new CrashHarness.Settings(Integer.getInteger("sluice.crash.interop.points", 12), 0,
+    CrashHarness.Settings settings = new CrashHarness.Settings(Integer.getInteger("sluice.crash.interop.points", 15), 0,
         Long.getLong(CrashHarness.SEED_PROPERTY, 1L), dir.resolve("work"));
     CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> {
       Path copy = dir.resolve("kept").resolve(kept.size() + "-" + phase);
