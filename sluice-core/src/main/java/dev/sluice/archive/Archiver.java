@@ -2,6 +2,7 @@ package dev.sluice.archive;
 
 import dev.sluice.clean.CleanSettings;
 import dev.sluice.config.Config;
+import dev.sluice.lock.TableLock;
 import dev.sluice.error.Errors;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
@@ -14,6 +15,7 @@ import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.InstantTimes;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
+import dev.sluice.txn.ConcurrencyMode;
 import java.io.IOException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -40,24 +42,33 @@ public final class Archiver {
   private final ArchiveSettings settings;
   private final CleanSettings cleanSettings;
   private final TimelineStore store;
+  private final Optional<TableLock> lock;
 
-  private Archiver(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings) {
+  private Archiver(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings,
+      Optional<TableLock> lock) {
     this.storage = storage;
     this.basePath = basePath;
     settings.checkAgainst(cleanSettings);
     this.settings = settings;
     this.cleanSettings = cleanSettings;
     this.store = new TimelineStore(storage, basePath);
+    this.lock = lock;
   }
 
-  /** An archiver with the archival and cleaner keys of {@code config}; validates them. */
+  /**
+   * An archiver with the archival and cleaner keys of {@code config}; validates them. Under optimistic concurrency
+   * control it archives holding the table lock, as Hudi's archiver does: two archivals at once would both write
+   * the next archive file version.
+   */
   public static Archiver of(Storage storage, String basePath, Config config) {
-    return new Archiver(storage, basePath, ArchiveSettings.from(config), CleanSettings.from(config));
+    Optional<TableLock> lock = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL
+        ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
+    return new Archiver(storage, basePath, ArchiveSettings.from(config), CleanSettings.from(config), lock);
   }
 
-  /** An archiver with explicit settings. */
+  /** An archiver with explicit settings, for a single writer (no lock). */
   public static Archiver of(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings) {
-    return new Archiver(storage, basePath, settings, cleanSettings);
+    return new Archiver(storage, basePath, settings, cleanSettings, Optional.empty());
   }
 
   /** The instants an archival now would move, in their latest states; writes nothing. */
@@ -65,8 +76,17 @@ public final class Archiver {
     return planner().select(store.load(), store);
   }
 
-  /** Archives what the limits allow, if anything. */
+  /** Archives what the limits allow, if anything (under the table lock with several writers). */
   public ArchiveResult archive() {
+    if (lock.isEmpty()) {
+      return archiveUnlocked();
+    }
+    try (TableLock.Held held = lock.get().acquire("archive the timeline")) {
+      return archiveUnlocked();
+    }
+  }
+
+  private ArchiveResult archiveUnlocked() {
     ArchivalPlanner planner = planner();
     Timeline timeline = store.load();
     List<Instant> chosen = planner.select(timeline, store);

@@ -4,6 +4,7 @@ import dev.sluice.config.Config;
 import dev.sluice.error.ErrorKind;
 import dev.sluice.error.Errors;
 import dev.sluice.error.SluiceException;
+import dev.sluice.lock.TableLock;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.table.MetadataTable;
@@ -15,6 +16,7 @@ import dev.sluice.timeline.InstantTimes;
 import dev.sluice.timeline.State;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
+import dev.sluice.txn.ConcurrencyMode;
 import dev.sluice.util.KillPoints;
 import java.io.IOException;
 import java.time.ZoneId;
@@ -37,22 +39,29 @@ public final class Cleaner {
   private final String basePath;
   private final CleanSettings settings;
   private final TimelineStore store;
+  private final Optional<TableLock> lock;
 
-  private Cleaner(Storage storage, String basePath, CleanSettings settings) {
+  private Cleaner(Storage storage, String basePath, CleanSettings settings, Optional<TableLock> lock) {
     this.storage = storage;
     this.basePath = basePath;
     this.settings = settings;
     this.store = new TimelineStore(storage, basePath);
+    this.lock = lock;
   }
 
-  /** A cleaner for the table at {@code basePath} with the cleaner keys of {@code config}; validates them. */
+  /**
+   * A cleaner for the table at {@code basePath} with the cleaner keys of {@code config}; validates them. Under
+   * optimistic concurrency control it plans cleans holding the table lock, as Hudi schedules table services.
+   */
   public static Cleaner of(Storage storage, String basePath, Config config) {
-    return new Cleaner(storage, basePath, CleanSettings.from(config));
+    Optional<TableLock> lock = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL
+        ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
+    return new Cleaner(storage, basePath, CleanSettings.from(config), lock);
   }
 
-  /** A cleaner with explicit settings. */
+  /** A cleaner with explicit settings, for a single writer (no lock). */
   public static Cleaner of(Storage storage, String basePath, CleanSettings settings) {
-    return new Cleaner(storage, basePath, settings);
+    return new Cleaner(storage, basePath, settings, Optional.empty());
   }
 
   /** The settings in use. */
@@ -80,6 +89,15 @@ public final class Cleaner {
    * something, writing {@code <t>.clean.requested}; returns the requested instant.
    */
   public Optional<Instant> schedule() {
+    if (lock.isEmpty()) {
+      return scheduleUnlocked();
+    }
+    try (TableLock.Held held = lock.get().acquire("plan a clean")) {
+      return scheduleUnlocked();
+    }
+  }
+
+  private Optional<Instant> scheduleUnlocked() {
     Timeline timeline = store.load();
     CleanPlanner planner = planner();
     if (!planner.needsCleaning(timeline)) {
