@@ -1,8 +1,6 @@
 package dev.sluice.api;
 
 import dev.sluice.archive.TableServices;
-import dev.sluice.schema.Peeked;
-import dev.sluice.schema.SchemaEvolution;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.config.Config;
 import dev.sluice.error.Errors;
@@ -12,6 +10,8 @@ import dev.sluice.read.ScanOptions;
 import dev.sluice.read.SnapshotPlanner;
 import dev.sluice.rollback.RollbackMetadata;
 import dev.sluice.savepoint.RestoreMetadata;
+import dev.sluice.schema.Peeked;
+import dev.sluice.schema.SchemaEvolution;
 import dev.sluice.savepoint.SavepointMetadata;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.MetadataTable;
