@@ -28,7 +28,7 @@ final class MetadataCommand {
   }
 
   static void run(Args args, PrintStream out) throws IOException {
-    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"));
+    HoodieTableMetaClient metaClient = HudiEnv.metaClient(args.required("table"), args.conf());
     HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
     for (HoodieInstant instant : timeline.getInstants()) {
       String action = instant.getAction();
