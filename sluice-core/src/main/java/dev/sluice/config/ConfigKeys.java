@@ -192,7 +192,7 @@ public final class ConfigKeys {
   public static final ConfigKey<Double> HEALTH_WRITE_AMPLIFICATION_MAX = ConfigKey.ofDouble(
       "sluice.health.write.amplification.max", 20.0,
       "Health warning (with the next two) when a recent commit wrote more than this many bytes per byte of the records it "
-          + "changed (default 20: under 5% of each rewritten file changed); advise's CoW/MoR break-even too.");
+          + "changed (default 20: under 5% of each rewritten file changed).");
   /** File groups a commit must rewrite before its write amplification is worth a warning. */
   public static final ConfigKey<Integer> HEALTH_MIN_REWRITTEN_FILE_GROUPS = ConfigKey.ofInt(
       "sluice.health.rewritten.file.groups.min", 10,
@@ -202,10 +202,15 @@ public final class ConfigKeys {
       "sluice.health.changed.records.per.file.group.max", 1000L,
       "Write amplification warning only when the commit changed fewer records than this per rewritten file group "
           + "(default 1000).");
+  /** Rewrite ratio from which advise recommends Merge-on-Read. */
+  public static final ConfigKey<Double> HEALTH_ADVISE_BREAK_EVEN = ConfigKey.ofDouble("sluice.health.advise.break.even",
+      10.0, "'sluice advise' recommends Merge-on-Read when a Copy-on-Write upsert writes at least this many times the bytes "
+          + "a Merge-on-Read append would for the same updates and deletes (default 10: even with compaction rewriting "
+          + "each touched file once per 5 delta commits, Merge-on-Read then writes about 3 times less).");
   /** Commits the write-pattern checks and advise look at. */
   public static final ConfigKey<Integer> HEALTH_RECENT_COMMITS = ConfigKey.ofInt("sluice.health.recent.commits", 10,
-      "Newest completed writes (commits and delta commits, compactions excluded) that the write amplification warning and "
-          + "'sluice advise' look at (default 10).");
+      "Newest completed writes (commits and delta commits; compactions excluded, and bulk inserts for advise) that the "
+          + "write amplification warning and 'sluice advise' look at (default 10).");
 
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
@@ -222,6 +227,6 @@ public final class ConfigKeys {
         CLEANER_INCREMENTAL_MODE, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS, COMMITS_ARCHIVAL_BATCH,
         COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,
         HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES, HEALTH_WRITE_AMPLIFICATION_MAX, HEALTH_MIN_REWRITTEN_FILE_GROUPS,
-        HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_RECENT_COMMITS);
+        HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS);
   }
 }

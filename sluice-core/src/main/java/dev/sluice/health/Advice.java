@@ -13,7 +13,7 @@ import java.util.Optional;
  *     were no updates or deletes to judge by
  * @param history the recent commits' pattern
  * @param sample the sample's estimate, if a sample was given
- * @param breakEven the rewrite ratio from which Merge-on-Read is recommended ({@code sluice.health.write.amplification.max})
+ * @param breakEven the rewrite ratio from which Merge-on-Read is recommended ({@code sluice.health.advise.break.even})
  */
 public record Advice(TableType recommendation, TableType current, String reason, String basis, WritePattern history,
     Optional<SampleEstimate> sample, double breakEven) {

@@ -6,6 +6,7 @@ import dev.sluice.fsview.FileGroupId;
 import dev.sluice.table.TableConfig;
 import dev.sluice.table.TableType;
 import dev.sluice.timeline.CommitMetadata;
+import dev.sluice.timeline.WriteOperationType;
 import dev.sluice.timeline.WriteStat;
 import dev.sluice.write.WriteOperation;
 import dev.sluice.write.WritePreview;
@@ -28,10 +29,11 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Recommends Copy-on-Write or Merge-on-Read for a table's writes. The decisive figure is the rewrite ratio: bytes a
  * Copy-on-Write upsert writes per update or delete over the bytes a Merge-on-Read append writes for it. From
- * {@link HealthSettings#writeAmplificationMax()} up, Merge-on-Read is recommended (its writes are that much smaller;
+ * {@link HealthSettings#adviseBreakEven()} up, Merge-on-Read is recommended (its writes are that much smaller;
  * reads then merge logs and compaction must run); below it, or when fewer than {@value #MIN_UPDATE_FRACTION} of the
- * changed records are updates or deletes, Copy-on-Write (its reads need no merging). A sample, when given, decides
- * over the history.
+ * changed records are updates or deletes, Copy-on-Write (its reads need no merging). The history is the newest
+ * {@link HealthSettings#recentCommits()} writes without compactions and bulk inserts (an initial load says nothing
+ * about the steady write pattern). A sample, when given, decides over the history.
  */
 public final class Advisor {
   /** Below this share of updates and deletes among changed records a table is insert-mostly. */
@@ -64,7 +66,7 @@ public final class Advisor {
   public static Advice advise(HealthInput input, TableStats stats, HealthSettings settings, Optional<WritePreview> sample) {
     WritePattern history = history(input, stats, settings);
     Optional<SampleEstimate> estimate = sample.map(p -> estimate(p, stats.slices().size()));
-    double breakEven = settings.writeAmplificationMax();
+    double breakEven = settings.adviseBreakEven();
     if (estimate.isPresent() && estimate.get().updates() + estimate.get().deletes() > 0) {
       SampleEstimate e = estimate.get();
       double frac = (double) (e.updates() + e.deletes()) / Math.max(1, e.updates() + e.deletes() + e.inserts());
@@ -92,7 +94,9 @@ public final class Advisor {
   }
 
   static WritePattern history(HealthInput input, TableStats stats, HealthSettings settings) {
-    List<CommitStats> recent = stats.recentWrites(settings.recentCommits());
+    List<CommitStats> writes = stats.commits().stream()
+        .filter(c -> !c.compaction() && c.operation() != WriteOperationType.BULK_INSERT).toList();
+    List<CommitStats> recent = writes.subList(Math.max(0, writes.size() - settings.recentCommits()), writes.size());
     Map<FileGroupId, Long> baseBytes = new HashMap<>();
     long totalBase = 0;
     int withBase = 0;
@@ -215,7 +219,7 @@ public final class Advisor {
 
   private static String verdict(TableType rec, double updateFraction, double ratio, double breakEven) {
     if (rec == TableType.MERGE_ON_READ) {
-      return String.format(Locale.ROOT, "That is above the break-even of %.1f (sluice.health.write.amplification.max), so "
+      return String.format(Locale.ROOT, "That is above the break-even of %.1f (sluice.health.advise.break.even), so "
           + "Merge-on-Read fits: upserts append their changes to logs instead of rewriting base files; plan for compaction "
           + "(hoodie.compact.inline.max.delta.commits) and for snapshot reads merging logs until it runs.", breakEven);
     }
@@ -223,7 +227,7 @@ public final class Advisor {
       return String.format(Locale.ROOT, "Updates and deletes are under %.0f%% of the changes, so Copy-on-Write fits: "
           + "inserts cost the same on both types, and its reads need no merging or compaction.", 100 * MIN_UPDATE_FRACTION);
     }
-    return String.format(Locale.ROOT, "That is below the break-even of %.1f (sluice.health.write.amplification.max), so "
+    return String.format(Locale.ROOT, "That is below the break-even of %.1f (sluice.health.advise.break.even), so "
         + "Copy-on-Write fits: its rewrites cost little more than appends would, and its reads need no merging or "
         + "compaction.", breakEven);
   }
