@@ -19,7 +19,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
@@ -86,7 +88,7 @@ final class AdviseCommand implements Callable<Integer> {
     out.printf("  file groups touched per write %.1f of %d; changed records per file group %s%n",
         h.fileGroupsTouchedPerCommit(), h.fileGroups(), StatsCommand.fmt(h.changedRecordsPerFileGroup()));
     out.printf("  bytes per update or delete: copy-on-write %s, merge-on-read %s, ratio %s (break-even %.1f)%n",
-        StatsCommand.fmt(h.cowBytesPerChangedRecord()), StatsCommand.fmt(h.morBytesPerChangedRecord()),
+        bytes(h.cowBytesPerChangedRecord()), bytes(h.morBytesPerChangedRecord()),
         StatsCommand.fmt(h.rewriteRatio()), a.breakEven());
     if (a.sample().isPresent()) {
       SampleEstimate e = a.sample().get();
@@ -97,6 +99,10 @@ final class AdviseCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  private static String bytes(OptionalDouble d) {
+    return d.isPresent() ? String.format(Locale.ROOT, "%,.0f", d.getAsDouble()) : "-";
   }
 
   private CloseableIterator<GenericRecord> open(Table t) {
