@@ -78,6 +78,21 @@ class HealthCliTest {
   }
 
   @Test
+  void aNewTableHasNoFiguresAndNoWarnings() throws IOException {
+    ok(args(new String[] {"create", table(), "--type", "mor", "--record-key", "id", "--precombine", "ts",
+        "--columns", "id string, ts long, fare double"}, SIZING));
+    JsonNode stats = json(ok(new String[] {"stats", table(), "--json"}));
+    assertEquals(0, stats.get("commits").size());
+    assertEquals(0, stats.get("slices").size());
+    assertEquals(0, stats.get("warnings").size());
+    assertTrue(stats.get("readCost").get("readAmplification").isNull());
+    JsonNode advise = json(ok(new String[] {"advise", table(), "--json"}));
+    assertEquals("COPY_ON_WRITE", advise.get("recommendation").asText());
+    assertEquals("none", advise.get("basis").asText());
+    assertTrue(ok(new String[] {"stats", table()}).out().contains("no health warnings"));
+  }
+
+  @Test
   void statsShowTheScatteredCopyOnWriteUpsertAndItsWarning() throws IOException {
     createAndLoad("cow");
     ok(args(new String[] {"upsert", table(), scattered(5).toString()}, SIZING));
