@@ -105,7 +105,7 @@ final class FilesCommand implements Callable<Integer> {
         }
       }
     }
-    List<Warning> warnings = TableHealth.of(t, Clock.systemUTC()).warnings();
+    List<Warning> warnings = TableHealth.of(t, view, Clock.systemUTC()).warnings();
     if (json) {
       doc.put("fileGroups", groups);
       doc.put("logFiles", logs);

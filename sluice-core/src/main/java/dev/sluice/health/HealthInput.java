@@ -33,15 +33,23 @@ public record HealthInput(TableType tableType, Timeline timeline, Map<String, Co
 
   /** Loads the timeline and every completed commit's metadata of {@code table} now. */
   public static HealthInput load(Table table) {
+    Timeline timeline = new TimelineStore(table.storage(), table.location()).load();
+    return load(table, FileSystemView.of(table.storage(), table.location(), timeline));
+  }
+
+  /**
+   * The input for {@code view} of {@code table} (its timeline and listings are reused): reads the commit metadata of
+   * the view's timeline.
+   */
+  public static HealthInput load(Table table, FileSystemView view) {
     TableConfig tc = table.config();
     TimelineStore store = new TimelineStore(table.storage(), table.location());
-    Timeline timeline = store.load();
+    Timeline timeline = view.timeline();
     Map<String, CommitMetadata> md = new LinkedHashMap<>();
     for (Instant i : timeline.commitsTimeline().completed().instants()) {
       Optional<CommitMetadata> m = store.readCommitMetadata(i);
       m.ifPresent(x -> md.put(i.time(), x));
     }
-    FileSystemView view = FileSystemView.of(table.storage(), table.location(), timeline);
     return new HealthInput(tc.type(), timeline, md, view, tc.timelineTimezone().zoneId());
   }
 }

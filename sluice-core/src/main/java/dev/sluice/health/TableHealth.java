@@ -4,6 +4,7 @@ import dev.sluice.api.Table;
 import dev.sluice.fsview.BaseFile;
 import dev.sluice.fsview.FileGroupId;
 import dev.sluice.fsview.FileSlice;
+import dev.sluice.fsview.FileSystemView;
 import dev.sluice.fsview.LogFile;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.timeline.Action;
@@ -34,6 +35,11 @@ public final class TableHealth {
   /** Loads the table's timeline, commit metadata and file listing, and computes its figures and warnings. */
   public static TableStats of(Table table, Clock clock) {
     return compute(HealthInput.load(table), HealthSettings.from(table.options()), clock.instant());
+  }
+
+  /** As {@link #of(Table, Clock)}, on the timeline and listings of {@code view}. */
+  public static TableStats of(Table table, FileSystemView view, Clock clock) {
+    return compute(HealthInput.load(table, view), HealthSettings.from(table.options()), clock.instant());
   }
 
   /** The figures and warnings of {@code input}, with ages measured at {@code now}. */
