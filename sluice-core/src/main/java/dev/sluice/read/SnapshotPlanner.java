@@ -28,7 +28,8 @@ import org.apache.avro.Schema;
 /**
  * Plans snapshot and read-optimized scans: timeline (cut at the as-of instant) → file-system view → partitions
  * pruned by the filter → per file group the latest base file (Copy-on-Write, and read-optimized Merge-on-Read),
- * or the latest merged file slice, base file and log files (Merge-on-Read snapshot).
+ * or the latest merged file slice, base file and log files (Merge-on-Read snapshot). Incremental queries go to
+ * {@link IncrementalPlanner}, which reuses this planner's schemas and merge settings.
  */
 public final class SnapshotPlanner {
   private final Storage storage;
