@@ -3,7 +3,6 @@ package dev.sluice.read;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.fsview.FileSlice;
 import dev.sluice.read.expr.BoundExpression;
-import dev.sluice.read.expr.Expression;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
 import java.util.ArrayList;
@@ -76,9 +75,10 @@ final class IncrementalChanges {
   }
 
   /** The table columns to read: the output's and the filter's, plus record key, partition path and commit time. */
-  static Set<String> internalColumns(Schema output, Optional<Expression> filter) {
+  static Set<String> internalColumns(Schema output, Optional<BoundExpression> filter) {
     Set<String> names = new LinkedHashSet<>();
     output.getFields().forEach(f -> names.add(f.name()));
+    // the bound filter's columns are spelled as in the schema, whatever case the filter used
     filter.ifPresent(e -> e.columns().forEach(c -> names.add(c.split("\\.")[0])));
     names.add(MetaFields.RECORD_KEY);
     names.add(MetaFields.PARTITION_PATH);

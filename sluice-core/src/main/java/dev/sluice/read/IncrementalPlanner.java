@@ -118,7 +118,7 @@ final class IncrementalPlanner {
     if (options.includeDeletes()) {
       Optional<LogMerge> mergeAtStart = mor ? Optional.of(snapshot.logMerge(atStart.timeline(), range.begin()))
           : Optional.empty();
-      Set<String> internal = IncrementalChanges.internalColumns(output, options.filter());
+      Set<String> internal = IncrementalChanges.internalColumns(output, userFilter);
       Schema internalSchema = IncrementalChanges.project(full, internal);
       Schema mergeSchema = mor ? snapshot.mergeSchema(full, internal) : internalSchema;
       IncrementalChanges changes = new IncrementalChanges(storage, range, output, internalSchema, mergeSchema,
@@ -130,7 +130,7 @@ final class IncrementalPlanner {
     }
     Expression combined = withRange(options.filter(), range);
     Optional<BoundExpression> bound = Optional.of(ExpressionBinder.bind(combined, full));
-    Set<String> readColumns = ScanPlan.readColumns(output, bound, combined.columns());
+    Set<String> readColumns = ScanPlan.readColumns(output, bound, bound.get().columns());
     List<FileSlice> read = new ArrayList<>();
     endSlices.values().forEach(read::addAll);
     Schema mergeSchema = mor ? snapshot.mergeSchema(full, readColumns) : output;

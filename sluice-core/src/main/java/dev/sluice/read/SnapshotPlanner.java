@@ -102,7 +102,8 @@ public final class SnapshotPlanner {
         }
       }
     }
-    Set<String> filterColumns = options.filter().map(e -> e.columns()).orElse(Set.of());
+    // the bound filter's columns are spelled as in the schema, whatever case the filter used
+    Set<String> filterColumns = bound.map(BoundExpression::columns).orElse(Set.of());
     Set<String> readColumns = ScanPlan.readColumns(output, bound, filterColumns);
     Optional<LogMerge> logMerge = Optional.empty();
     Schema mergeSchema = output;

@@ -105,7 +105,7 @@ class IncrementalOptionsTest {
 
     List<GenericRecord> rows = new ArrayList<>();
     ScanPlan plan = t.newScan().incremental(model.instants().get(0)).select("id", "amount")
-        .filter(ExpressionParser.parse("part = 'p1' and amount > 50")).plan();
+        .filter(ExpressionParser.parse("part = 'p1' and Amount > 50")).plan();
     try (CloseableIterator<GenericRecord> it = plan.open()) {
       it.forEachRemaining(rows::add);
     }
@@ -136,11 +136,24 @@ class IncrementalOptionsTest {
     k2.put("part", "p1");
     String c3 = t.delete(it(List.of(k, k2))).instantTime();
     Map<String, GenericRecord> deleted = TripFixture.rows(t.newScan().incremental(c2, c3).includeDeletes(true)
-        .select("id", "amount").filter(ExpressionParser.parse("amount > 20")).open());
+        .select("id", "amount").filter(ExpressionParser.parse("AMOUNT > 20")).open());
     // id-000004 had amount 40 as of c2, id-000007 had 10.5: only the first matches
     assertEquals(Set.of("id-000004"), deleted.keySet());
     assertEquals(Boolean.TRUE, deleted.get("id-000004").get("_hoodie_is_deleted"));
     assertEquals(40.0, deleted.get("id-000004").get("amount"));
+    // the filter's column need not be selected, nor spelled in the schema's case
+    Map<String, GenericRecord> idsOnly = TripFixture.rows(t.newScan().incremental(c2, c3).includeDeletes(true)
+        .select("id").filter(ExpressionParser.parse("Amount > 20")).open());
+    assertEquals(Set.of("id-000004"), idsOnly.keySet());
+    assertEquals(List.of("id", "_hoodie_is_deleted"), idsOnly.get("id-000004").getSchema().getFields().stream()
+        .map(Schema.Field::name).toList());
+    // the same on snapshots: an unselected filter column spelled in another case
+    Map<String, GenericRecord> snapshot = TripFixture.rows(t.newScan().select("id")
+        .filter(ExpressionParser.parse("AMOUNT > 200 and PART = 'p2'")).open());
+    Map<String, Version> now = model.asOf(c2);
+    assertEquals(now.values().stream().filter(v -> v.amount() > 200 && v.part().equals("p2")).map(Version::id)
+        .collect(java.util.stream.Collectors.toCollection(TreeSet::new)), snapshot.keySet());
+    assertFalse(snapshot.isEmpty());
   }
 
   @ParameterizedTest
