@@ -181,6 +181,44 @@ public final class ConfigKeys {
       "hoodie.compact.inline.max.delta.commits", 5,
       "Delta commits after which compaction is scheduled; MoR archival keeps the delta commits that count toward it.");
 
+  // ---- Table health (sluice stats, sluice files, sluice advise) ----
+  /** A file slice with more log files than this is a compaction falling behind. */
+  public static final ConfigKey<Integer> HEALTH_MAX_LOG_FILES = ConfigKey.ofInt("sluice.health.max.log.files", 10,
+      "Health warning when a file slice has more log files than this (default: 2 x hoodie.compact.inline.max.delta.commits, "
+          + "i.e. 10).");
+  /** Delta commits since a slice's base file (or since the last compaction) past which compaction is behind. */
+  public static final ConfigKey<Integer> HEALTH_MAX_DELTA_COMMITS = ConfigKey.ofInt("sluice.health.max.delta.commits", 10,
+      "Health warning when a file slice took more delta commits since its base file than this, or the table more delta "
+          + "commits since its last compaction with none scheduled (default: 2 x hoodie.compact.inline.max.delta.commits, "
+          + "i.e. 10).");
+  /** Age past which a pending compaction is stuck. */
+  public static final ConfigKey<Long> HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES = ConfigKey.ofLong(
+      "sluice.health.pending.compaction.max.age.minutes", 60L,
+      "Health warning when a requested or inflight compaction is older than this many minutes (default 60).");
+  /** Write amplification past which a Copy-on-Write upsert counts as rewriting too much. */
+  public static final ConfigKey<Double> HEALTH_WRITE_AMPLIFICATION_MAX = ConfigKey.ofDouble(
+      "sluice.health.write.amplification.max", 20.0,
+      "Health warning (with the next two) when a recent commit wrote more than this many bytes per byte of the records it "
+          + "changed (default 20: under 5% of each rewritten file changed).");
+  /** File groups a commit must rewrite before its write amplification is worth a warning. */
+  public static final ConfigKey<Integer> HEALTH_MIN_REWRITTEN_FILE_GROUPS = ConfigKey.ofInt(
+      "sluice.health.rewritten.file.groups.min", 10,
+      "Write amplification warning only for commits that rewrote more than this many existing file groups (default 10).");
+  /** Changed records per rewritten file group below which a rewrite is scattered. */
+  public static final ConfigKey<Long> HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP = ConfigKey.ofLong(
+      "sluice.health.changed.records.per.file.group.max", 1000L,
+      "Write amplification warning only when the commit changed fewer records than this per rewritten file group "
+          + "(default 1000).");
+  /** Rewrite ratio from which advise recommends Merge-on-Read. */
+  public static final ConfigKey<Double> HEALTH_ADVISE_BREAK_EVEN = ConfigKey.ofDouble("sluice.health.advise.break.even",
+      10.0, "'sluice advise' recommends Merge-on-Read when a Copy-on-Write upsert writes at least this many times the bytes "
+          + "a Merge-on-Read append would for the same updates and deletes (default 10: even with compaction rewriting "
+          + "each touched file once per 5 delta commits, Merge-on-Read then writes about 3 times less).");
+  /** Commits the write-pattern checks and advise look at. */
+  public static final ConfigKey<Integer> HEALTH_RECENT_COMMITS = ConfigKey.ofInt("sluice.health.recent.commits", 10,
+      "Newest completed writes (commits and delta commits; compactions excluded, and bulk inserts for advise) that the "
+          + "write amplification warning and 'sluice advise' look at (default 10).");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -195,6 +233,8 @@ public final class ConfigKeys {
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
         CLEANER_INCREMENTAL_MODE, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS,
         COMMITS_ARCHIVAL_BATCH,
-        COMPACT_INLINE_MAX_DELTA_COMMITS);
+        COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,
+        HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES, HEALTH_WRITE_AMPLIFICATION_MAX, HEALTH_MIN_REWRITTEN_FILE_GROUPS,
+        HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS);
   }
 }
