@@ -156,6 +156,13 @@ public final class ConfigKeys {
       "hoodie.cleaner.incremental.mode", true,
       "KEEP_LATEST_COMMITS: look only at partitions written since the last clean's earliest retained commit.");
 
+  // ---- Incremental queries (DataSourceReadOptions) ----
+  /** Incremental queries over archived or cleaned commits: scan the whole table instead of failing. */
+  public static final ConfigKey<Boolean> INCR_FALLBACK_FULL_TABLE_SCAN = ConfigKey.ofBoolean(
+      "hoodie.datasource.read.incr.fallback.fulltablescan.enable", false,
+      "Incremental queries whose range reaches archived commits or cleaned files scan the latest snapshot of the "
+          + "whole table, keeping rows whose commit time is in the range, instead of failing.");
+
   // ---- Archival (HoodieArchivalConfig) ----
   /** Archive after every commit. */
   public static final ConfigKey<Boolean> ARCHIVE_AUTOMATIC = ConfigKey.ofBoolean("hoodie.archive.automatic", true,
@@ -224,7 +231,8 @@ public final class ConfigKeys {
         HEARTBEAT_TOLERABLE_MISSES,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
-        CLEANER_INCREMENTAL_MODE, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS, COMMITS_ARCHIVAL_BATCH,
+        CLEANER_INCREMENTAL_MODE, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS,
+        COMMITS_ARCHIVAL_BATCH,
         COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,
         HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES, HEALTH_WRITE_AMPLIFICATION_MAX, HEALTH_MIN_REWRITTEN_FILE_GROUPS,
         HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS);
