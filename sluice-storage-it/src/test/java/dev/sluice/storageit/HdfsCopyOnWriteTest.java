@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Copy-on-Write scenarios on HDFS (the mini cluster), through {@code hdfs://localhost:<port>/...}. */
 @ExtendWith(Servers.class)
-class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios,
+class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios, IncrementalScenarios,
     MergeOnReadScenarios {
   private static HdfsServer hdfs;
 
