@@ -51,6 +51,35 @@ class CompactionModesTest {
   }
 
   @Test
+  void theCleanerRemovesCompactedSlicesButNeverThoseAPendingCompactionReads() {
+    Table t = CompactFixture.create(dir, Map.of("hoodie.clean.automatic", "true",
+        "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS", "hoodie.cleaner.fileversions.retained", "1"));
+    CompactFixture.Model model = new CompactFixture.Model();
+    List<GenericRecord> a = round(0, 20, 1, "a");
+    t.insert(a.iterator());
+    model.upsert(a);
+    List<GenericRecord> b = round(0, 8, 2, "b");
+    t.upsert(b.iterator());
+    model.upsert(b);
+    List<String> before = CompactFixture.baseFiles(dir);
+    String c = t.compaction().scheduleNow().orElseThrow();
+    List<GenericRecord> during = round(2, 8, 3, "during");
+    t.upsert(during.iterator());
+    model.upsert(during);
+    assertTrue(CompactFixture.baseFiles(dir).containsAll(before), "the pending compaction's input is kept");
+    assertEquals(model.expected(), CompactFixture.snapshot(t));
+    t.compaction().run(c);
+    List<GenericRecord> after = round(4, 8, 4, "after");
+    t.upsert(after.iterator());
+    model.upsert(after);
+    List<String> now = CompactFixture.baseFiles(dir);
+    assertTrue(now.stream().noneMatch(before::contains), "compacted slices were cleaned: " + now);
+    assertTrue(now.stream().allMatch(p -> p.endsWith("_" + c + ".parquet")), now.toString());
+    assertEquals(model.expected(), CompactFixture.snapshot(t));
+    assertEquals(model.expected().keySet(), CompactFixture.readOptimized(t).keySet());
+  }
+
+  @Test
   void scheduleInlineLeavesThePlanForAnotherRunner() {
     Table t = CompactFixture.create(dir, Map.of("hoodie.compact.schedule.inline", "true",
         "hoodie.compact.inline.max.delta.commits", "2"));
