@@ -17,6 +17,7 @@ import dev.sluice.table.MetadataTable;
 import dev.sluice.table.TableConfig;
 import dev.sluice.table.TableConfigStore;
 import dev.sluice.table.TableSchema;
+import dev.sluice.table.TableType;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
 import dev.sluice.txn.TableActions;
@@ -127,7 +128,8 @@ public final class Table implements AutoCloseable {
     MetadataTable.removeIfPresent(storage, location);
     TableConfig tc = config();
     WriteSetup setup = WriteSetup.of(storage, location, tc, schema(timeline(), tc), config);
-    Optional<Compactor> async = services.compaction().async() ? Optional.of(startCompactor()) : Optional.empty();
+    Optional<Compactor> async = services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
+        ? Optional.of(startCompactor()) : Optional.empty();
     CommitResult result = new TableWriter(setup).write(op, records);
     services.afterCommit(storage, location, result.instantTime(), async);
     return result;

@@ -6,6 +6,7 @@ import dev.sluice.lock.TableLock;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.TableConfigStore;
 import dev.sluice.table.TableType;
+import dev.sluice.timeline.Action;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.TimelineStore;
 import dev.sluice.txn.ConcurrencyMode;
@@ -95,7 +96,7 @@ public final class Compaction {
   /** The plan of a pending compaction. */
   public CompactionPlan plan(String instantTime) {
     TimelineStore store = new TimelineStore(storage, basePath);
-    Instant requested = Instant.requested(instantTime, dev.sluice.timeline.Action.COMPACTION);
+    Instant requested = Instant.requested(instantTime, Action.COMPACTION);
     byte[] bytes = store.readIfExists(requested).orElseThrow(() -> Errors.badRequest("The compaction plan of "
         + instantTime, "there is no " + requested.fileName(), "Name a pending compaction (sluice timeline TABLE)."));
     return CompactionPlan.fromAvroBytes(bytes, store.pathOf(requested));

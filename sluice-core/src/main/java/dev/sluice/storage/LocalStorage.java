@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -167,6 +168,24 @@ public final class LocalStorage implements Storage {
     if (!Files.exists(root)) {
       return false;
     }
+    // another process or thread may delete the same tree at once (two writers removing a stale marker folder, a
+    // compactor and a writer): what vanishes under the walk is fine, so walk again until the tree is gone
+    for (int attempt = 1; ; attempt++) {
+      try {
+        deleteTree(root);
+        return true;
+      } catch (NoSuchFileException | DirectoryNotEmptyException e) {
+        if (!Files.exists(root)) {
+          return true;
+        }
+        if (attempt >= 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {
@@ -178,7 +197,6 @@ public final class LocalStorage implements Storage {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    return true;
   }
 
   @Override
