@@ -26,7 +26,8 @@ public final class Oracle {
       "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)] [--conf k=v ...]",
       "  schema   --table PATH [--conf k=v ...]",
       "  metadata --table PATH [--conf k=v ...]   (rollback, savepoint and restore metadata as Hudi decodes it)",
-      "           (--conf on read/timeline/fsview/schema/bloom/metadata: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
+      "  compact  --table PATH (--schedule | --run INSTANT) [--conf k=v ...]   (Hudi's scheduler / compactor)",
+      "           (--conf on read, inspect and compact commands: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
       "            hdfs:// and s3a:// tables; on write: Hudi write options, also set on the Hadoop configuration)",
       "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
@@ -92,6 +93,9 @@ public final class Oracle {
           break;
         case "metadata":
           MetadataCommand.run(Args.parse(rest, Set.of()), out);
+          break;
+        case "compact":
+          CompactCommand.run(Args.parse(rest, Set.of("schedule")), out);
           break;
         case "warmup":
           WarmupCommand.run(Args.parse(rest, Set.of()), out);

@@ -219,6 +219,45 @@ public final class ConfigKeys {
       "Newest completed writes (commits and delta commits; compactions excluded, and bulk inserts for advise) that the "
           + "write amplification warning and 'sluice advise' look at (default 10).");
 
+  // ---- Compaction (HoodieCompactionConfig) ----
+  /** Schedule and run a compaction after each write. */
+  public static final ConfigKey<Boolean> COMPACT_INLINE = ConfigKey.ofBoolean("hoodie.compact.inline", false,
+      "MoR: after each write, schedule a compaction when the trigger fires and run it before the write returns.");
+  /** Schedule (but not run) a compaction after each write. */
+  public static final ConfigKey<Boolean> COMPACT_SCHEDULE_INLINE = ConfigKey.ofBoolean("hoodie.compact.schedule.inline",
+      false, "MoR: after each write, schedule a compaction when the trigger fires; another process or thread runs it "
+          + "(sluice compact TABLE --watch, or sluice.compact.async).");
+  /** Run scheduled compactions on a background thread of the writing process. */
+  public static final ConfigKey<Boolean> COMPACT_ASYNC = ConfigKey.ofBoolean("sluice.compact.async", false,
+      "MoR: the writer schedules compactions after its commits and a background thread of the same process runs "
+          + "them while writes go on (started by the first write, stopped by Table.close()).");
+  /** When a compaction is due. */
+  public static final ConfigKey<String> COMPACT_TRIGGER_STRATEGY = ConfigKey.ofString(
+      "hoodie.compact.inline.trigger.strategy", "NUM_COMMITS", "When a compaction is due: NUM_COMMITS (delta commits "
+          + "since the last compaction), TIME_ELAPSED (seconds since it), NUM_OR_TIME or NUM_AND_TIME.");
+  /** Seconds since the last compaction after which one is due. */
+  public static final ConfigKey<Integer> COMPACT_INLINE_MAX_DELTA_SECONDS = ConfigKey.ofInt(
+      "hoodie.compact.inline.max.delta.seconds", 3600,
+      "Seconds since the last compaction (or the first delta commit) after which TIME_ELAPSED triggers one.");
+  /** Which file slices a compaction plan takes. */
+  public static final ConfigKey<String> COMPACTION_STRATEGY = ConfigKey.ofString("hoodie.compaction.strategy",
+      "org.apache.hudi.table.action.compact.strategy.LogFileSizeBasedCompactionStrategy",
+      "Which slices a plan takes (Hudi class names): LogFileSizeBasedCompactionStrategy (largest logs first, bounded "
+          + "by hoodie.compaction.target.io), LogFileNumBasedCompactionStrategy (most log files first, bounded) or "
+          + "UnBoundedCompactionStrategy (every slice with log files).");
+  /** IO budget of one compaction plan. */
+  public static final ConfigKey<Long> COMPACTION_TARGET_IO = ConfigKey.ofLong("hoodie.compaction.target.io",
+      500L * 1024, "MiB of reads plus writes one compaction plan may take (bounded strategies); the slice that "
+          + "crosses it is the last one taken.");
+  /** Log size below which a slice is not compacted. */
+  public static final ConfigKey<Long> COMPACTION_LOGFILE_SIZE_THRESHOLD = ConfigKey.ofLong(
+      "hoodie.compaction.logfile.size.threshold", 0L,
+      "LogFileSizeBasedCompactionStrategy: only slices whose log files total at least this many bytes.");
+  /** Log file count below which a slice is not compacted. */
+  public static final ConfigKey<Long> COMPACTION_LOGFILE_NUM_THRESHOLD = ConfigKey.ofLong(
+      "hoodie.compaction.logfile.num.threshold", 0L,
+      "LogFileNumBasedCompactionStrategy: only slices with at least this many log files.");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -235,6 +274,9 @@ public final class ConfigKeys {
         COMMITS_ARCHIVAL_BATCH,
         COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,
         HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES, HEALTH_WRITE_AMPLIFICATION_MAX, HEALTH_MIN_REWRITTEN_FILE_GROUPS,
-        HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS);
+        HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS,
+        COMPACT_INLINE, COMPACT_SCHEDULE_INLINE, COMPACT_ASYNC,
+        COMPACT_TRIGGER_STRATEGY, COMPACT_INLINE_MAX_DELTA_SECONDS, COMPACTION_STRATEGY, COMPACTION_TARGET_IO,
+        COMPACTION_LOGFILE_SIZE_THRESHOLD, COMPACTION_LOGFILE_NUM_THRESHOLD);
   }
 }

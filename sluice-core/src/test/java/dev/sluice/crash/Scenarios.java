@@ -16,6 +16,7 @@ import dev.sluice.clean.CleanPlan;
 import dev.sluice.clean.Cleaner;
 import dev.sluice.config.Config;
 import dev.sluice.savepoint.Savepoints;
+import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.table.TableType;
 import dev.sluice.timeline.Action;
@@ -92,6 +93,7 @@ public final class Scenarios {
     out.add(clean("cow-clean", TableType.COPY_ON_WRITE));
     out.add(clean("mor-clean", TableType.MERGE_ON_READ));
     out.add(archive("cow-archive"));
+    out.add(compaction());
     return out;
   }
 
@@ -195,6 +197,70 @@ public final class Scenarios {
       problems.add("nothing was archived");
     }
     return problems;
+  }
+
+  /**
+   * Running a scheduled compaction of a MoR table: the rows never change; a killed run is rolled back and run again
+   * from its plan by the recovery.
+   */
+  private static CrashScenario compaction() {
+    Map<String, String> o = options(Map.of("hoodie.parquet.small.file.limit", "0"));
+    return new CrashScenario("mor-compaction", o, (dir, crashing) -> {
+      Table t = create(dir, TableType.MERGE_ON_READ, o);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      t.upsert(upsertBatch().iterator());
+      t.delete(deleteBatch().iterator());
+      t.compaction().scheduleNow().orElseThrow();
+      return List.of(rows(t));
+    }, t -> t.compaction().runPending(), false, t -> t.compaction().runPending(), true, false)
+        .withFinalCheck(Scenarios::compactedAsPlanned);
+  }
+
+  /**
+   * After recovery no compaction is pending, every planned compaction completed as a commit, and each of its planned
+   * file groups has exactly one base file at the compaction instant (the re-run from the plan left no duplicate).
+   */
+  private static List<String> compactedAsPlanned(Table t) {
+    List<String> problems = new ArrayList<>();
+    if (!t.compaction().pending().isEmpty()) {
+      problems.add("compactions still pending: " + t.compaction().pending());
+    }
+    List<String> plans = new ArrayList<>();
+    try {
+      for (FileInfo f : t.storage().list(t.location() + "/.hoodie")) {
+        if (f.name().endsWith(".compaction.requested")) {
+          plans.add(f.name().substring(0, f.name().indexOf('.')));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (plans.isEmpty()) {
+      problems.add("no compaction plan on the timeline");
+    }
+    for (String time : plans) {
+      boolean committed = t.timeline().filter(i -> i.time().equals(time) && i.action() == Action.COMMIT
+          && i.isCompleted()).lastInstant().isPresent();
+      if (!committed) {
+        problems.add("compaction " + time + " did not complete");
+        continue;
+      }
+      for (var op : t.compaction().plan(time).operations()) {
+        String dir = op.partitionPath().isEmpty() ? t.location() : t.location() + "/" + op.partitionPath();
+        long files;
+        try {
+          files = t.storage().list(dir).stream().filter(f -> f.name().startsWith(op.fileId() + "_")
+              && f.name().endsWith("_" + time + ".parquet")).count();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        if (files != 1) {
+          problems.add("file group " + op.fileId() + " has " + files + " base files of compaction " + time);
+        }
+      }
+    }
+    return problems;
+  }
   }
 
   /** The scenario called {@code name}. */
