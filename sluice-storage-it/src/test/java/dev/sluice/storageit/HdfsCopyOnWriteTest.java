@@ -6,7 +6,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Copy-on-Write scenarios on HDFS (the mini cluster), through {@code hdfs://localhost:<port>/...}. */
 @ExtendWith(Servers.class)
-class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios, IncrementalScenarios,
+class HdfsCopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios,
+    IncrementalScenarios, CompactionScenarios,
     MergeOnReadScenarios {
   private static HdfsServer hdfs;
 

@@ -6,7 +6,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Copy-on-Write scenarios on S3 (S3Proxy on loopback), through {@code s3a://bucket/...}. */
 @ExtendWith(Servers.class)
-class S3CopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios, IncrementalScenarios,
+class S3CopyOnWriteTest implements CopyOnWriteScenarios, ListingScenarios, HudiReadsScenarios,
+    IncrementalScenarios, CompactionScenarios,
     MergeOnReadScenarios {
   private static S3Server s3;
   private static String bucket;
