@@ -14,6 +14,7 @@ import dev.sluice.clean.CleanAvro;
 import dev.sluice.clean.CleanFile;
 import dev.sluice.clean.CleanPlan;
 import dev.sluice.clean.Cleaner;
+import dev.sluice.compact.CompactionOperation;
 import dev.sluice.config.Config;
 import dev.sluice.savepoint.Savepoints;
 import dev.sluice.storage.FileInfo;
@@ -245,7 +246,7 @@ public final class Scenarios {
         problems.add("compaction " + time + " did not complete");
         continue;
       }
-      for (var op : t.compaction().plan(time).operations()) {
+      for (CompactionOperation op : t.compaction().plan(time).operations()) {
         String dir = op.partitionPath().isEmpty() ? t.location() : t.location() + "/" + op.partitionPath();
         long files;
         try {
@@ -260,7 +261,6 @@ public final class Scenarios {
       }
     }
     return problems;
-  }
   }
 
   /** The scenario called {@code name}. */
