@@ -134,7 +134,9 @@ public final class Table {
     TableServices services = TableServices.forWrites(config);
     MetadataTable.removeIfPresent(storage, location);
     TableConfig tc = config();
-    Schema tableSchema = schema(timeline(), tc);
+    // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
+    Timeline loaded = timeline();
+    Schema tableSchema = schema(loaded, tc);
     // the first record's schema is the writer schema: a compatible evolution becomes the table schema
     Peeked input = Peeked.of(records);
     Schema writerSchema = tableSchema;
@@ -142,9 +144,9 @@ public final class Table {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
     WriteSetup setup = WriteSetup.of(storage, location, tc, writerSchema, config);
-    CommitResult result = new TableWriter(setup).write(op, input);
-    services.afterCommit(storage, location, result.instantTime());
-    return result;
+    TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded);
+    services.afterCommit(storage, location, committed.result().instantTime(), Optional.of(committed.timeline()));
+    return committed.result();
   }
 
   /** Inserts records (keys the index finds are updated, as Hudi does). */
