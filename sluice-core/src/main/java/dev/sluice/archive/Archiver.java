@@ -67,8 +67,23 @@ public final class Archiver {
 
   /** Archives what the limits allow, if anything. */
   public ArchiveResult archive() {
+    return archiveFrom(store.load());
+  }
+
+  /**
+   * As {@link #archive()}, but first decides from {@code known} (a writer's timeline plus its new commit): if the
+   * limits ({@code hoodie.keep.max.commits}) archive nothing of it, nothing is listed. Otherwise archives from a
+   * fresh load.
+   */
+  public ArchiveResult archive(Timeline known) {
+    if (planner().select(known, store).isEmpty()) {
+      return ArchiveResult.none();
+    }
+    return archiveFrom(store.load());
+  }
+
+  private ArchiveResult archiveFrom(Timeline timeline) {
     ArchivalPlanner planner = planner();
-    Timeline timeline = store.load();
     List<Instant> chosen = planner.select(timeline, store);
     if (chosen.isEmpty()) {
       return ArchiveResult.none();

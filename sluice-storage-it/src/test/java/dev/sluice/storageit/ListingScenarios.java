@@ -80,7 +80,7 @@ interface ListingScenarios {
     Map<String, Integer> upsert = listingsByDir(rec, location);
     assertEquals(1, upsert.get("p1"), "the one partition the upsert touches, once");
     assertEquals(List.of(".hoodie", "p1"), List.copyOf(upsert.keySet()), "no other folder is listed: " + upsert);
-    // Table.write loads the timeline for the schema and TableWriter.write loads it again (core; see the report)
+    // Table.write loads the timeline once and hands it to the write and the post-commit services
     assertTrue(upsert.get(".hoodie") <= 2, upsert.toString());
 
     t.insert(it(trips(100, 6, 3, 1)));
