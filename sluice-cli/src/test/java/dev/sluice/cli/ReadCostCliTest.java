@@ -65,7 +65,9 @@ class ReadCostCliTest {
     assertTrue(r.out().contains("after-compaction"), r.out());
     assertTrue(r.out().matches("(?s).*compaction \\d{17}: 8 base files, 800 records, \\d+ log files compacted.*"), r.out());
 
-    assertEquals(3, CliTest.run("read-cost", dir.resolve("bad").toString(), "--batch", "0").exit(), "a bad option");
+    CliTest.Run bad = CliTest.run("read-cost", dir.resolve("bad").toString(), "--batch", "0");
+    assertEquals(1, bad.exit(), "a bad option is an error");
+    assertTrue(bad.err().startsWith("error: "), bad.err());
   }
 
   private static long num(Map<String, String> step, String key) {
