@@ -27,6 +27,7 @@ public final class Oracle {
       "  schema   --table PATH [--conf k=v ...]",
       "           (--conf on read/timeline/fsview/schema/bloom: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
       "            hdfs:// and s3a:// tables; on write: Hudi write options, also set on the Hadoop configuration)",
+      "  metadata --table PATH   (rollback, savepoint and restore metadata as Hudi decodes it)",
       "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
@@ -88,6 +89,9 @@ public final class Oracle {
           break;
         case "schema":
           InspectCommands.schema(Args.parse(rest, Set.of()), out);
+          break;
+        case "metadata":
+          MetadataCommand.run(Args.parse(rest, Set.of()), out);
           break;
         case "warmup":
           WarmupCommand.run(Args.parse(rest, Set.of()), out);

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.Positioned;
 
 /** Shows a running record count on a terminal (stderr) for long loads; silent when not on a terminal. */
 final class Progress {
@@ -14,7 +15,7 @@ final class Progress {
       return in;
     }
     long start = System.nanoTime();
-    return new CloseableIterator<>() {
+    return new Counting<>() {
       private long count;
       private long lastPrint = start;
 
@@ -45,6 +46,15 @@ final class Progress {
       public void close() {
         in.close();
       }
+
+      @Override
+      public java.util.Optional<String> position() {
+        return in instanceof Positioned p ? p.position() : java.util.Optional.empty();
+      }
     };
+  }
+
+  /** The counting wrapper keeps telling where the last record came from. */
+  private interface Counting<T> extends CloseableIterator<T>, Positioned {
   }
 }

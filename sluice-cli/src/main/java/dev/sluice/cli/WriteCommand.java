@@ -41,6 +41,11 @@ final class WriteCommand implements Callable<Integer> {
   @Option(names = "--ignore-unknown-fields", description = "Skip input fields that are not in the table schema.")
   boolean ignoreUnknown;
 
+  @Option(names = "--schema", paramLabel = "FILE.avsc", description = "Read the input with this Avro schema and evolve "
+      + "the table to it: new nullable fields and widened types (int to long, float to double) are taken, other "
+      + "changes refused.")
+  Path schemaFile;
+
   @Mixin
   CommonOptions common;
 
@@ -55,7 +60,7 @@ final class WriteCommand implements Callable<Integer> {
   public Integer call() {
     Table t = Tables.open(table, common.config());
     boolean delete = operation == WriteOperation.DELETE;
-    Schema schema = delete ? t.keySchema() : t.schema();
+    Schema schema = delete ? t.keySchema() : schemaFile != null ? readSchema(schemaFile) : t.schema();
     InputOptions options = new InputOptions(ignoreUnknown || delete);
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     for (Path in : inputs) {
@@ -66,11 +71,24 @@ final class WriteCommand implements Callable<Integer> {
       parts.add(() -> RecordSources.open(in, f, schema, options));
     }
     CommitResult r;
-    try (CloseableIterator<GenericRecord> records = Progress.wrap(CloseableIterator.concat(parts), "read")) {
+    try (CloseableIterator<GenericRecord> records = Progress.wrap(RecordSources.concat(parts), "read")) {
       r = t.write(operation, records);
     }
     spec.commandLine().getOut().printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
         operation.type(), r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
     return 0;
+  }
+
+  private static Schema readSchema(Path file) {
+    if (!Files.isRegularFile(file)) {
+      throw Errors.badRequest("--schema " + file, "the file does not exist", "Give an Avro schema file (.avsc).");
+    }
+    try {
+      return new Schema.Parser().parse(Files.readString(file));
+    } catch (java.io.IOException e) {
+      throw Errors.storage("read", file.toString(), e);
+    } catch (org.apache.avro.SchemaParseException e) {
+      throw Errors.badInput(file.toString(), "it is not a valid Avro schema: " + e.getMessage(), e);
+    }
   }
 }

@@ -11,6 +11,8 @@ import dev.sluice.read.SnapshotPlanner;
 import dev.sluice.rollback.RollbackMetadata;
 import dev.sluice.savepoint.RestoreMetadata;
 import dev.sluice.savepoint.SavepointMetadata;
+import dev.sluice.schema.Peeked;
+import dev.sluice.schema.SchemaEvolution;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.MetadataTable;
 import dev.sluice.table.TableConfig;
@@ -132,8 +134,15 @@ public final class Table {
     TableServices services = TableServices.forWrites(config);
     MetadataTable.removeIfPresent(storage, location);
     TableConfig tc = config();
-    WriteSetup setup = WriteSetup.of(storage, location, tc, schema(timeline(), tc), config);
-    CommitResult result = new TableWriter(setup).write(op, records);
+    Schema tableSchema = schema(timeline(), tc);
+    // the first record's schema is the writer schema: a compatible evolution becomes the table schema
+    Peeked input = Peeked.of(records);
+    Schema writerSchema = tableSchema;
+    if (op != WriteOperation.DELETE && input.first().isPresent() && !input.first().get().getSchema().equals(tableSchema)) {
+      writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
+    }
+    WriteSetup setup = WriteSetup.of(storage, location, tc, writerSchema, config);
+    CommitResult result = new TableWriter(setup).write(op, input);
     services.afterCommit(storage, location, result.instantTime());
     return result;
   }

@@ -1,5 +1,6 @@
 package dev.sluice.read;
 
+import dev.sluice.schema.SchemaEvolution;
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.fsview.BaseFile;
@@ -146,7 +147,8 @@ public final class ScanPlan {
     Schema rowSchema = row.getSchema();
     for (Schema.Field f : outputSchema.getFields()) {
       Schema.Field src = rowSchema.getField(f.name());
-      out.put(f.pos(), src == null ? null : row.get(src.pos()));
+      // rows of files written before the schema widened a type are widened too
+      out.put(f.pos(), src == null ? null : SchemaEvolution.promote(row.get(src.pos()), f.schema()));
     }
     return out;
   }

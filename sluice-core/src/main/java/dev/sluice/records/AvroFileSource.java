@@ -2,11 +2,13 @@ package dev.sluice.records;
 
 import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.Positioned;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileReader;
@@ -14,7 +16,7 @@ import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 
 /** Reads an Avro object container file and resolves each record to the table schema ({@link RecordResolver}). */
-final class AvroFileSource implements CloseableIterator<GenericRecord> {
+final class AvroFileSource implements CloseableIterator<GenericRecord>, Positioned {
   private final Path file;
   private final String name;
   private final DataFileReader<Object> reader;
@@ -70,6 +72,11 @@ final class AvroFileSource implements CloseableIterator<GenericRecord> {
     } catch (AvroRuntimeException e) {
       throw Errors.badInput(name + ": record " + (count + 1), "cannot be decoded (" + e.getMessage() + ")", e);
     }
+  }
+
+  @Override
+  public Optional<String> position() {
+    return count == 0 ? Optional.empty() : Optional.of(name + ": record " + count);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.sluice.records;
 import dev.sluice.error.Errors;
 import dev.sluice.error.SluiceException;
 import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.Positioned;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -25,7 +27,7 @@ import org.apache.avro.generic.GenericRecord;
  * from the header take the field default or null; a header naming no table field is an error unless unknown
  * fields are ignored.
  */
-final class CsvSource implements CloseableIterator<GenericRecord> {
+final class CsvSource implements CloseableIterator<GenericRecord>, Positioned {
   private final Path file;
   private final String name;
   private final CsvParser parser;
@@ -38,6 +40,8 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
   private final Missing[] absent;
   private GenericRecord next;
   private boolean done;
+  private long nextLine = -1;
+  private long returnedLine = -1;
 
   private CsvSource(Path file, CsvParser parser, Schema schema, int[] fieldOf, CellReaders.CellReader[] readers,
       Missing[] absent) {
@@ -158,7 +162,13 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
     }
     GenericRecord out = next;
     next = null;
+    returnedLine = nextLine;
     return out;
+  }
+
+  @Override
+  public Optional<String> position() {
+    return returnedLine < 0 ? Optional.empty() : Optional.of(name + ":" + returnedLine);
   }
 
   private GenericRecord advance() {
@@ -176,6 +186,7 @@ final class CsvSource implements CloseableIterator<GenericRecord> {
           "the line has " + parser.size() + " values but the header has " + columns + " columns",
           "one value per header column (quote values that contain commas)");
     }
+    nextLine = parser.recordLine();
     GenericData.Record rec = new GenericData.Record(schema);
     for (int i = 0; i < columns; i++) {
       int pos = fieldOf[i];

@@ -9,11 +9,13 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import dev.sluice.error.Errors;
 import dev.sluice.error.SluiceException;
 import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.Positioned;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -21,7 +23,7 @@ import org.apache.avro.generic.GenericRecord;
  * Reads JSON Lines: one JSON object per line, blank lines skipped. One streaming parser runs over the whole
  * file (no tree per record); a second value on the line where the previous one ended is an error.
  */
-final class JsonLinesSource implements CloseableIterator<GenericRecord> {
+final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positioned {
   static final JsonFactory FACTORY = JsonFactory.builder()
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
       .build();
@@ -33,6 +35,8 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord> {
   private GenericRecord next;
   private boolean done;
   private long lastLine = -1;
+  private long nextLine = -1;
+  private long returnedLine = -1;
 
   private JsonLinesSource(Path file, JsonParser parser, JsonValueReader reader) {
     this.file = file;
@@ -81,7 +85,13 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord> {
     }
     GenericRecord out = next;
     next = null;
+    returnedLine = nextLine;
     return out;
+  }
+
+  @Override
+  public Optional<String> position() {
+    return returnedLine < 0 ? Optional.empty() : Optional.of(name + ":" + returnedLine);
   }
 
   private GenericRecord advance() {
@@ -103,6 +113,7 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord> {
       start = line;
       GenericRecord rec = (GenericRecord) reader.read(parser);
       lastLine = parser.currentTokenLocation().getLineNr();
+      nextLine = start;
       return rec;
     } catch (FieldError e) {
       throw e.toException(name + ":" + start);

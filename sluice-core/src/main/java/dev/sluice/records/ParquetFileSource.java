@@ -2,11 +2,13 @@ package dev.sluice.records;
 
 import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.Positioned;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -22,7 +24,7 @@ import org.apache.parquet.schema.MessageType;
  * table schema by field name ({@link RecordResolver}). The Avro view of the file schema is known from the first
  * record; the Parquet footer is read first to recover INT32/INT64 decimals ({@link ParquetIntDecimals}).
  */
-final class ParquetFileSource implements CloseableIterator<GenericRecord> {
+final class ParquetFileSource implements CloseableIterator<GenericRecord>, Positioned {
   private final Path file;
   private final String name;
   private final ParquetReader<GenericRecord> reader;
@@ -81,6 +83,11 @@ final class ParquetFileSource implements CloseableIterator<GenericRecord> {
       done = pending == null;
     }
     return pending != null;
+  }
+
+  @Override
+  public Optional<String> position() {
+    return count == 0 ? Optional.empty() : Optional.of(name + ": record " + count);
   }
 
   @Override

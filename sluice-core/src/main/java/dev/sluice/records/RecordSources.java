@@ -2,7 +2,11 @@ package dev.sluice.records;
 
 import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.Positioned;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -39,6 +43,72 @@ public final class RecordSources {
         return ParquetFileSource.open(file, tableSchema, options);
       default:
         throw Errors.internal("unknown input format " + format, null);
+    }
+  }
+
+  /**
+   * The records of several inputs one after the other, each opened when the previous one is used up; the result
+   * is {@link Positioned}: it says which file and line its last record came from.
+   */
+  public static CloseableIterator<GenericRecord> concat(List<Supplier<CloseableIterator<GenericRecord>>> parts) {
+    return new Concat(parts);
+  }
+
+  private static final class Concat implements CloseableIterator<GenericRecord>, Positioned {
+    private final List<Supplier<CloseableIterator<GenericRecord>>> parts;
+    private int next;
+    private CloseableIterator<GenericRecord> current;
+    private CloseableIterator<GenericRecord> returnedFrom;
+
+    Concat(List<Supplier<CloseableIterator<GenericRecord>>> parts) {
+      this.parts = parts;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (true) {
+        if (current != null && current.hasNext()) {
+          return true;
+        }
+        if (current != null && current != returnedFrom) {
+          current.close();
+        }
+        current = null;
+        if (next >= parts.size()) {
+          return false;
+        }
+        current = parts.get(next++).get();
+      }
+    }
+
+    @Override
+    public GenericRecord next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      if (returnedFrom != null && returnedFrom != current) {
+        returnedFrom.close();
+      }
+      returnedFrom = current;
+      return current.next();
+    }
+
+    @Override
+    public Optional<String> position() {
+      return returnedFrom instanceof Positioned p ? p.position() : Optional.empty();
+    }
+
+    @Override
+    public void close() {
+      if (current != null) {
+        current.close();
+      }
+      if (returnedFrom != null && returnedFrom != current) {
+        returnedFrom.close();
+      }
+      current = null;
+      returnedFrom = null;
+      next = parts.size();
     }
   }
 

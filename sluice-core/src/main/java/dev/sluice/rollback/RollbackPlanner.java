@@ -1,10 +1,13 @@
 package dev.sluice.rollback;
 
+import dev.sluice.error.ErrorKind;
 import dev.sluice.error.Errors;
+import dev.sluice.error.SluiceException;
 import dev.sluice.fsview.BaseFileName;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.fsview.LogFileName;
+import dev.sluice.log.LogReader;
 import dev.sluice.marker.Marker;
 import dev.sluice.marker.Markers;
 import dev.sluice.storage.FileInfo;
@@ -144,7 +147,18 @@ final class RollbackPlanner {
 
   private List<RollbackRequest> fromListing(Instant target, Timeline timeline, boolean restore) {
     String ts = target.time();
-    Optional<CommitMetadata> metadata = commitMetadata(target);
+    Optional<CommitMetadata> metadata;
+    boolean damaged = false;
+    try {
+      metadata = commitMetadata(target);
+    } catch (SluiceException e) {
+      if (e.kind() != ErrorKind.BAD_TABLE) {
+        throw e;
+      }
+      // a damaged commit file must still be undoable: its files are found by listing, its log blocks by reading logs
+      metadata = Optional.empty();
+      damaged = true;
+    }
     boolean compaction = timeline.isCompaction(ts) || target.action() == Action.COMPACTION
         || metadata.map(md -> md.operationType() == WriteOperationType.COMPACT).orElse(false);
     List<RollbackRequest> out = new ArrayList<>();
@@ -165,8 +179,42 @@ final class RollbackPlanner {
     }
     if (tableType == TableType.MERGE_ON_READ && target.action() == Action.DELTACOMMIT && metadata.isPresent()) {
       out.addAll(appendsOfDeltaCommit(ts, metadata.get()));
+    } else if (tableType == TableType.MERGE_ON_READ && target.action() == Action.DELTACOMMIT && damaged) {
+      out.addAll(appendsFoundInLogs(ts, timeline));
     }
     return out;
+  }
+
+  /** Rollback blocks for every older slice whose log files hold a block of {@code ts} (read block headers). */
+  private List<RollbackRequest> appendsFoundInLogs(String ts, Timeline timeline) {
+    List<RollbackRequest> out = new ArrayList<>();
+    for (String partition : FileSystemView.of(storage, basePath, timeline).partitions()) {
+      Map<String, Map<String, Long>> slices = new LinkedHashMap<>();
+      for (FileInfo f : list(StoragePaths.join(basePath, partition))) {
+        Optional<LogFileName> log = FileNames.parseLog(f.name()).filter(l -> l.extension().equals(FileNames.LOG_EXTENSION)
+            && l.suffix().isEmpty() && dev.sluice.timeline.InstantTimes.isBefore(l.baseInstant(), ts));
+        if (log.isPresent() && holdsBlockOf(f.path(), ts)) {
+          slices.computeIfAbsent(log.get().fileId() + '\u0000' + log.get().baseInstant(), k -> new LinkedHashMap<>())
+              .put(f.path(), f.length());
+        }
+      }
+      slices.forEach((k, logs) -> {
+        String[] parts = k.split("\u0000", -1);
+        out.add(RollbackRequest.appendBlock(partition, parts[0], parts[1], logs));
+      });
+    }
+    return out;
+  }
+
+  private boolean holdsBlockOf(String path, String ts) {
+    try (LogReader reader = LogReader.open(storage, path)) {
+      while (reader.hasNext()) {
+        if (reader.next().instantTime().filter(ts::equals).isPresent()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Rollback blocks for a deltacommit's log appends to slices older than it ({@code getRollbackRequestToAppend}). */

@@ -167,19 +167,31 @@ public final class LocalStorage implements Storage {
     if (!Files.exists(root)) {
       return false;
     }
-    try (Stream<Path> walk = Files.walk(root)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
+    for (int attempt = 1; ; attempt++) {
+      try (Stream<Path> walk = Files.walk(root)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+          try {
+            Files.deleteIfExists(p);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+        return true;
+      } catch (UncheckedIOException e) {
+        // another process deleting the same folder removed an entry under our walk: look again
+        if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt >= 3) {
+          throw e.getCause();
         }
-      });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+      } catch (java.nio.file.NoSuchFileException e) {
+        // the folder went away between the check and the walk: someone else deleted it
+        return true;
+      }
+      if (!Files.exists(root)) {
+        return true;
+      }
     }
-    return true;
   }
+
 
   @Override
   public void mkdirs(String dir) throws IOException {

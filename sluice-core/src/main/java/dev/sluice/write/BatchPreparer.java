@@ -7,6 +7,7 @@ import dev.sluice.key.FieldPath;
 import dev.sluice.key.KeyGenerator;
 import dev.sluice.merge.Ordering;
 import dev.sluice.merge.RecordMerger;
+import dev.sluice.util.Positioned;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -59,13 +60,13 @@ final class BatchPreparer {
       GenericRecord raw = input.next();
       n++;
       if (raw == null) {
-        throw Errors.badInput("record " + n, null, "the record is null", "a record of the table schema");
+        throw Errors.badInput(where(input, n), null, "the record is null", "a record of the table schema");
       }
       if (raw.getSchema() != lastSchema) {
         lastSchema = raw.getSchema();
         boolean full = op != WriteOperation.DELETE || lastSchema.equals(userSchema);
         if (full && !lastSchema.equals(userSchema)) {
-          throw schemaMismatch(n, lastSchema);
+          throw schemaMismatch(where(input, n), lastSchema);
         }
         keys = KeyGenerator.of(lastSchema, keyFields, partitionFields, hiveStyle, urlEncode);
         ordering = full && precombineField.isPresent() ? FieldPath.resolve(lastSchema, precombineField.get(), "precombine") : null;
@@ -73,9 +74,9 @@ final class BatchPreparer {
             ? FieldPath.resolve(lastSchema, MetaFields.IS_DELETED, "delete marker") : null;
       }
       if (op != WriteOperation.DELETE) {
-        validate(raw, n);
+        validate(raw, where(input, n));
       }
-      WriteRecord rec = toWriteRecord(raw, op, keys, ordering, deleteFlag, n);
+      WriteRecord rec = toWriteRecord(raw, op, keys, ordering, deleteFlag, where(input, n));
       if (!combine) {
         all.add(rec);
         continue;
@@ -89,15 +90,24 @@ final class BatchPreparer {
     return combine ? new ArrayList<>(byKey.values()) : all;
   }
 
+  /** Where record {@code n} came from: the file and line if the input knows them, else its number. */
+  private static String where(Iterator<GenericRecord> input, long n) {
+    if (input instanceof Positioned p && p.position().isPresent()) {
+      return p.position().get() + " (record " + n + ")";
+    }
+    return "record " + n;
+  }
+
   private WriteRecord toWriteRecord(GenericRecord raw, WriteOperation op, KeyGenerator keys, FieldPath ordering,
-      FieldPath deleteFlag, long n) {
+      FieldPath deleteFlag, String where) {
     String key;
     String partition;
     try {
       key = keys.recordKey(raw);
       partition = keys.partitionPath(raw);
     } catch (SluiceException e) {
-      throw Errors.badInput("record " + n, e.getMessage(), e);
+      // the key generator names the field; the place is ours
+      throw Errors.badInput(where, e.getMessage().replaceFirst("^Bad input at ", ""), e);
     }
     if (op == WriteOperation.DELETE) {
       return new WriteRecord(key, partition, null, Ordering.NATURAL, WriteRecord.DeleteKind.HARD);
@@ -107,7 +117,7 @@ final class BatchPreparer {
     if (ordering != null) {
       ord = Ordering.normalize(ordering.get(raw));
       if (ord == null) {
-        throw Errors.badInput("record " + n + " (key " + key + ")", ordering.name(), "the precombine value is null",
+        throw Errors.badInput(where + " (key " + key + ")", ordering.name(), "the precombine value is null",
             "a value to order versions of a key by");
       }
     }
@@ -115,21 +125,21 @@ final class BatchPreparer {
     return new WriteRecord(key, partition, raw, ord, softDelete ? WriteRecord.DeleteKind.SOFT : WriteRecord.DeleteKind.NONE);
   }
 
-  private void validate(GenericRecord raw, long n) {
+  private void validate(GenericRecord raw, String where) {
     if (!GenericData.get().validate(userSchema, raw)) {
       for (Schema.Field f : userSchema.getFields()) {
         if (!GenericData.get().validate(f.schema(), raw.get(f.pos()))) {
           Object v = raw.get(f.pos());
-          throw Errors.badInput("record " + n, f.name(), v == null ? "the value is null" : "value " + v + " does not match",
+          throw Errors.badInput(where, f.name(), v == null ? "the value is null" : "value " + v + " does not match",
               "a value of type " + f.schema());
         }
       }
-      throw Errors.badInput("record " + n, null, "the record does not match the table schema", userSchema.toString());
+      throw Errors.badInput(where, null, "the record does not match the table schema", userSchema.toString());
     }
   }
 
-  private SluiceException schemaMismatch(long n, Schema got) {
-    return Errors.badInput("record " + n, null, "the record's schema differs from the table schema: " + got,
+  private SluiceException schemaMismatch(String where, Schema got) {
+    return Errors.badInput(where, null, "the record's schema differs from the table schema: " + got,
         "records built with the table schema (Table.schema()) " + userSchema);
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.write;
 
+import dev.sluice.schema.SchemaEvolution;
 import dev.sluice.basefile.MetaFields;
 import java.util.List;
 import org.apache.avro.Schema;
@@ -66,7 +67,7 @@ final class RecordAssembler {
     for (Schema.Field f : fields) {
       Schema.Field old = storedSchema.getField(f.name());
       if (old != null) {
-        out.put(f.pos(), stored.get(old.pos()));
+        out.put(f.pos(), SchemaEvolution.promote(stored.get(old.pos()), f.schema()));
       } else {
         out.put(f.pos(), f.hasDefaultValue() ? GenericData.get().getDefaultValue(f) : null);
       }

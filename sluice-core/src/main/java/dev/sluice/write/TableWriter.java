@@ -1,5 +1,6 @@
 package dev.sluice.write;
 
+import dev.sluice.basefile.MetaFields;
 import dev.sluice.config.ConfigKeys;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.index.Index;
@@ -19,7 +20,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -52,7 +55,8 @@ public final class TableWriter {
     Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
     try {
       FileSystemView view = FileSystemView.of(setup.storage(), setup.basePath(), timeline);
-      List<FileGroupWrite> plan = plan(op, records, view, timeline);
+      List<FileGroupWrite> plan = WideningRewrite.complete(plan(op, records, view, timeline), view, setup,
+          previousSchema(timeline));
       Instant inflight = timelineStore.transitionToInflight(requested, WorkloadProfile.of(plan, op).toJson());
       ensurePartitions(plan, instantTime);
       List<FileWriteResult> files = apply(plan, markers, instantTime);
@@ -123,5 +127,17 @@ public final class TableWriter {
     List<FileWriteResult> out = new ArrayList<>();
     results.forEach(out::addAll);
     return out;
+  }
+
+  /** The schema of the latest completed commit that recorded one. */
+  private Optional<Schema> previousSchema(Timeline timeline) {
+    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    for (int i = commits.size() - 1; i >= 0; i--) {
+      Optional<String> s = timelineStore.readCommitMetadata(commits.get(i)).flatMap(CommitMetadata::schema);
+      if (s.isPresent()) {
+        return Optional.of(MetaFields.withoutMetaFields(new Schema.Parser().parse(s.get())));
+      }
+    }
+    return Optional.empty();
   }
 }

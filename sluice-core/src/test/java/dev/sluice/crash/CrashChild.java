@@ -1,8 +1,6 @@
 package dev.sluice.crash;
 
 import dev.sluice.api.Table;
-import dev.sluice.api.Tables;
-import dev.sluice.config.Config;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.util.KillPoints;
@@ -41,7 +39,7 @@ public final class CrashChild {
         continue;
       }
       CrashScenario s = Scenarios.byName(p[2]);
-      Table t = Tables.open(p[1], Config.of(s.options()));
+      Table t = s.open(Path.of(p[1]));
       KillPoints.arm(p[3].equals("-") ? null : p[3]);
       out.println("START");
       try {
@@ -60,6 +58,6 @@ public final class CrashChild {
     CrashScenario s = Scenarios.byName("cow-upsert");
     Path dir = scratch.resolve("warmup-" + ProcessHandle.current().pid());
     s.setup().build(dir, new CrashingStorage(new LocalStorage()));
-    s.op().run(Tables.open(dir.toString(), Config.of(s.options())));
+    s.op().run(s.open(dir));
   }
 }

@@ -1,9 +1,7 @@
 package dev.sluice.crash;
 
 import dev.sluice.api.Table;
-import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.config.Config;
 import dev.sluice.rollback.RollbackMetadata;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
@@ -40,7 +38,7 @@ import org.apache.avro.generic.GenericRecord;
  * every data file is named by a completed instant (log files of rolled-back writes excepted, as Hudi leaves them).
  */
 public final class CrashHarness {
-  /** Number of kill points over all scenarios (default run: 36). */
+  /** Number of kill points over all scenarios (default run: 42). */
   public static final String POINTS_PROPERTY = "sluice.crash.points";
   /** Number of random-moment kills over all scenarios (default 6). */
   public static final String RANDOM_PROPERTY = "sluice.crash.random";
@@ -121,15 +119,21 @@ public final class CrashHarness {
   /** Runs every scenario's trials and returns what happened. */
   public Report run(List<CrashScenario> scenarios) {
     Random random = new Random(settings.seed());
-    int n = scenarios.size();
     classpath = ChildClasspath.prepare(settings.work().resolve("cds"));
     spare = ChildJvm.start(settings.work().resolve("children"), classpath);
     try {
+      List<Traced> traced = new ArrayList<>();
+      for (CrashScenario s : scenarios) {
+        traced.add(trace(s));
+      }
+      int[] points = share(settings.points(), traced);
+      int shortfall = settings.points() - java.util.Arrays.stream(points).sum();
+      int n = traced.size();
       for (int i = 0; i < n; i++) {
-        // an even share each; the remainder goes to the first scenarios
-        int p = settings.points() / n + (i < settings.points() % n ? 1 : 0);
-        int r = settings.randomKills() / n + (i < settings.randomKills() % n ? 1 : 0);
-        runScenario(scenarios.get(i), p, r, random);
+        // random moments take an even share, plus the kill points the scenarios had too few of
+        int total = settings.randomKills() + shortfall;
+        int randoms = total / n + (i < total % n ? 1 : 0);
+        runTrials(traced.get(i), points[i], randoms, random);
       }
     } finally {
       spare.close();
@@ -139,43 +143,86 @@ public final class CrashHarness {
     return new Report(pointTrials, randomTrials, killed, finished, List.copyOf(failures), Map.copyOf(perScenario));
   }
 
-  private void runScenario(CrashScenario s, int points, int randoms, Random random) {
+  /** A scenario's starting table, its kill points in order and the states around the operation. */
+  private record Traced(CrashScenario scenario, Path root, Path base, List<String> trace, long opMillis,
+      Map<String, String> before, Map<String, String> after, Set<Map<String, String>> allowed) {
+  }
+
+  /** Kill points per scenario: an even share, the unused share of small scenarios going to the larger ones. */
+  private static int[] share(int total, List<Traced> traced) {
+    int n = traced.size();
+    int[] out = new int[n];
+    int left = total;
+    boolean progress = true;
+    while (left > 0 && progress) {
+      progress = false;
+      List<Integer> open = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        if (out[i] < distinct(traced.get(i).trace())) {
+          open.add(i);
+        }
+      }
+      for (int k = 0; k < open.size() && left > 0; k++) {
+        int i = open.get(k);
+        int want = Math.max(1, left / (open.size() - k));
+        int give = Math.min(want, distinct(traced.get(i).trace()) - out[i]);
+        if (give > 0) {
+          out[i] += give;
+          left -= give;
+          progress = true;
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int distinct(List<String> trace) {
+    return new HashSet<>(trace).size();
+  }
+
+  private Traced trace(CrashScenario s) {
     Path root = settings.work().resolve(s.name());
     Path base = root.resolve("start");
     List<Map<String, GenericRecord>> states = s.setup().build(base, new CrashingStorage(new LocalStorage()));
     Map<String, String> before = canonical(TripFixture.rows(open(base, s)));
-    Path traced = copy(base, root.resolve("traced"));
+    Path tracedDir = copy(base, root.resolve("traced"));
     long t0 = System.nanoTime();
     KillPoints.startTrace();
     List<String> trace;
     try {
-      s.op().run(open(traced, s));
+      s.op().run(open(tracedDir, s));
     } finally {
       trace = KillPoints.stopTrace();
     }
     long opMillis = Math.max(1, (System.nanoTime() - t0) / 1_000_000);
-    Map<String, String> after = canonical(TripFixture.rows(open(traced, s)));
+    Map<String, String> after = canonical(TripFixture.rows(open(tracedDir, s)));
     Set<Map<String, String>> allowed = new HashSet<>(List.of(before, after));
     if (s.intermediateStatesVisible()) {
       states.forEach(m -> allowed.add(canonical(m)));
     }
-    int commitPoint = commitPoint(trace);
-    List<String> chosen = choose(trace, commitPoint, points, random);
+    deleteTree(tracedDir);
+    return new Traced(s, root, base, trace, opMillis, before, after, allowed);
+  }
+
+  private void runTrials(Traced t, int points, int randoms, Random random) {
+    CrashScenario s = t.scenario();
+    int commitPoint = commitPoint(t.trace());
+    List<String> chosen = choose(t.trace(), commitPoint, points, random);
     int trial = 0;
     for (String point : chosen) {
-      int idx = trace.indexOf(point);
-      Set<Map<String, String>> expect = s.intermediateStatesVisible() || commitPoint < 0 ? allowed
-          : Set.of(idx < commitPoint ? before : after);
-      runTrial(s, root.resolve("t" + trial++), base, point, -1, expect, after);
+      int idx = t.trace().indexOf(point);
+      Set<Map<String, String>> expect = s.intermediateStatesVisible() || commitPoint < 0 ? t.allowed()
+          : Set.of(idx < commitPoint ? t.before() : t.after());
+      runTrial(s, t.root().resolve("t" + trial++), t.base(), point, -1, expect, t.after());
       pointTrials++;
     }
     for (int i = 0; i < randoms; i++) {
-      long delay = (long) (random.nextDouble() * opMillis * 3);
-      runTrial(s, root.resolve("t" + trial++), base, "-", delay, allowed, after);
+      long delay = (long) (random.nextDouble() * t.opMillis() * 3);
+      runTrial(s, t.root().resolve("t" + trial++), t.base(), "-", delay, t.allowed(), t.after());
       randomTrials++;
     }
     perScenario.put(s.name(), trial);
-    deleteTree(root);
+    deleteTree(t.root());
   }
 
   /** The index of the first point at which the operation's result is visible (-1 if the trace has none). */
@@ -317,7 +364,7 @@ public final class CrashHarness {
   }
 
   private static Table open(Path dir, CrashScenario s) {
-    return Tables.open(dir.toString(), Config.of(s.options()));
+    return s.open(dir);
   }
 
   private static Map<String, GenericRecord> toMap(List<GenericRecord> records) {

@@ -21,9 +21,24 @@ import org.apache.avro.generic.GenericRecord;
  * @param recovery what an operator does after the crash before the next write (e.g. re-run an interrupted restore)
  * @param finishedByRecovery true if the recovery (or the next write) finishes an interrupted operation, whose result
  *     is then expected: a rollback or restore left pending is completed, not undone
+ * @param appendingStorage true to run on storage that appends to existing files (as HDFS does)
  */
 public record CrashScenario(String name, Map<String, String> options, Setup setup, Op op, boolean intermediateStatesVisible,
-    Op recovery, boolean finishedByRecovery) {
+    Op recovery, boolean finishedByRecovery, boolean appendingStorage) {
+
+  /** The table at {@code dir} on this scenario's storage. */
+  public dev.sluice.api.Table open(java.nio.file.Path dir) {
+    dev.sluice.storage.Storage s = new dev.sluice.storage.LocalStorage();
+    if (appendingStorage) {
+      s = new dev.sluice.storage.AppendingStorage(s);
+    }
+    return dev.sluice.api.Tables.open(s, dir.toString(), dev.sluice.config.Config.of(options));
+  }
+
+  /** The same scenario under another name, on storage that appends. */
+  public CrashScenario appending(String newName) {
+    return new CrashScenario(newName, options, setup, op, intermediateStatesVisible, recovery, finishedByRecovery, true);
+  }
 
   /** Builds the starting table. */
   @FunctionalInterface

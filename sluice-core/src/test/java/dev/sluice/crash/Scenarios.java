@@ -44,21 +44,27 @@ public final class Scenarios {
     out.add(simple("mor-upsert", TableType.MERGE_ON_READ, Map.of("hoodie.parquet.small.file.limit", "0"),
         t -> t.upsert(upsertBatch().iterator())));
     out.add(simple("occ-upsert", TableType.COPY_ON_WRITE, occ(), t -> t.upsert(upsertBatch().iterator())));
-    out.add(withFailedWrite("write-after-failure", t -> t.upsert(upsertBatch().iterator()), false));
-    out.add(withFailedWrite("rollback-failed", Table::rollbackFailedWrites, true));
+    out.add(withFailedWrite("write-after-failure", TableType.COPY_ON_WRITE, t -> t.upsert(upsertBatch().iterator()), false));
+    out.add(withFailedWrite("rollback-failed", TableType.COPY_ON_WRITE, Table::rollbackFailedWrites, true));
+    out.add(withFailedWrite("mor-write-after-failure", TableType.MERGE_ON_READ, t -> t.upsert(upsertBatch().iterator()),
+        false));
+    out.add(withFailedWrite("mor-rollback-failed", TableType.MERGE_ON_READ, Table::rollbackFailedWrites, true)
+        .appending("mor-rollback-failed-appending"));
+    out.add(simple("mor-upsert-appending", TableType.MERGE_ON_READ, Map.of("hoodie.parquet.small.file.limit", "0"),
+        t -> t.upsert(upsertBatch().iterator())).appending("mor-upsert-appending"));
     out.add(new CrashScenario("rollback-latest", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
       t.insert(trips(0, 40, 2, 1).iterator());
       t.upsert(upsertBatch().iterator());
       return List.of(rows(t));
     }, t -> t.rollback(t.timeline().commitsTimeline().completed().lastInstant().orElseThrow().time()), false,
-        Table::rollbackFailedWrites, true));
+        Table::rollbackFailedWrites, true, false));
     out.add(new CrashScenario("savepoint", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
       t.insert(trips(0, 40, 2, 1).iterator());
       t.upsert(upsertBatch().iterator());
       return List.of(rows(t));
-    }, t -> t.savepoint(Optional.empty()), false, t -> { }, false));
+    }, t -> t.savepoint(Optional.empty()), false, t -> { }, false, false));
     out.add(new CrashScenario("restore", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
       List<Map<String, GenericRecord>> states = new ArrayList<>();
@@ -71,7 +77,7 @@ public final class Scenarios {
       t.delete(deleteBatch().iterator());
       states.add(rows(t));
       return states;
-    }, t -> t.restore(Savepoints.list(t.timeline()).get(0)), true, Scenarios::finishRestore, true));
+    }, t -> t.restore(Savepoints.list(t.timeline()).get(0)), true, Scenarios::finishRestore, true, false));
     return out;
   }
 
@@ -88,25 +94,30 @@ public final class Scenarios {
       Table t = create(dir, type, o);
       t.insert(trips(0, 40, 2, 1).iterator());
       return List.of(rows(t));
-    }, op, false, lazy ? Scenarios::ageHeartbeats : t -> { }, false);
+    }, op, false, lazy ? Scenarios::ageHeartbeats : t -> { }, false, false);
   }
 
-  /** The table holds a write that died after writing one base file (its instant, markers and file are left). */
-  private static CrashScenario withFailedWrite(String name, CrashScenario.Op op, boolean rollbackOnly) {
-    Map<String, String> o = options(Map.of());
+  /**
+   * The table holds a write that died midway: on CoW after writing one base file, on MoR (where updates go to log
+   * files) just before publishing; its instant, markers and files are left.
+   */
+  private static CrashScenario withFailedWrite(String name, TableType type, CrashScenario.Op op, boolean rollbackOnly) {
+    boolean mor = type == TableType.MERGE_ON_READ;
+    Map<String, String> o = options(mor ? Map.of("hoodie.parquet.small.file.limit", "0") : Map.of());
     return new CrashScenario(name, o, (dir, crashing) -> {
-      Table t = create(dir, TableType.COPY_ON_WRITE, o);
+      Table t = create(dir, type, o);
       t.insert(trips(0, 40, 2, 1).iterator());
-      crashing.crashAt(c -> c.startsWith("CREATE ") && c.endsWith(".parquet"), 2);
+      crashing.crashAt(mor ? c -> c.startsWith("CREATE_EXCLUSIVE ") && c.endsWith(".deltacommit")
+          : c -> c.startsWith("CREATE ") && c.endsWith(".parquet"), mor ? 1 : 2);
       Table dying = Tables.open(crashing, dir.toString(), Config.of(o));
       try {
-        dying.upsert(insertBatch().iterator());
+        dying.upsert((mor ? upsertBatch() : insertBatch()).iterator());
         throw new AssertionError("the setup write was meant to crash");
       } catch (CrashingStorage.Crash expected) {
         crashing.restart();
       }
       return List.of(rows(t));
-    }, op, false, t -> { }, rollbackOnly);
+    }, op, false, t -> { }, rollbackOnly, false);
   }
 
   static Map<String, String> options(Map<String, String> extra) {

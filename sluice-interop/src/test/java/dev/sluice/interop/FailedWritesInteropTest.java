@@ -98,11 +98,8 @@ class FailedWritesInteropTest {
   }
 
   /*
-   * Not covered, because it fails today: Hudi's next writer after this test's state. With the default EAGER
-   * failed-writes policy it first rolls back the pending write, and refuses ("Found commits after time ...,
-   * please rollback greater commits first", BaseRollbackActionExecutor.validateRollbackCommitSequence) because
-   * Sluice committed after it. Hudi's own writers never create that state: they roll back pending writes before
-   * starting. Sluice does not yet roll back other writers' failed writes.
+   * Sluice's write rolls the pending Hudi write back first (EAGER failed-writes policy), so Hudi's next writer finds
+   * nothing to roll back; ReliabilityInteropTest.sluiceRollsBackAWriteHudiLeftPendingAndHudiWritesOn covers that.
    */
   @Test
   void sluiceWritesPastAPendingHudiWriteWithoutSeeingIt() throws IOException {

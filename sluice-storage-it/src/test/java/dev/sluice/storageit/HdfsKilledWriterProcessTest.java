@@ -40,7 +40,7 @@ class HdfsKilledWriterProcessTest {
 
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        KilledWriterMain.class.getName(), location));
+        KilledWriterMain.class.getName(), "base", location));
     settings.forEach((k, v) -> command.add(k + "=" + v));
     Process writer = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {

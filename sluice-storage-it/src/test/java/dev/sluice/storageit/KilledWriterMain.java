@@ -14,8 +14,9 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * A writer process for {@link HdfsKilledWriterProcessTest}: upserts {@link #batch()} into the table at
- * {@code args[0]} (settings as {@code key=value} in the rest) and, once it has written into its first data file,
- * prints {@value #READY} and blocks there until it is killed.
+ * {@code args[1]} (settings as {@code key=value} in the rest) and, once it is in the middle of a data file
+ * ({@code args[0]}: {@code base} for a Parquet file, {@code log} for a log file), prints {@value #READY} and blocks
+ * there until it is killed.
  */
 public final class KilledWriterMain {
   /** Printed on stdout when the writer is mid data file. */
@@ -33,15 +34,17 @@ public final class KilledWriterMain {
 
   /** Runs the writer. */
   public static void main(String[] args) {
-    String location = args[0];
+    boolean log = args[0].equals("log");
+    String location = args[1];
     Map<String, String> settings = new LinkedHashMap<>();
-    for (int i = 1; i < args.length; i++) {
+    for (int i = 2; i < args.length; i++) {
       int eq = args[i].indexOf('=');
       settings.put(args[i].substring(0, eq), args[i].substring(eq + 1));
     }
     int[] dataWrites = {0};
     RecordingStorage storage = new RecordingStorage(RemoteTables.storage(location, settings))
-        .hangAt(c -> c.op() == Op.WRITE && c.path().endsWith(".parquet") && ++dataWrites[0] == 2, () -> {
+        .hangAt(c -> c.op() == Op.WRITE && (log ? c.path().contains(".log.") : c.path().endsWith(".parquet"))
+            && ++dataWrites[0] == 2, () -> {
           System.out.println(READY);
           System.out.flush();
         });
