@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -88,21 +89,26 @@ final class SluiceBenchEngine implements Engine {
   }
 
   /**
-   * Compacts through {@code Table.compact()} once the API has it (found by reflection so that this harness runs
-   * before and after compaction lands); false while it does not exist.
+   * Compacts every file group with log files: {@code Table.compaction().scheduleNow()}, then {@code run} of the
+   * planned instant (found by reflection so that this harness builds before and after compaction is on main); false
+   * while the API does not exist.
    */
   @Override
   public boolean compact(Path table) {
-    Method compact;
+    Method compaction;
     try {
-      compact = Table.class.getMethod("compact");
+      compaction = Table.class.getMethod("compaction");
     } catch (NoSuchMethodException e) {
       return false;
     }
     try {
-      compact.invoke(Tables.open(table.toString(), config));
+      Object c = compaction.invoke(Tables.open(table.toString(), config));
+      Optional<?> instant = (Optional<?>) c.getClass().getMethod("scheduleNow").invoke(c);
+      if (instant.isPresent()) {
+        c.getClass().getMethod("run", String.class).invoke(c, instant.get());
+      }
       return true;
-    } catch (IllegalAccessException e) {
+    } catch (IllegalAccessException | NoSuchMethodException e) {
       throw new IllegalStateException(e);
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause();
