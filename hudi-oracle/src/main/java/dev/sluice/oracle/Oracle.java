@@ -25,6 +25,7 @@ public final class Oracle {
       "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
       "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)] [--conf k=v ...]",
       "  schema   --table PATH [--conf k=v ...]",
+      "  compact  --table PATH (--schedule | --run INSTANT) [--conf k=v ...]   (Hudi's scheduler / compactor)",
       "           (--conf on read/timeline/fsview/schema/bloom: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
       "            hdfs:// and s3a:// tables; on write: Hudi write options, also set on the Hadoop configuration)",
       "  metadata --table PATH   (rollback, savepoint and restore metadata as Hudi decodes it)",
@@ -92,6 +93,9 @@ public final class Oracle {
           break;
         case "metadata":
           MetadataCommand.run(Args.parse(rest, Set.of()), out);
+          break;
+        case "compact":
+          CompactCommand.run(Args.parse(rest, Set.of("schedule")), out);
           break;
         case "warmup":
           WarmupCommand.run(Args.parse(rest, Set.of()), out);

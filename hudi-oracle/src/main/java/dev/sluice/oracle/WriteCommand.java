@@ -20,11 +20,13 @@ import org.apache.hudi.common.model.HoodieRecordPayload;
 import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.HoodieRecordUtils;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.keygen.BaseKeyGenerator;
 
 /**
  * {@code write}: one commit through {@link HoodieJavaWriteClient} with a BLOOM index; prints the instant time.
+ * {@code --op compact} schedules and runs a compaction instead (Merge-on-Read) and prints its instant.
  *
  * <p>Pitfall (Hudi 0.15.0 Java client): writing with {@code hoodie.metadata.enable=false} to a table that already
  * has a metadata table completes the commit but then fails in archival, and leaves the metadata table in place
@@ -57,6 +59,20 @@ final class WriteCommand {
 
     try (HoodieJavaWriteClient<HoodieRecordPayload> client =
              new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(HudiEnv.storageConf(userConf)), config)) {
+      if (op.equals("compact")) {
+        // schedule and run a compaction of the MoR table's file slices (the input only gives the schema)
+        Option<String> compaction = client.scheduleCompaction(Option.empty());
+        if (!compaction.isPresent()) {
+          throw new IOException("Hudi scheduled no compaction on " + table);
+        }
+        List<WriteStatus> written = client.compact(compaction.get()).getWriteStatuses();
+        long failed = written.stream().mapToLong(WriteStatus::getTotalErrorRecords).sum();
+        if (failed > 0) {
+          throw new IOException("compaction " + compaction.get() + " reported " + failed + " error records");
+        }
+        out.println(compaction.get());
+        return;
+      }
       String instant = client.startCommit();
       List<WriteStatus> statuses;
       switch (op) {
@@ -73,7 +89,7 @@ final class WriteCommand {
           statuses = client.delete(keys(batch, keyGenerator), instant);
           break;
         default:
-          throw new Args.UsageException("unknown --op " + op + " (insert|upsert|delete|bulk_insert)");
+          throw new Args.UsageException("unknown --op " + op + " (insert|upsert|delete|bulk_insert|compact)");
       }
       long errors = statuses.stream().mapToLong(WriteStatus::getTotalErrorRecords).sum();
       if (errors > 0) {

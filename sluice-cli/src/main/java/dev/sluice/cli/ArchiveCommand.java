@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.archive.ArchiveResult;
@@ -7,6 +9,7 @@ import dev.sluice.archive.Archiver;
 import dev.sluice.timeline.Instant;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,6 +28,9 @@ final class ArchiveCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Print the instants an archival would move now, and change nothing.")
   boolean dryRun;
 
+  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  boolean json;
+
   @Mixin
   CommonOptions common;
 
@@ -39,10 +45,18 @@ final class ArchiveCommand implements Callable<Integer> {
     List<Instant> instants;
     if (dryRun) {
       instants = archiver.preview();
+      if (json) {
+        Json.print(out, json(t, true, instants, 0, Optional.empty()));
+        return 0;
+      }
       out.printf("%d instants to archive%n", instants.size());
     } else {
       ArchiveResult result = archiver.archive();
       instants = result.archived();
+      if (json) {
+        Json.print(out, json(t, false, instants, result.stateFiles(), result.archiveFile()));
+        return 0;
+      }
       out.printf("%d instants archived (%d timeline files)%s%n", instants.size(), result.stateFiles(),
           result.archiveFile().map(f -> " to " + f).orElse(""));
     }
@@ -51,5 +65,19 @@ final class ArchiveCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  private static ObjectNode json(Table t, boolean dryRun, List<Instant> instants, int stateFiles,
+      Optional<String> archiveFile) {
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.put("dryRun", dryRun);
+    ArrayNode list = doc.putArray("instants");
+    for (Instant i : instants) {
+      list.addObject().put("time", i.time()).put("action", i.action().id()).put("state", i.state().name());
+    }
+    doc.put("stateFiles", stateFiles);
+    doc.set("archiveFile", Json.tree(archiveFile));
+    return doc;
   }
 }

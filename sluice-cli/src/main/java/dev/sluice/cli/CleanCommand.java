@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.clean.CleanFile;
@@ -29,6 +31,9 @@ final class CleanCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Print what a clean would delete now, and change nothing.")
   boolean dryRun;
 
+  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  boolean json;
+
   @Mixin
   CommonOptions common;
 
@@ -42,6 +47,10 @@ final class CleanCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
       CleanPlan plan = cleaner.preview();
+      if (json) {
+        Json.print(out, planJson(t, plan));
+        return 0;
+      }
       out.printf("policy %s, earliest commit to retain %s: %d files to delete%n", plan.policy(),
           plan.earliestInstantToRetain().map(Instant::time).orElse("-"), plan.fileCount());
       for (Map.Entry<String, List<CleanFile>> e : plan.filesToDelete().entrySet()) {
@@ -53,6 +62,10 @@ final class CleanCommand implements Callable<Integer> {
       return 0;
     }
     CleanResult result = cleaner.clean();
+    if (json) {
+      Json.print(out, resultJson(t, result));
+      return 0;
+    }
     if (result.completed().isEmpty()) {
       out.println("nothing to clean");
     }
@@ -63,5 +76,41 @@ final class CleanCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  private static ObjectNode planJson(Table t, CleanPlan plan) {
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.put("dryRun", true);
+    doc.put("policy", plan.policy().name());
+    doc.set("earliestCommitToRetain", Json.tree(plan.earliestInstantToRetain().map(Instant::time)));
+    doc.put("fileCount", plan.fileCount());
+    ArrayNode files = doc.putArray("files");
+    for (Map.Entry<String, List<CleanFile>> e : plan.filesToDelete().entrySet()) {
+      for (CleanFile f : e.getValue()) {
+        files.addObject().put("partition", e.getKey()).put("file", f.name());
+      }
+    }
+    return doc;
+  }
+
+  private static ObjectNode resultJson(Table t, CleanResult result) {
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.put("dryRun", false);
+    ArrayNode cleans = doc.putArray("cleans");
+    for (CleanMetadata md : result.completed()) {
+      int failed = md.partitionMetadata().values().stream().mapToInt(p -> p.failedDeleteFiles().size()).sum();
+      ObjectNode c = cleans.addObject();
+      c.put("instant", md.startCleanTime());
+      c.put("filesDeleted", md.totalFilesDeleted());
+      c.put("filesNotDeleted", failed);
+      if (md.earliestCommitToRetain().isEmpty()) {
+        c.putNull("earliestCommitRetained");
+      } else {
+        c.put("earliestCommitRetained", md.earliestCommitToRetain());
+      }
+    }
+    return doc;
   }
 }

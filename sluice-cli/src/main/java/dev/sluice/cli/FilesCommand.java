@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.fsview.FileGroup;
@@ -7,29 +9,37 @@ import dev.sluice.fsview.FileGroupId;
 import dev.sluice.fsview.FileSlice;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.fsview.LogFile;
+import dev.sluice.health.TableHealth;
+import dev.sluice.health.Warning;
 import dev.sluice.log.LogDump;
 import dev.sluice.log.LogDump.BlockSummary;
 import dev.sluice.util.CloseableIterator;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code sluice files}: partitions, file groups and the files a snapshot of each group reads: the base file and
- * every log file with its blocks.
+ * every log file with its blocks; then the table's health warnings.
  */
 @Command(name = "files", description = "List partitions, file groups and the base and log files (with their blocks) of their "
-    + "latest slices.")
+    + "latest slices, then the table's health warnings.")
 final class FilesCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
+
+  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  boolean json;
 
   @Mixin
   CommonOptions common;
@@ -46,9 +56,15 @@ final class FilesCommand implements Callable<Integer> {
     long groups = 0;
     long bytes = 0;
     long logs = 0;
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    ArrayNode partitions = doc.putArray("partitions");
     for (String partition : view.partitions()) {
       List<FileGroup> fgs = view.fileGroups(partition);
-      out.printf("partition %s (%d file groups)%n", partition.isEmpty() ? "<none>" : partition, fgs.size());
+      ObjectNode p = partitions.addObject();
+      p.put("partition", partition);
+      ArrayNode groupsJson = p.putArray("fileGroups");
+      text(out, "partition %s (%d file groups)%n", partition.isEmpty() ? "<none>" : partition, fgs.size());
       Map<String, FileSlice> merged = new HashMap<>();
       view.latestMergedSlices(partition).forEach(s -> merged.put(s.fileId(), s));
       for (FileGroup fg : fgs) {
@@ -58,26 +74,55 @@ final class FilesCommand implements Callable<Integer> {
         }
         groups++;
         String compaction = pending.get(fg.id());
-        out.printf("  file group %s  slice %s%s%n", fg.id().fileId(), slice.baseInstant(),
+        ObjectNode g = groupsJson.addObject();
+        g.put("fileId", fg.id().fileId());
+        g.put("baseInstant", slice.baseInstant());
+        g.set("pendingCompaction", Json.tree(Optional.ofNullable(compaction)));
+        text(out, "  file group %s  slice %s%s%n", fg.id().fileId(), slice.baseInstant(),
             compaction == null ? "" : "  (compaction " + compaction + " pending)");
         if (slice.baseFile().isPresent()) {
-          out.printf("    base %s  %,d bytes%n", slice.baseFile().get().fileName(), slice.baseFile().get().size());
+          g.putObject("baseFile").put("name", slice.baseFile().get().fileName()).put("size", slice.baseFile().get().size());
+          text(out, "    base %s  %,d bytes%n", slice.baseFile().get().fileName(), slice.baseFile().get().size());
           bytes += slice.baseFile().get().size();
+        } else {
+          g.putNull("baseFile");
         }
+        ArrayNode logsJson = g.putArray("logFiles");
         for (LogFile log : slice.logFiles()) {
-          out.printf("    log  %s  %,d bytes%n", log.fileName(), log.size());
+          ObjectNode l = logsJson.addObject().put("name", log.fileName()).put("size", log.size());
+          ArrayNode blocks = l.putArray("blocks");
+          text(out, "    log  %s  %,d bytes%n", log.fileName(), log.size());
           bytes += log.size();
           logs++;
-          try (CloseableIterator<BlockSummary> blocks = LogDump.blocks(t.storage(), log.path())) {
-            while (blocks.hasNext()) {
-              out.println("      " + LogsCommand.describe(blocks.next()));
+          try (CloseableIterator<BlockSummary> it = LogDump.blocks(t.storage(), log.path())) {
+            while (it.hasNext()) {
+              BlockSummary b = it.next();
+              blocks.addObject().put("offset", b.offset()).put("size", b.size()).put("type", b.type().name())
+                  .<ObjectNode>set("instant", Json.tree(b.instantTime())).set("records", Json.tree(b.records()));
+              text(out, "      %s%n", LogsCommand.describe(b));
             }
           }
         }
       }
     }
+    List<Warning> warnings = TableHealth.of(t, view, Clock.systemUTC()).warnings();
+    if (json) {
+      doc.put("fileGroups", groups);
+      doc.put("logFiles", logs);
+      doc.put("bytes", bytes);
+      doc.set("warnings", Json.warnings(warnings));
+      Json.print(out, doc);
+      return 0;
+    }
     out.printf("%d file groups, %d log files, %,d bytes in latest slices%n", groups, logs, bytes);
+    WarningsText.print(out, warnings);
     out.flush();
     return 0;
+  }
+
+  private void text(PrintWriter out, String format, Object... args) {
+    if (!json) {
+      out.printf(format, args);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
@@ -51,6 +52,9 @@ final class LogsCommand implements Callable<Integer> {
   @Option(names = "--records", description = "Also print each data block's records and each delete block's keys as JSON Lines.")
   boolean records;
 
+  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  boolean json;
+
   @Mixin
   CommonOptions common;
 
@@ -62,6 +66,10 @@ final class LogsCommand implements Callable<Integer> {
     Table t = Tables.open(table, common.config());
     String path = resolve(t);
     PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Json.print(out, json(t, path));
+      return 0;
+    }
     out.println(path);
     int n = 0;
     try (LogReader reader = LogReader.open(t.storage(), path)) {
@@ -82,6 +90,56 @@ final class LogsCommand implements Callable<Integer> {
     return 0;
   }
 
+  private ObjectNode json(Table t, String path) {
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.put("file", path);
+    ArrayNode blocks = doc.putArray("blocks");
+    int n = 0;
+    try (LogReader reader = LogReader.open(t.storage(), path)) {
+      while (reader.hasNext()) {
+        LogBlock block = reader.next();
+        BlockSummary s = LogDump.summarize(block);
+        ObjectNode b = blocks.addObject();
+        b.put("index", n++);
+        b.put("offset", s.offset());
+        b.put("size", s.size());
+        b.put("type", s.type().name());
+        b.set("instant", Json.tree(s.instantTime()));
+        b.set("records", Json.tree(s.records()));
+        ObjectNode header = b.putObject("header");
+        s.header().forEach((k, v) -> header.put(k.name(), k == HeaderKey.SCHEMA ? oneLine(v) : v));
+        if (records) {
+          b.set("rows", rows(block));
+        }
+      }
+    }
+    doc.put("blockCount", n);
+    return doc;
+  }
+
+  private static ArrayNode rows(LogBlock block) {
+    ArrayNode out = Json.array();
+    if (block instanceof DataBlock data) {
+      try (CloseableIterator<GenericRecord> it = data.records(data.writerSchema())) {
+        while (it.hasNext()) {
+          try {
+            out.add(JSON.readTree(JsonRecordWriter.toJson(it.next())));
+          } catch (IOException e) {
+            throw Errors.internal("a record's JSON did not parse", e);
+          }
+        }
+      }
+    } else if (block instanceof DeleteBlock deletes) {
+      try (CloseableIterator<DeleteRecord> it = deletes.records()) {
+        while (it.hasNext()) {
+          out.add(deleteJson(it.next()));
+        }
+      }
+    }
+    return out;
+  }
+
   /** One line about a block: offset, size, type, instant, records. */
   static String describe(BlockSummary s) {
     String count = s.records().isPresent() ? s.records().getAsLong() + (s.records().getAsLong() == 1 ? " record" : " records")
@@ -100,13 +158,13 @@ final class LogsCommand implements Callable<Integer> {
     } else if (block instanceof DeleteBlock deletes) {
       try (CloseableIterator<DeleteRecord> it = deletes.records()) {
         while (it.hasNext()) {
-          out.println(deleteJson(it.next()));
+          out.println(deleteJson(it.next()).toString());
         }
       }
     }
   }
 
-  private static String deleteJson(DeleteRecord d) {
+  private static ObjectNode deleteJson(DeleteRecord d) {
     ObjectNode o = JSON.createObjectNode();
     o.put("recordKey", d.recordKey());
     o.put("partitionPath", d.partitionPath());
@@ -132,7 +190,7 @@ final class LogsCommand implements Callable<Integer> {
     } else {
       o.put("orderingValue", v.toString());
     }
-    return o.toString();
+    return o;
   }
 
   private static String oneLine(String schema) {

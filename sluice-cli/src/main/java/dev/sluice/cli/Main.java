@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     description = "Keep Apache Hudi tables (table version 6) up to date and query them, without a cluster.",
     subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class, LogsCommand.class,
         DemoCommand.class, UpsertCostCommand.class, RollbackCommand.class, SavepointCommand.class, RestoreCommand.class,
-        CleanCommand.class, ArchiveCommand.class})
+        CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

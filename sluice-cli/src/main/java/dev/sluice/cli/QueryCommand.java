@@ -25,8 +25,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice query}: rows of a snapshot, a read-optimized view, or a time-travel snapshot. */
-@Command(name = "query", description = "Query a table: snapshot (default), read-optimized, or as of an instant.")
+/**
+ * {@code sluice query}: rows of a snapshot, a read-optimized view, a time-travel snapshot, or an incremental range.
+ */
+@Command(name = "query", description = "Query a table: snapshot (default), read-optimized, as of an instant, or "
+    + "incremental (--type incremental --from T1 [--to T2]).")
 final class QueryCommand implements Callable<Integer> {
   private static final int TABLE_FORMAT_MAX_ROWS = 10_000;
 
@@ -38,6 +41,17 @@ final class QueryCommand implements Callable<Integer> {
 
   @Option(names = "--as-of", paramLabel = "INSTANT", description = "Time travel: the snapshot as of this instant.")
   String asOf;
+
+  @Option(names = "--from", paramLabel = "INSTANT", description = "Incremental: rows written after this instant.")
+  String from;
+
+  @Option(names = "--to", paramLabel = "INSTANT",
+      description = "Incremental: up to and including this instant (default: the latest commit).")
+  String to;
+
+  @Option(names = "--include-deletes", description = "Incremental: also the records deleted in the range, as of "
+      + "--from, with _hoodie_is_deleted=true (false on the other rows).")
+  boolean includeDeletes;
 
   @Option(names = "--columns", split = ",", paramLabel = "a,b", description = "Columns to return (default: all).")
   List<String> columns = List.of();
@@ -63,7 +77,21 @@ final class QueryCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    Scan scan = t.newScan().queryType(parseType(type)).withMetaColumns(meta);
+    QueryType queryType = parseType(type);
+    Scan scan = t.newScan().queryType(queryType).withMetaColumns(meta);
+    if (queryType == QueryType.INCREMENTAL) {
+      if (from == null) {
+        throw Errors.badInput("--type incremental", null, "no --from instant given",
+            "--from INSTANT: rows written after that instant (see 'sluice timeline')");
+      }
+      scan = to == null ? scan.incremental(from) : scan.incremental(from, to);
+    } else if (from != null || to != null) {
+      throw Errors.badRequest("--from/--to", "they give the range of an incremental query",
+          "Add --type incremental, or use --as-of for a snapshot as of an instant.");
+    }
+    if (includeDeletes) {
+      scan = scan.includeDeletes(true);
+    }
     if (!columns.isEmpty()) {
       scan = scan.select(columns);
     }

@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.archive.ArchiveLog;
@@ -35,6 +37,9 @@ final class TimelineCommand implements Callable<Integer> {
   @Option(names = "--archived", description = "Also list the instants archived to .hoodie/archived, oldest first.")
   boolean archived;
 
+  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  boolean json;
+
   @Mixin
   CommonOptions common;
 
@@ -46,6 +51,10 @@ final class TimelineCommand implements Callable<Integer> {
     Table t = Tables.open(table, common.config());
     TimelineStore store = new TimelineStore(t.storage(), t.location());
     PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Json.print(out, json(t, store));
+      return 0;
+    }
     out.printf(FORMAT, "instant", "action", "state", "operation", "inserted", "updated", "deleted", "files", "bytes",
         archived ? "  timeline" : "");
     if (archived) {
@@ -60,6 +69,46 @@ final class TimelineCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  private ObjectNode json(Table t, TimelineStore store) {
+    ArrayNode instants = Json.array();
+    if (archived) {
+      for (ArchivedInstant a : latestStates(ArchiveLog.of(t.storage(), t.location()).read())) {
+        instants.add(entry(a.instant(), a.commitMetadata(), "archived", Optional.empty()));
+      }
+    }
+    for (Instant i : t.timeline().instants()) {
+      Optional<CommitMetadata> md = isCommit(i) ? store.readCommitMetadata(i) : Optional.empty();
+      instants.add(entry(i, md, "active", md.isPresent() ? Optional.empty() : InstantDetails.of(store, i)));
+    }
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.set("instants", instants);
+    return doc;
+  }
+
+  private static ObjectNode entry(Instant i, Optional<CommitMetadata> md, String timeline, Optional<String> details) {
+    ObjectNode o = Json.object();
+    o.put("time", i.time());
+    o.put("action", i.action().id());
+    o.put("state", i.state().name());
+    o.put("timeline", timeline);
+    if (md.isPresent()) {
+      List<WriteStat> stats = md.get().allStats();
+      o.put("operation", md.get().operationType().name());
+      o.put("inserted", stats.stream().mapToLong(WriteStat::numInserts).sum());
+      o.put("updated", stats.stream().mapToLong(WriteStat::numUpdateWrites).sum());
+      o.put("deleted", stats.stream().mapToLong(WriteStat::numDeletes).sum());
+      o.put("files", stats.size());
+      o.put("bytes", stats.stream().mapToLong(WriteStat::totalWriteBytes).sum());
+    } else {
+      for (String f : new String[] {"operation", "inserted", "updated", "deleted", "files", "bytes"}) {
+        o.putNull(f);
+      }
+    }
+    o.set("details", Json.tree(details));
+    return o;
   }
 
   /** One line per archived (time, action): its latest state, as the active timeline shows instants. */

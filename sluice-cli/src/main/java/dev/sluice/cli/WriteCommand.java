@@ -58,7 +58,13 @@ final class WriteCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Table t = Tables.open(table, common.config());
+    // closing the handle lets a background compaction (sluice.compact.async) finish before the process exits
+    try (Table t = Tables.open(table, common.config())) {
+      return write(t);
+    }
+  }
+
+  private int write(Table t) {
     boolean delete = operation == WriteOperation.DELETE;
     Schema schema = delete ? t.keySchema() : schemaFile != null ? readSchema(schemaFile) : t.schema();
     InputOptions options = new InputOptions(ignoreUnknown || delete);

@@ -1,7 +1,8 @@
 package dev.sluice.api;
 
 import dev.sluice.archive.TableServices;
-import dev.sluice.basefile.MetaFields;
+import dev.sluice.compact.Compaction;
+import dev.sluice.compact.Compactor;
 import dev.sluice.config.Config;
 import dev.sluice.error.Errors;
 import dev.sluice.fsview.FileSystemView;
@@ -17,8 +18,8 @@ import dev.sluice.storage.Storage;
 import dev.sluice.table.MetadataTable;
 import dev.sluice.table.TableConfig;
 import dev.sluice.table.TableConfigStore;
-import dev.sluice.timeline.CommitMetadata;
-import dev.sluice.timeline.Instant;
+import dev.sluice.table.TableSchema;
+import dev.sluice.table.TableType;
 import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
 import dev.sluice.txn.TableActions;
@@ -36,15 +37,19 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * A Hudi table: its configuration, timeline and schema, writes and scans. Obtain one from {@link Tables}.
  * A {@code Table} is cheap; every operation reloads what it needs from storage, so several processes may
- * work on one table.
+ * work on one table. Close it when {@code sluice.compact.async} is on: that stops its background compactor
+ * (otherwise closing does nothing).
  */
-public final class Table {
+public final class Table implements AutoCloseable {
   /** Table property holding the schema given at creation (Hudi's {@code hoodie.table.create.schema}). */
-  public static final String CREATE_SCHEMA = "hoodie.table.create.schema";
+  public static final String CREATE_SCHEMA = TableConfig.CREATE_SCHEMA;
 
   private final Storage storage;
   private final String location;
   private final Config config;
+  private final Object compactorLock = new Object();
+  private Compactor compactor;
+  private boolean closed;
 
   Table(Storage storage, String location, Config config) {
     this.storage = storage;
@@ -91,17 +96,7 @@ public final class Table {
   }
 
   private Schema schema(Timeline timeline, TableConfig tc) {
-    TimelineStore store = new TimelineStore(storage, location);
-    List<Instant> commits = timeline.commitsTimeline().completed().instants();
-    for (int i = commits.size() - 1; i >= 0; i--) {
-      Optional<String> s = store.readCommitMetadata(commits.get(i)).flatMap(CommitMetadata::schema).filter(x -> !x.isBlank());
-      if (s.isPresent()) {
-        return MetaFields.withoutMetaFields(new Schema.Parser().parse(s.get()));
-      }
-    }
-    return tc.get(CREATE_SCHEMA).map(s -> MetaFields.withoutMetaFields(new Schema.Parser().parse(s)))
-        .orElseThrow(() -> Errors.badTable(location, "the table has no schema yet (no commit and no "
-            + CREATE_SCHEMA + ")", "Write to it with a schema first."));
+    return TableSchema.resolve(storage, location, timeline, tc);
   }
 
   /**
@@ -142,8 +137,10 @@ public final class Table {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
     WriteSetup setup = WriteSetup.of(storage, location, tc, writerSchema, config);
+    Optional<Compactor> async = services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
+        ? Optional.of(startCompactor()) : Optional.empty();
     CommitResult result = new TableWriter(setup).write(op, input);
-    services.afterCommit(storage, location, result.instantTime());
+    services.afterCommit(storage, location, result.instantTime(), async);
     return result;
   }
 
@@ -190,6 +187,53 @@ public final class Table {
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
   public RestoreMetadata restore(String savepointTime) {
     return actions().restore(savepointTime);
+  }
+
+  /**
+   * Compaction of this (Merge-on-Read) table: schedule a plan, run one or all pending ones. Writes can schedule and run
+   * compactions themselves: see {@code hoodie.compact.inline}, {@code hoodie.compact.schedule.inline} and
+   * {@code sluice.compact.async}.
+   */
+  public Compaction compaction() {
+    return Compaction.of(storage, location, config);
+  }
+
+  /**
+   * The background compactor of this handle ({@code sluice.compact.async}), started by the first write; empty if
+   * none runs.
+   */
+  public Optional<Compactor> compactor() {
+    synchronized (compactorLock) {
+      return Optional.ofNullable(compactor);
+    }
+  }
+
+  private Compactor startCompactor() {
+    synchronized (compactorLock) {
+      if (closed) {
+        throw Errors.badRequest("Writing to " + location, "the table handle is closed", "Open the table again.");
+      }
+      if (compactor == null) {
+        compactor = Compactor.builder(compaction()).start();
+        // compactions left pending by an earlier process run too
+        compactor.wake();
+      }
+      return compactor;
+    }
+  }
+
+  /** Stops the background compactor, if one runs: the compaction in progress finishes first. */
+  @Override
+  public void close() {
+    Compactor c;
+    synchronized (compactorLock) {
+      closed = true;
+      c = compactor;
+      compactor = null;
+    }
+    if (c != null) {
+      c.close();
+    }
   }
 
   /** A new scan of the latest snapshot. */

@@ -2,23 +2,36 @@ package dev.sluice.archive;
 
 import dev.sluice.clean.CleanSettings;
 import dev.sluice.clean.Cleaner;
+import dev.sluice.compact.Compaction;
+import dev.sluice.compact.CompactionSettings;
+import dev.sluice.compact.Compactor;
 import dev.sluice.config.Config;
 import dev.sluice.error.Errors;
 import dev.sluice.error.SluiceException;
 import dev.sluice.storage.Storage;
+import dev.sluice.table.TableConfigStore;
+import dev.sluice.table.TableType;
+import java.util.Optional;
 
 /**
- * The table services a writer runs after each commit, in Hudi's order ({@code BaseHoodieWriteClient.postCommit}):
- * clean if {@code hoodie.clean.automatic}, then archive if {@code hoodie.archive.automatic}. Settings are read and
+ * The table services a writer runs after each commit, in Hudi 0.15's order ({@code BaseHoodieWriteClient.commitStats}:
+ * {@code mayBeCleanAndArchive}, then {@code runTableServicesInline}): clean if {@code hoodie.clean.automatic}, archive
+ * if {@code hoodie.archive.automatic}, then on Merge-on-Read compaction: with {@code hoodie.compact.inline} pending
+ * compactions are run, one is scheduled if due and run; with {@code hoodie.compact.schedule.inline} or
+ * {@code sluice.compact.async} one is only scheduled (and the background compactor woken). Settings are read and
  * validated when the services are made, before the write, so a bad value fails the write before it writes anything.
  */
 public final class TableServices {
+  private final Config config;
   private final CleanSettings clean;
   private final ArchiveSettings archive;
+  private final CompactionSettings compaction;
 
   private TableServices(Config config) {
+    this.config = config;
     this.clean = CleanSettings.from(config);
     this.archive = ArchiveSettings.from(config);
+    this.compaction = CompactionSettings.from(config);
     archive.checkAgainst(clean);
   }
 
@@ -27,11 +40,21 @@ public final class TableServices {
     return new TableServices(config);
   }
 
+  /** The compaction settings of these services. */
+  public CompactionSettings compaction() {
+    return compaction;
+  }
+
   /**
    * Runs the enabled services on the table at {@code basePath} after commit {@code instantTime}. A failure is
    * reported as such: the commit stays complete, and the message says so (retrying the write would write twice).
    */
   public void afterCommit(Storage storage, String basePath, String instantTime) {
+    afterCommit(storage, basePath, instantTime, Optional.empty());
+  }
+
+  /** As {@link #afterCommit(Storage, String, String)}; {@code async} is woken when a compaction was scheduled. */
+  public void afterCommit(Storage storage, String basePath, String instantTime, Optional<Compactor> async) {
     if (clean.automatic()) {
       try {
         Cleaner.of(storage, basePath, clean).clean();
@@ -45,6 +68,27 @@ public final class TableServices {
       } catch (SluiceException e) {
         throw Errors.afterCommit(instantTime, "the automatic archival", e);
       }
+    }
+    if (compaction.schedulesAfterWrites() && TableConfigStore.read(storage, basePath).type() == TableType.MERGE_ON_READ) {
+      try {
+        compact(Compaction.of(storage, basePath, config), async);
+      } catch (SluiceException e) {
+        throw Errors.afterCommit(instantTime, compaction.inline() ? "the inline compaction"
+            : "scheduling a compaction", e);
+      }
+    }
+  }
+
+  private void compact(Compaction c, Optional<Compactor> async) {
+    if (compaction.inline()) {
+      // runAnyPendingCompactions, then inlineCompaction
+      c.runPending();
+      c.schedule().ifPresent(c::run);
+      return;
+    }
+    Optional<String> scheduled = c.schedule();
+    if (scheduled.isPresent() && compaction.async()) {
+      async.ifPresent(Compactor::wake);
     }
   }
 }

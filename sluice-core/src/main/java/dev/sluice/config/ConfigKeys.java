@@ -156,6 +156,13 @@ public final class ConfigKeys {
       "hoodie.cleaner.incremental.mode", true,
       "KEEP_LATEST_COMMITS: look only at partitions written since the last clean's earliest retained commit.");
 
+  // ---- Incremental queries (DataSourceReadOptions) ----
+  /** Incremental queries over archived or cleaned commits: scan the whole table instead of failing. */
+  public static final ConfigKey<Boolean> INCR_FALLBACK_FULL_TABLE_SCAN = ConfigKey.ofBoolean(
+      "hoodie.datasource.read.incr.fallback.fulltablescan.enable", false,
+      "Incremental queries whose range reaches archived commits or cleaned files scan the latest snapshot of the "
+          + "whole table, keeping rows whose commit time is in the range, instead of failing.");
+
   // ---- Archival (HoodieArchivalConfig) ----
   /** Archive after every commit. */
   public static final ConfigKey<Boolean> ARCHIVE_AUTOMATIC = ConfigKey.ofBoolean("hoodie.archive.automatic", true,
@@ -174,6 +181,83 @@ public final class ConfigKeys {
       "hoodie.compact.inline.max.delta.commits", 5,
       "Delta commits after which compaction is scheduled; MoR archival keeps the delta commits that count toward it.");
 
+  // ---- Table health (sluice stats, sluice files, sluice advise) ----
+  /** A file slice with more log files than this is a compaction falling behind. */
+  public static final ConfigKey<Integer> HEALTH_MAX_LOG_FILES = ConfigKey.ofInt("sluice.health.max.log.files", 10,
+      "Health warning when a file slice has more log files than this (default: 2 x hoodie.compact.inline.max.delta.commits, "
+          + "i.e. 10).");
+  /** Delta commits since a slice's base file (or since the last compaction) past which compaction is behind. */
+  public static final ConfigKey<Integer> HEALTH_MAX_DELTA_COMMITS = ConfigKey.ofInt("sluice.health.max.delta.commits", 10,
+      "Health warning when a file slice took more delta commits since its base file than this, or the table more delta "
+          + "commits since its last compaction with none scheduled (default: 2 x hoodie.compact.inline.max.delta.commits, "
+          + "i.e. 10).");
+  /** Age past which a pending compaction is stuck. */
+  public static final ConfigKey<Long> HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES = ConfigKey.ofLong(
+      "sluice.health.pending.compaction.max.age.minutes", 60L,
+      "Health warning when a requested or inflight compaction is older than this many minutes (default 60).");
+  /** Write amplification past which a Copy-on-Write upsert counts as rewriting too much. */
+  public static final ConfigKey<Double> HEALTH_WRITE_AMPLIFICATION_MAX = ConfigKey.ofDouble(
+      "sluice.health.write.amplification.max", 20.0,
+      "Health warning (with the next two) when a recent commit wrote more than this many bytes per byte of the records it "
+          + "changed (default 20: under 5% of each rewritten file changed).");
+  /** File groups a commit must rewrite before its write amplification is worth a warning. */
+  public static final ConfigKey<Integer> HEALTH_MIN_REWRITTEN_FILE_GROUPS = ConfigKey.ofInt(
+      "sluice.health.rewritten.file.groups.min", 10,
+      "Write amplification warning only for commits that rewrote more than this many existing file groups (default 10).");
+  /** Changed records per rewritten file group below which a rewrite is scattered. */
+  public static final ConfigKey<Long> HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP = ConfigKey.ofLong(
+      "sluice.health.changed.records.per.file.group.max", 1000L,
+      "Write amplification warning only when the commit changed fewer records than this per rewritten file group "
+          + "(default 1000).");
+  /** Rewrite ratio from which advise recommends Merge-on-Read. */
+  public static final ConfigKey<Double> HEALTH_ADVISE_BREAK_EVEN = ConfigKey.ofDouble("sluice.health.advise.break.even",
+      10.0, "'sluice advise' recommends Merge-on-Read when a Copy-on-Write upsert writes at least this many times the bytes "
+          + "a Merge-on-Read append would for the same updates and deletes (default 10: even with compaction rewriting "
+          + "each touched file once per 5 delta commits, Merge-on-Read then writes about 3 times less).");
+  /** Commits the write-pattern checks and advise look at. */
+  public static final ConfigKey<Integer> HEALTH_RECENT_COMMITS = ConfigKey.ofInt("sluice.health.recent.commits", 10,
+      "Newest completed writes (commits and delta commits; compactions excluded, and bulk inserts for advise) that the "
+          + "write amplification warning and 'sluice advise' look at (default 10).");
+
+  // ---- Compaction (HoodieCompactionConfig) ----
+  /** Schedule and run a compaction after each write. */
+  public static final ConfigKey<Boolean> COMPACT_INLINE = ConfigKey.ofBoolean("hoodie.compact.inline", false,
+      "MoR: after each write, schedule a compaction when the trigger fires and run it before the write returns.");
+  /** Schedule (but not run) a compaction after each write. */
+  public static final ConfigKey<Boolean> COMPACT_SCHEDULE_INLINE = ConfigKey.ofBoolean("hoodie.compact.schedule.inline",
+      false, "MoR: after each write, schedule a compaction when the trigger fires; another process or thread runs it "
+          + "(sluice compact TABLE --watch, or sluice.compact.async).");
+  /** Run scheduled compactions on a background thread of the writing process. */
+  public static final ConfigKey<Boolean> COMPACT_ASYNC = ConfigKey.ofBoolean("sluice.compact.async", false,
+      "MoR: the writer schedules compactions after its commits and a background thread of the same process runs "
+          + "them while writes go on (started by the first write, stopped by Table.close()).");
+  /** When a compaction is due. */
+  public static final ConfigKey<String> COMPACT_TRIGGER_STRATEGY = ConfigKey.ofString(
+      "hoodie.compact.inline.trigger.strategy", "NUM_COMMITS", "When a compaction is due: NUM_COMMITS (delta commits "
+          + "since the last compaction), TIME_ELAPSED (seconds since it), NUM_OR_TIME or NUM_AND_TIME.");
+  /** Seconds since the last compaction after which one is due. */
+  public static final ConfigKey<Integer> COMPACT_INLINE_MAX_DELTA_SECONDS = ConfigKey.ofInt(
+      "hoodie.compact.inline.max.delta.seconds", 3600,
+      "Seconds since the last compaction (or the first delta commit) after which TIME_ELAPSED triggers one.");
+  /** Which file slices a compaction plan takes. */
+  public static final ConfigKey<String> COMPACTION_STRATEGY = ConfigKey.ofString("hoodie.compaction.strategy",
+      "org.apache.hudi.table.action.compact.strategy.LogFileSizeBasedCompactionStrategy",
+      "Which slices a plan takes (Hudi class names): LogFileSizeBasedCompactionStrategy (largest logs first, bounded "
+          + "by hoodie.compaction.target.io), LogFileNumBasedCompactionStrategy (most log files first, bounded) or "
+          + "UnBoundedCompactionStrategy (every slice with log files).");
+  /** IO budget of one compaction plan. */
+  public static final ConfigKey<Long> COMPACTION_TARGET_IO = ConfigKey.ofLong("hoodie.compaction.target.io",
+      500L * 1024, "MiB of reads plus writes one compaction plan may take (bounded strategies); the slice that "
+          + "crosses it is the last one taken.");
+  /** Log size below which a slice is not compacted. */
+  public static final ConfigKey<Long> COMPACTION_LOGFILE_SIZE_THRESHOLD = ConfigKey.ofLong(
+      "hoodie.compaction.logfile.size.threshold", 0L,
+      "LogFileSizeBasedCompactionStrategy: only slices whose log files total at least this many bytes.");
+  /** Log file count below which a slice is not compacted. */
+  public static final ConfigKey<Long> COMPACTION_LOGFILE_NUM_THRESHOLD = ConfigKey.ofLong(
+      "hoodie.compaction.logfile.num.threshold", 0L,
+      "LogFileNumBasedCompactionStrategy: only slices with at least this many log files.");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -186,7 +270,13 @@ public final class ConfigKeys {
         HEARTBEAT_TOLERABLE_MISSES,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
-        CLEANER_INCREMENTAL_MODE, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS, COMMITS_ARCHIVAL_BATCH,
-        COMPACT_INLINE_MAX_DELTA_COMMITS);
+        CLEANER_INCREMENTAL_MODE, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS,
+        COMMITS_ARCHIVAL_BATCH,
+        COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,
+        HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES, HEALTH_WRITE_AMPLIFICATION_MAX, HEALTH_MIN_REWRITTEN_FILE_GROUPS,
+        HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS,
+        COMPACT_INLINE, COMPACT_SCHEDULE_INLINE, COMPACT_ASYNC,
+        COMPACT_TRIGGER_STRATEGY, COMPACT_INLINE_MAX_DELTA_SECONDS, COMPACTION_STRATEGY, COMPACTION_TARGET_IO,
+        COMPACTION_LOGFILE_SIZE_THRESHOLD, COMPACTION_LOGFILE_NUM_THRESHOLD);
   }
 }

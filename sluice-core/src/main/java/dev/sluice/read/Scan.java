@@ -29,8 +29,7 @@ public final class Scan {
 
   /** Only these user columns, in this order. */
   public Scan select(List<String> columns) {
-    return with(new ScanOptions(List.copyOf(columns), options.filter(), options.asOf(), options.metaColumns(),
-        options.limit(), options.queryType()));
+    return with(options.withColumns(columns));
   }
 
   /** Only these user columns, in this order. */
@@ -40,32 +39,52 @@ public final class Scan {
 
   /** Only rows matching {@code filter}. */
   public Scan filter(Expression filter) {
-    return with(new ScanOptions(options.columns(), Optional.of(filter), options.asOf(), options.metaColumns(),
-        options.limit(), options.queryType()));
+    return with(options.withFilter(Optional.of(filter)));
   }
 
   /** The snapshot as of instant {@code instantTime} ({@code yyyyMMddHHmmssSSS}). */
   public Scan asOf(String instantTime) {
-    return with(new ScanOptions(options.columns(), options.filter(), Optional.of(instantTime), options.metaColumns(),
-        options.limit(), options.queryType()));
+    return with(options.withAsOf(Optional.of(instantTime)));
   }
 
   /** Also return the {@code _hoodie_*} meta columns (first). */
   public Scan withMetaColumns(boolean include) {
-    return with(new ScanOptions(options.columns(), options.filter(), options.asOf(), include, options.limit(),
-        options.queryType()));
+    return with(options.withMetaColumns(include));
   }
 
   /** At most {@code n} rows. */
   public Scan limit(long n) {
-    return with(new ScanOptions(options.columns(), options.filter(), options.asOf(), options.metaColumns(), n,
-        options.queryType()));
+    return with(options.withLimit(n));
   }
 
-  /** Snapshot (default) or read-optimized. */
+  /** Snapshot (default), read-optimized or incremental (then give the range with {@link #incremental}). */
   public Scan queryType(QueryType type) {
-    return with(new ScanOptions(options.columns(), options.filter(), options.asOf(), options.metaColumns(),
-        options.limit(), type));
+    return with(options.withQueryType(type));
+  }
+
+  /**
+   * An incremental query of the instants after {@code beginInstant} up to the latest completed write: the latest
+   * state of every record whose latest version one of them wrote.
+   */
+  public Scan incremental(String beginInstant) {
+    return with(options.withQueryType(QueryType.INCREMENTAL).withRange(Optional.of(beginInstant), Optional.empty()));
+  }
+
+  /**
+   * An incremental query of the instants in ({@code beginInstant}, {@code endInstant}]: the state as of
+   * {@code endInstant} of every record whose latest version (as of then) one of them wrote.
+   */
+  public Scan incremental(String beginInstant, String endInstant) {
+    return with(options.withQueryType(QueryType.INCREMENTAL)
+        .withRange(Optional.of(beginInstant), Optional.of(endInstant)));
+  }
+
+  /**
+   * Incremental queries: also return the records deleted in the range, as their version at the range's start
+   * with an extra boolean column {@code _hoodie_is_deleted} = true (false on the other rows).
+   */
+  public Scan includeDeletes(boolean include) {
+    return with(options.withIncludeDeletes(include));
   }
 
   /** The options so far. */

@@ -36,6 +36,7 @@ public final class ScanPlan {
   private final long limit;
   private final Optional<LogMerge> logMerge;
   private final Schema mergeSchema;
+  private final Optional<Supplier<CloseableIterator<GenericRecord>>> reader;
 
   ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, Optional<BoundExpression> filter,
       Set<String> readColumns, long limit, Optional<LogMerge> logMerge, Schema mergeSchema) {
@@ -47,6 +48,21 @@ public final class ScanPlan {
     this.limit = limit;
     this.logMerge = logMerge;
     this.mergeSchema = mergeSchema;
+    this.reader = Optional.empty();
+  }
+
+  /** A plan whose rows come from {@code reader} (which reads {@code slices}), cut at {@code limit}. */
+  ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, long limit, Optional<LogMerge> logMerge,
+      Supplier<CloseableIterator<GenericRecord>> reader) {
+    this.storage = storage;
+    this.slices = List.copyOf(slices);
+    this.outputSchema = outputSchema;
+    this.filter = Optional.empty();
+    this.readColumns = Set.of();
+    this.limit = limit;
+    this.logMerge = logMerge;
+    this.mergeSchema = outputSchema;
+    this.reader = Optional.of(reader);
   }
 
   /** The base files the scan reads. */
@@ -62,7 +78,7 @@ public final class ScanPlan {
     return slices;
   }
 
-  /** True if the scan merges log files (a Merge-on-Read snapshot). */
+  /** True if the scan merges log files (a Merge-on-Read snapshot or incremental query). */
   public boolean mergesLogs() {
     return logMerge.isPresent();
   }
@@ -74,6 +90,10 @@ public final class ScanPlan {
 
   /** Reads all planned slices lazily, one open at a time. */
   public CloseableIterator<GenericRecord> open() {
+    if (reader.isPresent()) {
+      CloseableIterator<GenericRecord> rows = reader.get().get();
+      return limit == Long.MAX_VALUE ? rows : new Limited(rows, limit);
+    }
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     for (FileSlice s : slices) {
       if (logMerge.isPresent() && !s.logFiles().isEmpty()) {

@@ -28,7 +28,8 @@ import org.apache.avro.Schema;
 /**
  * Plans snapshot and read-optimized scans: timeline (cut at the as-of instant) → file-system view → partitions
  * pruned by the filter → per file group the latest base file (Copy-on-Write, and read-optimized Merge-on-Read),
- * or the latest merged file slice, base file and log files (Merge-on-Read snapshot).
+ * or the latest merged file slice, base file and log files (Merge-on-Read snapshot). Incremental queries go to
+ * {@link IncrementalPlanner}, which reuses this planner's schemas and merge settings.
  */
 public final class SnapshotPlanner {
   private final Storage storage;
@@ -57,9 +58,15 @@ public final class SnapshotPlanner {
   /** Plans {@code options}. */
   public ScanPlan plan(ScanOptions options) {
     if (options.queryType() == QueryType.INCREMENTAL) {
-      throw Errors.unsupported("The incremental query", "Use a snapshot query with --as-of for now.");
+      return new IncrementalPlanner(this, storage, basePath, tableConfig, timeline, config).plan(options);
     }
-    Schema full = MetaFields.withMetaFields(userSchema);
+    if (options.beginInstant().isPresent() || options.endInstant().isPresent() || options.includeDeletes()) {
+      throw Errors.badRequest("A " + options.queryType().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+          + " query with an incremental range or deleted rows", "the range and deleted rows belong to incremental "
+          + "queries", "Use the incremental query type (--type incremental), or drop --from, --to and "
+          + "--include-deletes.");
+    }
+    Schema full = fullSchema();
     Schema output = outputSchema(full, options);
     Optional<BoundExpression> bound = options.filter().map(e -> ExpressionBinder.bind(e, full));
     FileSystemView latest = FileSystemView.of(storage, basePath, timeline);
@@ -95,7 +102,8 @@ public final class SnapshotPlanner {
         }
       }
     }
-    Set<String> filterColumns = options.filter().map(e -> e.columns()).orElse(Set.of());
+    // the bound filter's columns are spelled as in the schema, whatever case the filter used
+    Set<String> filterColumns = bound.map(BoundExpression::columns).orElse(Set.of());
     Set<String> readColumns = ScanPlan.readColumns(output, bound, filterColumns);
     Optional<LogMerge> logMerge = Optional.empty();
     Schema mergeSchema = output;
@@ -104,9 +112,7 @@ public final class SnapshotPlanner {
       Optional<String> queryInstant = options.asOf()
           .or(() -> seen.writeTimeline().completedAndPendingCompactions().lastInstant().map(i -> i.time()));
       if (queryInstant.isPresent()) {
-        logMerge = Optional.of(new LogMerge(seen, queryInstant.get(), tableConfig.precombineField(),
-            new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass())),
-            config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY), Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH))));
+        logMerge = Optional.of(logMerge(seen, queryInstant.get()));
       } else {
         slices.clear();
       }
@@ -115,11 +121,23 @@ public final class SnapshotPlanner {
     return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema);
   }
 
+  /** The table schema with the meta fields first. */
+  Schema fullSchema() {
+    return MetaFields.withMetaFields(userSchema);
+  }
+
+  /** How Merge-on-Read slices merge as of {@code queryInstant}, with blocks committed on {@code seen}. */
+  LogMerge logMerge(Timeline seen, String queryInstant) {
+    return new LogMerge(seen, queryInstant, tableConfig.precombineField(),
+        new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass())),
+        config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY), Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)));
+  }
+
   /**
    * The columns a merge reads: those asked for, plus what merging needs (record key, partition path, the
    * precombine field and the delete marker), in table order.
    */
-  private Schema mergeSchema(Schema full, Set<String> readColumns) {
+  Schema mergeSchema(Schema full, Set<String> readColumns) {
     Set<String> names = new HashSet<>(readColumns);
     names.add(MetaFields.RECORD_KEY);
     names.add(MetaFields.PARTITION_PATH);
@@ -134,7 +152,8 @@ public final class SnapshotPlanner {
     return Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
   }
 
-  private static Schema outputSchema(Schema full, ScanOptions options) {
+  /** The output columns: meta columns first if asked, then the chosen (or all) user columns. */
+  static Schema outputSchema(Schema full, ScanOptions options) {
     List<Schema.Field> fields = new ArrayList<>();
     if (options.metaColumns()) {
       for (String m : MetaFields.ALL) {

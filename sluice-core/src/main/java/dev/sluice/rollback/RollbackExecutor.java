@@ -69,7 +69,12 @@ final class RollbackExecutor {
     KillPoints.reach("rollback.executed");
     Action action = plan.instantToRollback().knownAction().orElse(target.map(Instant::action).orElse(Action.COMMIT));
     store.delete(new Instant(ts, action, State.INFLIGHT));
-    store.delete(new Instant(ts, action, State.REQUESTED));
+    // a failed compaction goes back to requested and runs again from its plan (rollbackInflightCompaction); a
+    // restore or the rollback of a completed compaction removes the plan with the rest
+    boolean keepPlan = action == Action.COMPACTION && publish && target.map(t -> !t.isCompleted()).orElse(true);
+    if (!keepPlan) {
+      store.delete(new Instant(ts, action, State.REQUESTED));
+    }
     if (publish) {
       store.complete(inflight, md.toAvroBytes());
     }

@@ -113,6 +113,24 @@ public final class Rollbacks {
   }
 
   /**
+   * Undoes the partial output of an inflight compaction so that it can run again from its plan (Hudi's
+   * {@code rollbackInflightCompaction}): a rollback instant deletes the files the compaction's markers name (or, with
+   * no markers, its base files), then the compaction is back to requested with its plan kept. Empty if the compaction
+   * is not inflight (any more).
+   */
+  public Optional<RollbackMetadata> rollbackInflightCompaction(String compactionTime) {
+    Timeline tl = store.load();
+    requireNoPendingRestore(tl, "Rolling back the inflight compaction " + compactionTime);
+    Optional<Instant> target = tl.filter(i -> i.time().equals(compactionTime) && i.action() == Action.COMPACTION
+        && i.isInflight()).lastInstant();
+    Map<String, Pending> pending = pendingRollbacks(tl);
+    if (target.isEmpty() && !pending.containsKey(compactionTime)) {
+      return Optional.empty();
+    }
+    return Optional.of(rollbackTarget(tl, compactionTime, target, pending, false, true));
+  }
+
+  /**
    * Rolls back {@code target} for a restore: planned from a listing (markers for a pending instant that has them),
    * and left inflight; the restore removes the rollback instants when it completes.
    */

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -167,31 +168,36 @@ public final class LocalStorage implements Storage {
     if (!Files.exists(root)) {
       return false;
     }
+    // another process or thread may delete the same tree at once (two writers removing a stale marker folder, a
+    // compactor and a writer): what vanishes under the walk is fine, so walk again until the tree is gone
     for (int attempt = 1; ; attempt++) {
-      try (Stream<Path> walk = Files.walk(root)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-          try {
-            Files.deleteIfExists(p);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
+      try {
+        deleteTree(root);
         return true;
-      } catch (UncheckedIOException e) {
-        // another process deleting the same folder removed an entry under our walk: look again
-        if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt >= 3) {
-          throw e.getCause();
+      } catch (NoSuchFileException | DirectoryNotEmptyException e) {
+        if (!Files.exists(root)) {
+          return true;
         }
-      } catch (java.nio.file.NoSuchFileException e) {
-        // the folder went away between the check and the walk: someone else deleted it
-        return true;
-      }
-      if (!Files.exists(root)) {
-        return true;
+        if (attempt >= 5) {
+          throw e;
+        }
       }
     }
   }
 
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> walk = Files.walk(root)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
 
   @Override
   public void mkdirs(String dir) throws IOException {

@@ -11,7 +11,7 @@ import org.apache.avro.generic.GenericRecord;
  * Builds base-file rows: the five meta fields followed by the user's fields, and rewrites stored rows into the
  * current writer schema when the file was written with an older one.
  */
-final class RecordAssembler {
+public final class RecordAssembler {
   private static final int META = MetaFields.ALL.size();
 
   private final Schema writerSchema;
@@ -22,7 +22,8 @@ final class RecordAssembler {
    */
   private Schema sameAsWriter;
 
-  RecordAssembler(Schema writerSchema) {
+  /** Rows of {@code writerSchema} (meta fields first). */
+  public RecordAssembler(Schema writerSchema) {
     this.writerSchema = writerSchema;
     this.userFields = writerSchema.getFields().size() - META;
   }
@@ -46,7 +47,7 @@ final class RecordAssembler {
    * A stored row carried into a new file: meta fields kept (commit time and seqno preserved, as Hudi does),
    * only the file name changes. Rows of another schema are rewritten by field name.
    */
-  GenericRecord carry(GenericRecord stored, String fileName) {
+  public GenericRecord carry(GenericRecord stored, String fileName) {
     GenericRecord out = stored;
     Schema s = stored.getSchema();
     if (s != writerSchema && s != sameAsWriter) {

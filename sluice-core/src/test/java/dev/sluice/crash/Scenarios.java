@@ -78,7 +78,24 @@ public final class Scenarios {
       states.add(rows(t));
       return states;
     }, t -> t.restore(Savepoints.list(t.timeline()).get(0)), true, Scenarios::finishRestore, true, false));
+    out.add(compaction());
     return out;
+  }
+
+  /**
+   * Running a scheduled compaction of a MoR table: the rows never change; a killed run is rolled back and run again
+   * from its plan by the recovery.
+   */
+  private static CrashScenario compaction() {
+    Map<String, String> o = options(Map.of("hoodie.parquet.small.file.limit", "0"));
+    return new CrashScenario("mor-compaction", o, (dir, crashing) -> {
+      Table t = create(dir, TableType.MERGE_ON_READ, o);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      t.upsert(upsertBatch().iterator());
+      t.delete(deleteBatch().iterator());
+      t.compaction().scheduleNow().orElseThrow();
+      return List.of(rows(t));
+    }, t -> t.compaction().runPending(), false, t -> t.compaction().runPending(), true, false);
   }
 
   /** The scenario called {@code name}. */

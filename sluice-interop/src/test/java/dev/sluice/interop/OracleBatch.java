@@ -97,6 +97,44 @@ public final class OracleBatch {
     return add(HudiOracle.bloomArgs(baseFile, keysFile), HudiOracle::parseBloom);
   }
 
+  /** Like {@link HudiOracle#write}: the last output line is the instant time. */
+  public Pending<String> write(Path table, String op, Schema schema, List<GenericRecord> records,
+      Map<String, String> conf) {
+    StringBuilder input = new StringBuilder(schema.toString()).append('\n');
+    for (GenericRecord record : records) {
+      input.append(HudiOracle.encode(schema, record)).append('\n');
+    }
+    Path inputFile = HudiOracle.writeTemp(Path.of(System.getProperty("java.io.tmpdir")), "input", ".jsonl",
+        input.toString());
+    temps.add(inputFile);
+    List<String> args = new ArrayList<>(List.of("write", "--table", table.toString(), "--op", op,
+        "--input", inputFile.toString()));
+    conf.forEach((k, v) -> {
+      args.add("--conf");
+      args.add(k + "=" + v);
+    });
+    return add(args, lines -> lines.get(lines.size() - 1).trim());
+  }
+
+  /**
+   * Hudi's compaction: {@code --schedule} (the result is the planned instant, or {@code none}) or {@code --run
+   * INSTANT} (the result is {@code <instant> <files written>}).
+   */
+  public Pending<String> compact(Path table, Optional<String> run, Map<String, String> conf) {
+    List<String> args = new ArrayList<>(List.of("compact", "--table", table.toString()));
+    if (run.isPresent()) {
+      args.add("--run");
+      args.add(run.get());
+    } else {
+      args.add("--schedule");
+    }
+    conf.forEach((k, v) -> {
+      args.add("--conf");
+      args.add(k + "=" + v);
+    });
+    return add(args, lines -> lines.get(lines.size() - 1).trim());
+  }
+
   /** Like {@link HudiOracle#schema(Path)}. */
   public Pending<Schema> schema(Path table) {
     return add(List.of("schema", "--table", table.toString()), HudiOracle::parseSchema);

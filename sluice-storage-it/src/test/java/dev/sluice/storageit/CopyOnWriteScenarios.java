@@ -16,6 +16,7 @@ import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.storageit.RecordingStorage.Call;
 import dev.sluice.storageit.RecordingStorage.Op;
+import dev.sluice.timeline.Action;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.State;
 import dev.sluice.write.CommitResult;
@@ -126,6 +127,8 @@ interface CopyOnWriteScenarios {
     assertEquals(60, after.size());
     assertEquals("lost", after.get("id-000001").get("name").toString(), "the retried batch is what counts now");
     assertEquals(List.of(c1.instantTime(), c2.instantTime()), RemoteTables.completedTimes(next));
+    assertTrue(next.timeline().instants().stream().anyMatch(i -> i.isCompleted() && i.action() == Action.ROLLBACK),
+        "the next write rolled the killed one back on the timeline");
   }
 
   @Test

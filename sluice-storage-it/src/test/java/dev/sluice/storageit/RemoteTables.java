@@ -47,7 +47,9 @@ final class RemoteTables {
 
   /** Times of the completed instants. */
   static List<String> completedTimes(Table t) {
-    return t.timeline().instants().stream().filter(Instant::isCompleted).map(Instant::time).toList();
+    // writes only: rolling back a killed write adds a rollback instant, which is not a commit
+    return t.timeline().instants().stream().filter(i -> i.isCompleted() && i.action().writesData())
+        .map(Instant::time).toList();
   }
 
   /** Names of the files directly in {@code dir}. */

@@ -1,0 +1,228 @@
+package dev.sluice.compact;
+
+import dev.sluice.basefile.BaseFileReader;
+import dev.sluice.basefile.BaseFileWriter;
+import dev.sluice.basefile.BaseFileWriterOptions;
+import dev.sluice.basefile.MetaFields;
+import dev.sluice.basefile.WrittenFile;
+import dev.sluice.error.Errors;
+import dev.sluice.fsview.FileNames;
+import dev.sluice.fsview.LogFile;
+import dev.sluice.fsview.LogFileName;
+import dev.sluice.key.FieldPath;
+import dev.sluice.log.LogRecord;
+import dev.sluice.log.LogScanner;
+import dev.sluice.log.MergedLogRecords;
+import dev.sluice.log.ScanStats;
+import dev.sluice.marker.IOType;
+import dev.sluice.marker.Markers;
+import dev.sluice.merge.Ordering;
+import dev.sluice.merge.RecordMerger;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.timeline.Timeline;
+import dev.sluice.timeline.WriteStat;
+import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.KillPoints;
+import dev.sluice.write.RecordAssembler;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Compacts one file slice of a plan ({@code HoodieCompactor.compact} with the merge or create handle): the planned
+ * log files merged by key (within the memory budget, spilling beyond it), then the base file streamed in file
+ * order with each row kept, replaced or dropped as a snapshot read would, then the keys found only in the logs;
+ * written to {@code <fileId>_<token>_<compactionInstant>.parquet} with meta fields preserved but the file name.
+ * A log-only slice whose logs hold no valid record yields no file, as in Hudi.
+ */
+final class SliceCompactor {
+  private final Storage storage;
+  private final String basePath;
+  private final Schema writerSchema;
+  private final Optional<String> precombine;
+  private final RecordMerger merger;
+  private final Timeline timeline;
+  private final String maxInstant;
+  private final long memoryBudget;
+  private final Path spillDirectory;
+  private final BaseFileWriterOptions fileOptions;
+  private final Markers markers;
+  private final String instant;
+
+  SliceCompactor(Context c) {
+    this.storage = c.storage;
+    this.basePath = c.basePath;
+    this.writerSchema = c.writerSchema;
+    this.precombine = c.precombine;
+    this.merger = c.merger;
+    this.timeline = c.timeline;
+    this.maxInstant = c.maxInstant;
+    this.memoryBudget = c.memoryBudget;
+    this.spillDirectory = c.spillDirectory;
+    this.fileOptions = c.fileOptions;
+    this.markers = c.markers;
+    this.instant = c.instant;
+  }
+
+  /** What a compaction of one plan shares across its slices. */
+  static final class Context {
+    Storage storage;
+    String basePath;
+    Schema writerSchema;
+    Optional<String> precombine;
+    RecordMerger merger;
+    Timeline timeline;
+    String maxInstant;
+    long memoryBudget;
+    Path spillDirectory;
+    BaseFileWriterOptions fileOptions;
+    Markers markers;
+    String instant;
+  }
+
+  /** Compacts {@code op} as task {@code taskIndex}; the write stat of the new base file, or empty if none. */
+  Optional<WriteStat> compact(CompactionOperation op, int taskIndex) {
+    long scanStart = System.nanoTime();
+    String dir = StoragePaths.join(basePath, op.partitionPath());
+    Optional<String> ordering = precombine.filter(f -> writerSchema.getField(f) != null);
+    try (MergedLogRecords logs = LogScanner.builder(storage)
+        .logFiles(logFiles(dir, op))
+        .timeline(timeline)
+        .latestInstant(maxInstant)
+        .readerSchema(writerSchema)
+        .precombineField(ordering)
+        .merger(merger)
+        .spillBeyond(memoryBudget, spillDirectory)
+        .build()
+        .scan()) {
+      long scanMillis = (System.nanoTime() - scanStart) / 1_000_000;
+      long mergedKeys = logs.size();
+      if (op.dataFileName().isEmpty() && mergedKeys == 0) {
+        return Optional.empty();
+      }
+      long writeStart = System.nanoTime();
+      String fileName = FileNames.baseFileName(op.fileId(), taskIndex + "-0-0", instant);
+      String relative = op.partitionPath().isEmpty() ? fileName : op.partitionPath() + "/" + fileName;
+      Counts n = new Counts();
+      markers.create(op.partitionPath(), fileName, op.dataFileName().isPresent() ? IOType.MERGE : IOType.CREATE);
+      WrittenFile done;
+      try (BaseFileWriter writer = BaseFileWriter.open(storage, StoragePaths.join(basePath, relative), writerSchema,
+          fileOptions)) {
+        RecordAssembler assembler = new RecordAssembler(writerSchema);
+        if (op.dataFileName().isPresent()) {
+          mergeBase(StoragePaths.join(dir, op.dataFileName().get()), logs, assembler, writer, fileName, n);
+        }
+        try (CloseableIterator<LogRecord> rest = logs.all()) {
+          while (rest.hasNext()) {
+            LogRecord r = rest.next();
+            if (!r.isDelete() && !flaggedDeleted(r.record())) {
+              writer.write(assembler.carry(r.record(), fileName));
+              n.written++;
+              n.inserted++;
+            }
+          }
+        }
+        done = writer.finish();
+      }
+      KillPoints.reach("compaction.base-file");
+      long writeMillis = (System.nanoTime() - writeStart) / 1_000_000;
+      ScanStats stats = logs.stats();
+      boolean merged = op.dataFileName().isPresent();
+      return Optional.of(WriteStat.builder()
+          .fileId(op.fileId())
+          .path(relative)
+          .prevCommit(merged ? op.baseInstantTime() : WriteStat.NULL_COMMIT)
+          .numWrites(n.written)
+          .numDeletes(n.deleted)
+          .numUpdateWrites(n.updated)
+          .numInserts(n.inserted)
+          .totalWriteBytes(done.sizeBytes())
+          .partitionPath(op.partitionPath())
+          .totalLogRecords(stats.records())
+          .totalLogFilesCompacted(stats.logFiles())
+          .totalLogSizeCompacted((long) op.metric(CompactionOperation.TOTAL_LOG_FILES_SIZE))
+          .totalUpdatedRecordsCompacted(mergedKeys)
+          .totalLogBlocks(stats.blocks())
+          .totalCorruptLogBlock(stats.corruptBlocks())
+          .totalRollbackBlocks(stats.rolledBackBlocks())
+          .fileSizeInBytes(done.sizeBytes())
+          .runtimeStats(new WriteStat.RuntimeStats(scanMillis, merged ? writeMillis : 0, merged ? 0 : writeMillis))
+          .build());
+    }
+  }
+
+  /** Base rows in file order: kept, replaced by their key's merged log record, or dropped by a delete. */
+  @SuppressWarnings("rawtypes")
+  private void mergeBase(String path, MergedLogRecords logs, RecordAssembler assembler, BaseFileWriter writer,
+      String fileName, Counts n) {
+    try (BaseFileReader reader = BaseFileReader.open(storage, path)) {
+      Schema fileSchema = reader.footer().schema();
+      FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
+          ? FieldPath.resolve(fileSchema, precombine.get(), "precombine") : null;
+      try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
+        while (rows.hasNext()) {
+          GenericRecord row = rows.next();
+          Object key = row.get(MetaFields.RECORD_KEY);
+          Optional<LogRecord> log = key == null || logs.size() == 0 ? Optional.empty() : logs.remove(key.toString());
+          if (log.isPresent()) {
+            LogRecord l = log.get();
+            Comparable baseOrdering = orderingField == null ? null : Ordering.normalize(orderingField.get(row));
+            if (merger.incomingWins(baseOrdering, l.ordering(), l.hardDelete())) {
+              if (l.isDelete() || flaggedDeleted(l.record())) {
+                n.deleted++;
+              } else {
+                writer.write(assembler.carry(l.record(), fileName));
+                n.updated++;
+                n.written++;
+              }
+              continue;
+            }
+          }
+          writer.write(assembler.carry(row, fileName));
+          n.written++;
+        }
+      }
+    }
+  }
+
+  /** The plan's log files of the slice; a missing one is an error (the plan cannot be carried out as written). */
+  private List<LogFile> logFiles(String dir, CompactionOperation op) {
+    List<LogFile> out = new ArrayList<>();
+    for (String name : op.deltaFileNames()) {
+      String path = StoragePaths.join(dir, name);
+      LogFileName parsed = FileNames.parseLog(name).orElseThrow(() -> Errors.badTable(path,
+          "the compaction plan names a file that is not a log file", "Roll back the pending compaction."));
+      Optional<FileInfo> info;
+      try {
+        info = storage.info(path);
+      } catch (IOException e) {
+        throw Errors.storage("check", path, e);
+      }
+      if (info.isEmpty()) {
+        throw Errors.badTable(path, "a log file the compaction plan " + instant + " reads does not exist",
+            "Restore the file, or delete the pending compaction's files (.hoodie/" + instant + ".compaction.*).");
+      }
+      out.add(new LogFile(path, name, parsed.fileId(), parsed.baseInstant(), parsed.version(),
+          parsed.writeToken().orElse(""), info.get().length()));
+    }
+    return out;
+  }
+
+  private static boolean flaggedDeleted(GenericRecord r) {
+    Schema.Field f = r.getSchema().getField(MetaFields.IS_DELETED);
+    return f != null && Boolean.TRUE.equals(r.get(f.pos()));
+  }
+
+  private static final class Counts {
+    private long written;
+    private long updated;
+    private long deleted;
+    private long inserted;
+  }
+}
