@@ -7,18 +7,16 @@ import dev.sluice.api.Tables;
 import dev.sluice.bench.data.BenchRecords;
 import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.steps.Engine;
+import dev.sluice.compact.Compaction;
 import dev.sluice.config.Config;
 import dev.sluice.merge.MergeMode;
 import dev.sluice.read.QueryType;
 import dev.sluice.table.TableType;
 import dev.sluice.util.CloseableIterator;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -88,35 +86,12 @@ final class SluiceBenchEngine implements Engine {
     return new ReadResult(rows, tsSum);
   }
 
-  /**
-   * Compacts every file group with log files: {@code Table.compaction().scheduleNow()}, then {@code run} of the
-   * planned instant (found by reflection so that this harness builds before and after compaction is on main); false
-   * while the API does not exist.
-   */
+  /** Compacts every file group with log files: schedules a plan now (whatever the trigger says) and runs it. */
   @Override
   public boolean compact(Path table) {
-    Method compaction;
-    try {
-      compaction = Table.class.getMethod("compaction");
-    } catch (NoSuchMethodException e) {
-      return false;
-    }
-    try {
-      Object c = compaction.invoke(Tables.open(table.toString(), config));
-      Optional<?> instant = (Optional<?>) c.getClass().getMethod("scheduleNow").invoke(c);
-      if (instant.isPresent()) {
-        c.getClass().getMethod("run", String.class).invoke(c, instant.get());
-      }
-      return true;
-    } catch (IllegalAccessException | NoSuchMethodException e) {
-      throw new IllegalStateException(e);
-    } catch (InvocationTargetException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(cause);
-    }
+    Compaction compaction = Tables.open(table.toString(), config).compaction();
+    compaction.scheduleNow().ifPresent(compaction::run);
+    return true;
   }
 
   @Override
