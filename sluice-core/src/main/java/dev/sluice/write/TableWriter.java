@@ -99,16 +99,18 @@ public final class TableWriter {
     return planner.plan(tagged, view);
   }
 
-  private static List<FileGroupWrite> bulkInsertPlan(List<WriteRecord> records, WritePlanner planner) {
+  private List<FileGroupWrite> bulkInsertPlan(List<WriteRecord> records, WritePlanner planner) {
     java.util.Map<String, List<WriteRecord>> byPartition = new java.util.TreeMap<>();
     for (WriteRecord r : records) {
       if (!r.isDelete()) {
         byPartition.computeIfAbsent(r.partitionPath(), p -> new ArrayList<>()).add(r);
       }
     }
+    // sorting by key was a third of a bulk insert's time on one thread: partitions sort on the write threads
+    List<List<WriteRecord>> parts = new ArrayList<>(byPartition.values());
+    Parallel.map(parts, setup.parallelism(), WritePlanner::sortByKey);
     List<FileGroupWrite> out = new ArrayList<>();
     for (java.util.Map.Entry<String, List<WriteRecord>> e : byPartition.entrySet()) {
-      e.getValue().sort(java.util.Comparator.comparing(WriteRecord::key));
       out.addAll(planner.newFileGroups(e.getKey(), e.getValue()));
     }
     return out;
