@@ -7,13 +7,12 @@ import dev.sluice.api.Tables;
 import dev.sluice.bench.data.BenchRecords;
 import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.steps.Engine;
+import dev.sluice.compact.Compaction;
 import dev.sluice.config.Config;
 import dev.sluice.merge.MergeMode;
 import dev.sluice.read.QueryType;
 import dev.sluice.table.TableType;
 import dev.sluice.util.CloseableIterator;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,30 +86,12 @@ final class SluiceBenchEngine implements Engine {
     return new ReadResult(rows, tsSum);
   }
 
-  /**
-   * Compacts through {@code Table.compact()} once the API has it (found by reflection so that this harness runs
-   * before and after compaction lands); false while it does not exist.
-   */
+  /** Compacts every file group with log files: schedules a plan now (whatever the trigger says) and runs it. */
   @Override
   public boolean compact(Path table) {
-    Method compact;
-    try {
-      compact = Table.class.getMethod("compact");
-    } catch (NoSuchMethodException e) {
-      return false;
-    }
-    try {
-      compact.invoke(Tables.open(table.toString(), config));
-      return true;
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
-    } catch (InvocationTargetException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(cause);
-    }
+    Compaction compaction = Tables.open(table.toString(), config).compaction();
+    compaction.scheduleNow().ifPresent(compaction::run);
+    return true;
   }
 
   @Override

@@ -129,7 +129,9 @@ public final class Table implements AutoCloseable {
     TableServices services = TableServices.forWrites(config);
     MetadataTable.removeIfPresent(storage, location);
     TableConfig tc = config();
-    Schema tableSchema = schema(timeline(), tc);
+    // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
+    Timeline loaded = timeline();
+    Schema tableSchema = schema(loaded, tc);
     // the first record's schema is the writer schema: a compatible evolution becomes the table schema
     Peeked input = Peeked.of(records);
     Schema writerSchema = tableSchema;
@@ -139,9 +141,9 @@ public final class Table implements AutoCloseable {
     WriteSetup setup = WriteSetup.of(storage, location, tc, writerSchema, config);
     Optional<Compactor> async = services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
         ? Optional.of(startCompactor()) : Optional.empty();
-    CommitResult result = new TableWriter(setup).write(op, input);
-    services.afterCommit(storage, location, result.instantTime(), async);
-    return result;
+    TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded);
+    services.afterCommit(storage, location, committed.result().instantTime(), Optional.of(committed.timeline()), async);
+    return committed.result();
   }
 
   /** Inserts records (keys the index finds are updated, as Hudi does). */

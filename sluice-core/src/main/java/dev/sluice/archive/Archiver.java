@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -78,17 +79,33 @@ public final class Archiver {
 
   /** Archives what the limits allow, if anything (under the table lock with several writers). */
   public ArchiveResult archive() {
+    return locked(() -> archiveFrom(store.load()));
+  }
+
+  /**
+   * As {@link #archive()}, but first decides from {@code known} (a writer's timeline plus its new commit): if the
+   * limits ({@code hoodie.keep.max.commits}) archive nothing of it, nothing is listed. Otherwise archives from a
+   * fresh load.
+   */
+  public ArchiveResult archive(Timeline known) {
+    if (planner().select(known, store).isEmpty()) {
+      return ArchiveResult.none();
+    }
+    return locked(() -> archiveFrom(store.load()));
+  }
+
+  /** Runs {@code archival} holding the table lock when there are several writers. */
+  private ArchiveResult locked(Supplier<ArchiveResult> archival) {
     if (lock.isEmpty()) {
-      return archiveUnlocked();
+      return archival.get();
     }
     try (TableLock.Held held = lock.get().acquire("archive the timeline")) {
-      return archiveUnlocked();
+      return archival.get();
     }
   }
 
-  private ArchiveResult archiveUnlocked() {
+  private ArchiveResult archiveFrom(Timeline timeline) {
     ArchivalPlanner planner = planner();
-    Timeline timeline = store.load();
     List<Instant> chosen = planner.select(timeline, store);
     if (chosen.isEmpty()) {
       return ArchiveResult.none();

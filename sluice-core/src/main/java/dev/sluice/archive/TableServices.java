@@ -1,5 +1,6 @@
 package dev.sluice.archive;
 
+import dev.sluice.clean.CleanResult;
 import dev.sluice.clean.CleanSettings;
 import dev.sluice.clean.Cleaner;
 import dev.sluice.compact.Compaction;
@@ -11,6 +12,7 @@ import dev.sluice.error.SluiceException;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.TableConfigStore;
 import dev.sluice.table.TableType;
+import dev.sluice.timeline.Timeline;
 import java.util.Optional;
 
 /**
@@ -51,21 +53,37 @@ public final class TableServices {
    * reported as such: the commit stays complete, and the message says so (retrying the write would write twice).
    */
   public void afterCommit(Storage storage, String basePath, String instantTime) {
-    afterCommit(storage, basePath, instantTime, Optional.empty());
+    afterCommit(storage, basePath, instantTime, Optional.empty(), Optional.empty());
   }
 
-  /** As {@link #afterCommit(Storage, String, String)}; {@code async} is woken when a compaction was scheduled. */
-  public void afterCommit(Storage storage, String basePath, String instantTime, Optional<Compactor> async) {
+  /**
+   * As {@link #afterCommit(Storage, String, String)}, starting from {@code known}, the writer's timeline plus its
+   * commit: a service that can tell from it that it has nothing to do lists nothing; one that runs loads afresh.
+   * {@code async} is woken when a compaction was scheduled.
+   */
+  public void afterCommit(Storage storage, String basePath, String instantTime, Optional<Timeline> known,
+      Optional<Compactor> async) {
+    Optional<Timeline> view = known;
     if (clean.automatic()) {
       try {
-        Cleaner.of(storage, basePath, config).clean();
+        Cleaner cleaner = Cleaner.of(storage, basePath, config);
+        CleanResult cleaned = view.isPresent() ? cleaner.clean(view.get()) : cleaner.clean();
+        if (!cleaned.completed().isEmpty()) {
+          // the clean changed the timeline
+          view = Optional.empty();
+        }
       } catch (SluiceException e) {
         throw Errors.afterCommit(instantTime, "the automatic clean", e);
       }
     }
     if (archive.automatic()) {
       try {
-        Archiver.of(storage, basePath, config).archive();
+        Archiver archiver = Archiver.of(storage, basePath, config);
+        if (view.isPresent()) {
+          archiver.archive(view.get());
+        } else {
+          archiver.archive();
+        }
       } catch (SluiceException e) {
         throw Errors.afterCommit(instantTime, "the automatic archival", e);
       }

@@ -321,6 +321,21 @@ public final class BaseFileReader implements Closeable {
     return new MessageType(fileSchema.getName(), fields);
   }
 
+  /** The file's Parquet schema. */
+  MessageType parquetSchema() {
+    return fileSchema;
+  }
+
+  /** The writer that made the file (Parquet's {@code created_by}), for its column readers. */
+  String createdBy() {
+    return parquetFooter.getFileMetaData().getCreatedBy();
+  }
+
+  /** A fresh unfiltered reader of every column (its own stream; the caller closes it). */
+  ParquetFileReader openAll() {
+    return openReader(FilterCompat.NOOP);
+  }
+
   private ParquetFileReader openReader(FilterCompat.Filter filter) {
     try {
       return ParquetFileReader.open(file, parquetFooter, options(filter), file.newStream());

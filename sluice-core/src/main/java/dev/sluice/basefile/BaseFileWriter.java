@@ -37,7 +37,7 @@ import org.apache.parquet.schema.MessageType;
  * and rollback clean it up).
  */
 public final class BaseFileWriter implements Closeable {
-  private static final int ESTIMATE_EVERY = 64;
+  private static final int ESTIMATE_EVERY = 512;
   private final String path;
   private final Schema schema;
   private final int keyField;
@@ -57,6 +57,7 @@ public final class BaseFileWriter implements Closeable {
   private ColumnWriteStore columnStore;
   private RecordConsumer consumer;
   private long groupRecords;
+  private long rowGroupsStarted;
   private long nextMemCheck;
   private long nextRowGroupSize;
   private long recordCount;
@@ -185,6 +186,7 @@ public final class BaseFileWriter implements Closeable {
       shredder.bind(columnStore);
     }
     groupRecords = 0;
+    rowGroupsStarted++;
   }
 
   /**
@@ -223,6 +225,40 @@ public final class BaseFileWriter implements Closeable {
       throw Errors.badInput("record " + (recordCount + 1) + " (key '" + key + "') written to " + path,
           "does not match the table schema: " + e.getMessage(), e);
     }
+    afterRow(key);
+  }
+
+  /** The column writers of the current row group for {@link RowCopier}; null while rows go through parquet-avro. */
+  ColumnWriteStore directColumns() {
+    if (failed || finished || closed) {
+      throw Errors.internal("copy into base file " + path + " after it was "
+          + (failed ? "failed" : finished ? "finished" : "closed"), null);
+    }
+    return shredder == null ? null : columnStore;
+  }
+
+  /** The Parquet schema rows are written in. */
+  MessageType parquetSchema() {
+    return parquetSchema;
+  }
+
+  /** Row groups started so far: {@link RowCopier} re-binds its column writers when this changes. */
+  long rowGroupsStarted() {
+    return rowGroupsStarted;
+  }
+
+  /** Marks the file failed: a copy stopped halfway through a row. */
+  void fail() {
+    failed = true;
+  }
+
+  /** Ends a row {@link RowCopier} wrote into {@link #directColumns()}, whose record key is {@code key}. */
+  void endCopiedRow(String key) {
+    columnStore.endRecord();
+    afterRow(key);
+  }
+
+  private void afterRow(String key) {
     bloom.add(key);
     if (minKey == null || key.compareTo(minKey) < 0) {
       minKey = key;

@@ -5,6 +5,7 @@ import dev.sluice.error.ErrorKind;
 import dev.sluice.error.Errors;
 import dev.sluice.error.SluiceException;
 import dev.sluice.lock.TableLock;
+import dev.sluice.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.table.MetadataTable;
@@ -76,7 +77,29 @@ public final class Cleaner {
   public CleanResult clean() {
     List<CleanMetadata> done = new ArrayList<>(runPending());
     schedule().ifPresent(requested -> done.add(run(requested)));
+    if (!done.isEmpty()) {
+      // a clean that ran sweeps what failed writes and crashed publishes left (writes do not list for them)
+      new Rollbacks(storage, basePath).cleanStale();
+    }
     return new CleanResult(done);
+  }
+
+  /**
+   * As {@link #clean()}, but first decides from {@code known} (a writer's timeline plus its new commit) whether there
+   * is anything to do: no pending clean, and either fewer than {@code hoodie.clean.max.commits} commits since the last
+   * clean or a plan that deletes nothing. Then nothing is written and {@code .hoodie/} is not listed again. Otherwise
+   * it cleans as {@link #clean()} does, planning from a fresh load. A view older than the table's can only
+   * delay a clean to a later commit.
+   */
+  public CleanResult clean(Timeline known) {
+    boolean pending = !known.filter(i -> i.action() == Action.CLEAN && !i.isCompleted()).isEmpty();
+    if (!pending) {
+      CleanPlanner planner = planner();
+      if (!planner.needsCleaning(known) || planner.plan(known).fileCount() == 0) {
+        return new CleanResult(List.of());
+      }
+    }
+    return clean();
   }
 
   /** What a clean planned now would delete, whether or not the trigger would fire; writes nothing. */

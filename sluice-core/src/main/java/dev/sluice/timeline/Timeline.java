@@ -59,6 +59,29 @@ public final class Timeline {
     return new Timeline(sorted, Set.copyOf(compactions), Set.copyOf(logCompactions));
   }
 
+  /**
+   * This timeline with {@code stateFile} added (a later state of an instant replaces the earlier one): what a
+   * writer that just created that state file would see on a fresh load, without listing {@code .hoodie/} again.
+   */
+  public Timeline plus(Instant stateFile) {
+    Map<String, Instant> latest = new HashMap<>();
+    for (Instant i : instants) {
+      latest.put(i.time() + "." + i.action().completedAs().id(), i);
+    }
+    latest.merge(stateFile.time() + "." + stateFile.action().completedAs().id(), stateFile,
+        (a, b) -> a.state().compareTo(b.state()) >= 0 ? a : b);
+    Set<String> compactions = new HashSet<>(compactionTimes);
+    Set<String> logCompactions = new HashSet<>(logCompactionTimes);
+    if (stateFile.action() == Action.COMPACTION) {
+      compactions.add(stateFile.time());
+    } else if (stateFile.action() == Action.LOGCOMPACTION) {
+      logCompactions.add(stateFile.time());
+    }
+    List<Instant> sorted = new ArrayList<>(latest.values());
+    sorted.sort(null);
+    return new Timeline(sorted, Set.copyOf(compactions), Set.copyOf(logCompactions));
+  }
+
   /** The instants, oldest first. */
   public List<Instant> instants() {
     return instants;

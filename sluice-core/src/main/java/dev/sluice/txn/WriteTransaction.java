@@ -49,6 +49,7 @@ public final class WriteTransaction implements AutoCloseable {
   private final Optional<String> lastCompleted;
   private final Set<String> pendingAtStart;
   private volatile boolean published;
+  private volatile Timeline afterPublish;
 
   private WriteTransaction(Builder b) {
     this.storage = b.storage;
@@ -80,6 +81,15 @@ public final class WriteTransaction implements AutoCloseable {
 
   /** Starts a write of {@code action} on the table at {@code basePath}: rollback of failed writes, then the instant. */
   public static WriteTransaction begin(Storage storage, String basePath, Config config, Action action) {
+    return begin(storage, basePath, config, action, new TimelineStore(storage, basePath).load());
+  }
+
+  /**
+   * As {@link #begin(Storage, String, Config, Action)}, starting from {@code loaded}, the timeline this operation
+   * loaded just before (so the write lists {@code .hoodie/} once). It is loaded again only after a rollback changed
+   * it; publishing under optimistic concurrency control re-reads it under the lock.
+   */
+  public static WriteTransaction begin(Storage storage, String basePath, Config config, Action action, Timeline loaded) {
     Builder b = new Builder();
     b.storage = storage;
     b.basePath = basePath;
@@ -89,17 +99,17 @@ public final class WriteTransaction implements AutoCloseable {
     b.lock = b.mode == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL
         ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
     b.heartbeats = Heartbeats.fromConfig(storage, basePath, config);
-    Timeline tl = b.store.load();
+    Timeline tl = loaded;
     Rollbacks.requireNoPendingRestore(tl, basePath);
     if (policy != FailedWritesPolicy.NEVER) {
       Heartbeats hb = b.heartbeats;
       Predicate<Instant> eligible = policy == FailedWritesPolicy.EAGER ? i -> true : i -> hb.isExpired(i.time());
+      // with nothing to roll back the timeline stands as loaded; marker folders and heartbeats of finished
+      // instants are harmless, and the rollback sweeps them when there is one (no listing of .temp per write)
       if (needsRollback(tl, eligible)) {
         rollbackFailedWrites(storage, basePath, b.lock, eligible);
-      } else {
-        new Rollbacks(storage, basePath).cleanStale();
+        tl = b.store.load();
       }
-      tl = b.store.load();
     }
     b.lastCompleted = tl.commitsTimeline().completed().lastInstant().map(Instant::time);
     b.pendingAtStart = new HashSet<>();
@@ -172,6 +182,14 @@ public final class WriteTransaction implements AutoCloseable {
     }
   }
 
+  /**
+   * After {@link #publish}: the timeline this write last saw (at its start, or under the lock at publish) plus its
+   * completed instant, for the post-commit services to decide from without listing again; empty before.
+   */
+  public Optional<Timeline> timelineAfterPublish() {
+    return Optional.ofNullable(afterPublish);
+  }
+
   /** The requested instant of this write. */
   public Instant requested() {
     return requested;
@@ -185,17 +203,21 @@ public final class WriteTransaction implements AutoCloseable {
   /**
    * Publishes the write: under the lock (optimistic concurrency control) checks its heartbeat and that no write that
    * completed meanwhile touched its file groups, then creates the completed file. The markers are removed afterwards;
-   * if that fails the commit stands and the next write removes them.
+   * if that fails the commit stands and the folder stays until a later rollback, clean or archival sweeps it.
    */
   public Instant publish(Instant inflight, CommitMetadata metadata, Markers markers) {
     Instant completed;
     Optional<TableLock.Held> held = lock.map(l -> l.acquire("commit instant " + requested.time()));
     try {
       checkHeartbeat();
+      Timeline seen = timeline;
       if (mode == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
-        new ConflictDetector(storage, basePath).check(store.load(), requested, lastCompleted, pendingAtStart, metadata);
+        // other writers may have completed meanwhile: the check needs the timeline as it is now, under the lock
+        seen = store.load();
+        new ConflictDetector(storage, basePath).check(seen, requested, lastCompleted, pendingAtStart, metadata);
       }
       completed = store.complete(inflight, metadata.toJson());
+      afterPublish = seen.plus(completed);
       published = true;
     } finally {
       held.ifPresent(TableLock.Held::close);
@@ -203,7 +225,7 @@ public final class WriteTransaction implements AutoCloseable {
     try {
       markers.deleteAll();
     } catch (SluiceException e) {
-      // the commit is published; markers of a completed instant are removed by the next write's cleanup
+      // the commit is published; markers of a completed instant are harmless and swept later
       return completed;
     }
     return completed;
@@ -248,7 +270,7 @@ public final class WriteTransaction implements AutoCloseable {
     try {
       heartbeat.ifPresent(Heartbeat::close);
     } catch (SluiceException e) {
-      // the heartbeat file of a finished instant is only a hint; the next write's cleanup removes it
+      // the heartbeat file of a finished instant is only a hint; a later rollback or clean removes it
       return;
     }
   }

@@ -3,6 +3,7 @@ package dev.sluice.write;
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.BaseFileWriter;
 import dev.sluice.basefile.MetaFields;
+import dev.sluice.basefile.RowCopier;
 import dev.sluice.basefile.WrittenFile;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.key.FieldPath;
@@ -57,28 +58,59 @@ final class MergeHandle {
       Schema fileSchema = reader.footer().schema();
       FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
           ? FieldPath.resolve(fileSchema, precombine.get(), "precombine") : null;
-      try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
-        while (rows.hasNext()) {
-          GenericRecord stored = rows.next();
-          String key = stored.get(2).toString();
-          WriteRecord incoming = pending.isEmpty() ? null : pending.remove(key);
-          if (incoming != null) {
-            @SuppressWarnings("rawtypes")
-            Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(orderingField.get(stored));
-            boolean hard = incoming.delete() == WriteRecord.DeleteKind.HARD;
-            if (merger.incomingWins(storedOrdering, incoming.ordering(), hard)) {
-              if (incoming.isDelete()) {
-                deleted++;
+      Optional<String> topLevelOrdering = orderingField == null ? Optional.empty()
+          : precombine.filter(p -> !p.contains("."));
+      Optional<RowCopier> copier = orderingField != null && topLevelOrdering.isEmpty() ? Optional.empty()
+          : RowCopier.open(reader, writer, topLevelOrdering, fileName);
+      if (copier.isPresent()) {
+        // kept rows go column to column; only replaced rows are built as records
+        try (RowCopier rows = copier.get()) {
+          while (rows.next()) {
+            WriteRecord incoming = pending.isEmpty() ? null : pending.remove(rows.key());
+            if (incoming != null) {
+              @SuppressWarnings("rawtypes")
+              Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(rows.ordering());
+              boolean hard = incoming.delete() == WriteRecord.DeleteKind.HARD;
+              if (merger.incomingWins(storedOrdering, incoming.ordering(), hard)) {
+                rows.drop();
+                if (incoming.isDelete()) {
+                  deleted++;
+                  continue;
+                }
+                writer.write(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+                updated++;
+                written++;
                 continue;
               }
-              writer.write(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
-              updated++;
-              written++;
-              continue;
             }
+            rows.copy();
+            written++;
           }
-          writer.write(assembler.carry(stored, fileName));
-          written++;
+        }
+      } else {
+        try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
+          while (rows.hasNext()) {
+            GenericRecord stored = rows.next();
+            String key = stored.get(2).toString();
+            WriteRecord incoming = pending.isEmpty() ? null : pending.remove(key);
+            if (incoming != null) {
+              @SuppressWarnings("rawtypes")
+              Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(orderingField.get(stored));
+              boolean hard = incoming.delete() == WriteRecord.DeleteKind.HARD;
+              if (merger.incomingWins(storedOrdering, incoming.ordering(), hard)) {
+                if (incoming.isDelete()) {
+                  deleted++;
+                  continue;
+                }
+                writer.write(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+                updated++;
+                written++;
+                continue;
+              }
+            }
+            writer.write(assembler.carry(stored, fileName));
+            written++;
+          }
         }
       }
       for (WriteRecord r : pending.values()) {

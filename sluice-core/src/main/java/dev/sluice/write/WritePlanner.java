@@ -10,6 +10,7 @@ import dev.sluice.fsview.FileSystemView;
 import dev.sluice.index.Location;
 import dev.sluice.index.TaggedRecord;
 import dev.sluice.table.TableType;
+import dev.sluice.util.Parallel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -70,9 +71,9 @@ final class WritePlanner {
     Map<FileGroupId, List<WriteRecord>> smallFileInserts = new LinkedHashMap<>();
     Set<FileGroupId> smallFileGroups = new HashSet<>();
     List<FileGroupWrite> out = new ArrayList<>();
+    Parallel.map(new ArrayList<>(insertsByPartition.values()), setup.parallelism(), WritePlanner::sortByKey);
     for (Map.Entry<String, List<WriteRecord>> e : insertsByPartition.entrySet()) {
       List<WriteRecord> inserts = e.getValue();
-      inserts.sort(Comparator.comparing(WriteRecord::key));
       List<BaseFile> small = mergeOnRead ? smallFileSlices(e.getKey(), view) : smallFiles(e.getKey(), view);
       small.forEach(f -> smallFileGroups.add(new FileGroupId(e.getKey(), f.fileId())));
       int next = assignToSmallFiles(e.getKey(), inserts, small, smallFileInserts);
@@ -177,6 +178,12 @@ final class WritePlanner {
       next += take;
     }
     return next;
+  }
+
+  /** Sorts {@code records} by record key in place (and returns them). */
+  static List<WriteRecord> sortByKey(List<WriteRecord> records) {
+    records.sort(Comparator.comparing(WriteRecord::key));
+    return records;
   }
 
   /** Splits sorted inserts into equal new file groups of at most the target size. */

@@ -47,10 +47,17 @@ class IncrementalQueryTest {
 
   /** Writes {@code commits} random commits (the first an insert) and returns the model of what they did. */
   static WriteModel writeSequence(Table t, long seed, int commits) {
-    Random rnd = new Random(seed);
     WriteModel model = new WriteModel();
-    TreeSet<String> deletedKeys = new TreeSet<>();
-    for (int n = 0; n < commits; n++) {
+    writeCommits(t, new Random(seed), model, new TreeSet<>(), 0, commits);
+    return model;
+  }
+
+  /**
+   * Writes commits number {@code from} (inclusive) to {@code to} (exclusive) of a random sequence into {@code model}:
+   * commit 0 inserts, every third deletes a few live keys, the others upsert ({@link WriteModel#batch}).
+   */
+  static void writeCommits(Table t, Random rnd, WriteModel model, TreeSet<String> deletedKeys, int from, int to) {
+    for (int n = from; n < to; n++) {
       // deletes in commits 2 and 5, so that ranges of every width hold some
       if (n % 3 == 2 && model.liveKeys().size() > 3) {
         List<String> live = model.liveKeys();
@@ -74,7 +81,6 @@ class IncrementalQueryTest {
         model.upsert(batch, instant);
       }
     }
-    return model;
   }
 
   /** Rows of an incremental scan with meta columns, split into live rows and deleted rows (by partition/id). */

@@ -3,6 +3,7 @@ package dev.sluice.storage;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -22,6 +23,7 @@ public final class FailingStorage implements Storage {
   private final AtomicLong matching = new AtomicLong();
   private volatile int maxRead = Integer.MAX_VALUE;
   private final AtomicLong[] counts = new AtomicLong[Op.values().length];
+  private final List<String> listed = new CopyOnWriteArrayList<>();
 
   /** Wraps {@code delegate}; fails nothing until {@link #failOn} is called. */
   public FailingStorage(Storage delegate) {
@@ -60,8 +62,21 @@ public final class FailingStorage implements Storage {
     return counts[op.ordinal()].get();
   }
 
+  /** The directories listed so far, in order (every {@link #list} call, also failed ones). */
+  public List<String> listed() {
+    return List.copyOf(listed);
+  }
+
+  /** Forgets the directories listed so far. */
+  public void forgetListed() {
+    listed.clear();
+  }
+
   private void check(Op op, String path) throws IOException {
     counts[op.ordinal()].incrementAndGet();
+    if (op == Op.LIST) {
+      listed.add(path);
+    }
     if (op == failOp && pathFilter.test(path) && matching.incrementAndGet() == failAt) {
       throw new IOException("injected failure of " + op + " on " + path);
     }

@@ -1,0 +1,107 @@
+package dev.sluice.api;
+
+import static dev.sluice.api.TripFixture.it;
+import static dev.sluice.api.TripFixture.rows;
+import static dev.sluice.api.TripFixture.trip;
+import static dev.sluice.api.TripFixture.trips;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.config.Config;
+import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.LocalStorage;
+import dev.sluice.timeline.Action;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How many listings a write and a query make on local disk, counted at the Storage interface (issue 7). */
+class ListingBudgetTest {
+  @TempDir
+  Path dir;
+
+  private Table open(FailingStorage counting, Map<String, String> options) {
+    Map<String, String> o = new java.util.HashMap<>(Map.of("hoodie.index.bloom.num_entries", "1000"));
+    o.putAll(options);
+    return Tables.open(counting, dir.toString(), Config.of(o));
+  }
+
+  /** Listings by directory relative to the table ({@code ""} for the table itself); forgets them. */
+  private Map<String, Integer> listings(FailingStorage counting) {
+    Map<String, Integer> out = new TreeMap<>();
+    String base = dir.toString();
+    for (String d : counting.listed()) {
+      String rel = d.equals(base) ? "" : d.substring(base.length() + 1);
+      out.merge(rel, 1, Integer::sum);
+    }
+    counting.forgetListed();
+    return out;
+  }
+
+  @Test
+  void anUpsertListsTheTimelineOnceAndItsPartitionOnce() {
+    TripFixture.create(dir, TripFixture.spec().build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table t = open(counting, Map.of());
+
+    t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
+    assertEquals(Map.of(".hoodie", 1, "p1", 1), listings(counting), "no .temp, no .heartbeat, no other partition");
+    assertEquals("x", rows(t).get("id-000001").get("name").toString());
+    counting.forgetListed();
+
+    t.upsert(it(List.of(trip("id-000004", 2, "p1", "y", 1))));
+    assertEquals(Map.of(".hoodie", 1, "p1", 1), listings(counting), "the same for the next write");
+  }
+
+  @Test
+  void aQueryListsTheTimelineOnceAndEachPartitionOnce() {
+    TripFixture.create(dir, TripFixture.spec().build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table t = open(counting, Map.of());
+    assertEquals(30, rows(t).size());
+    assertEquals(Map.of(".hoodie", 1, "", 1, "p0", 1, "p1", 1, "p2", 1), listings(counting));
+  }
+
+  @Test
+  void aCommitThatTriggersACleanListsForTheCleanAndSweepsStaleMarkers() throws IOException {
+    Map<String, String> retainOne = Map.of("hoodie.cleaner.commits.retained", "1");
+    TripFixture.create(dir, TripFixture.spec().build(), retainOne).insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table t = open(counting, retainOne);
+    // with one commit retained the clean is due after every commit, but nothing is deletable yet: the plan (made
+    // from the writer's timeline) lists the partitions to find that out, and .hoodie/ is not listed again
+    String first = t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1)))).instantTime();
+    Map<String, Integer> emptyPlan = listings(counting);
+    assertEquals(Map.of(".hoodie", 1, "", 1, "p0", 1, "p1", 2, "p2", 1), emptyPlan,
+        "the write: .hoodie and p1; the plan: the base path and every partition; no .temp, no .heartbeat");
+    assertTrue(t.timeline().filter(i -> i.action() == Action.CLEAN).isEmpty());
+    // a crash between publishing and deleting the markers would leave this folder: harmless, and not listed
+    Path stale = dir.resolve(".hoodie/.temp/" + first + "/p1");
+    Files.createDirectories(stale);
+    Files.createFile(stale.resolve("f-0_0-0-0_" + first + ".parquet.marker.MERGE"));
+    counting.forgetListed();
+
+    t.upsert(it(List.of(trip("id-000001", 3, "p1", "y", 1))));
+    Map<String, Integer> cleaning = listings(counting);
+    assertEquals(1, t.timeline().filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants().size(),
+        "this commit leaves the first commit's slice of p1 out of the retained window: a clean ran");
+    // the clean plans from a fresh timeline (and lists the partitions it may clean), then sweeps .temp/.heartbeat
+    assertTrue(cleaning.get(".hoodie") >= 2, cleaning.toString());
+    assertEquals(1, cleaning.get(".hoodie/.temp"), cleaning.toString());
+    assertEquals(1, cleaning.get(".hoodie/.heartbeat"), cleaning.toString());
+    assertTrue(cleaning.get("p1") >= 2, "the write's listing and the clean plan's: " + cleaning);
+    for (String d : cleaning.keySet()) {
+      // the base path ("") is listed to find the partitions
+      assertTrue(List.of(".hoodie", ".hoodie/.temp", ".hoodie/.heartbeat", "", "p0", "p1", "p2").contains(d),
+          d + " in " + cleaning);
+    }
+    assertFalse(Files.exists(dir.resolve(".hoodie/.temp/" + first)), "the clean swept the stale marker folder");
+    assertEquals("y", rows(t).get("id-000001").get("name").toString());
+  }
+}

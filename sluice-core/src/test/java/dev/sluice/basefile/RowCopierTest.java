@@ -1,0 +1,182 @@
+package dev.sluice.basefile;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.storage.LocalStorage;
+import dev.sluice.storage.Storage;
+import dev.sluice.util.CloseableIterator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RowCopierTest {
+  private static final Schema SCHEMA = without(TestRecords.WITH_META, "multi");
+  /** Map entries come back from records in hash order, from the copier in stored order: bytes differ there. */
+  private static final Schema NO_MAPS = without(without(SCHEMA, "m"), "mrec");
+  private static final BaseFileWriterOptions SMALL =
+      BaseFileWriterOptions.defaults().withRowGroupSize(64 * 1024).withPageSize(2048);
+  private final Storage storage = new LocalStorage();
+
+  @TempDir
+  Path dir;
+
+  private static Schema without(Schema s, String field) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : s.getFields()) {
+      if (!f.name().equals(field)) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
+  }
+
+  private static GenericRecord row(int i, String fileName) {
+    return row(SCHEMA, i, fileName);
+  }
+
+  private static GenericRecord row(Schema schema, int i, String fileName) {
+    GenericRecord full = TestRecords.record(i, fileName);
+    GenericData.Record out = new GenericData.Record(schema);
+    for (Schema.Field f : schema.getFields()) {
+      out.put(f.pos(), full.get(f.name()));
+    }
+    return out;
+  }
+
+  private static boolean dropped(int i) {
+    return i % 7 == 3;
+  }
+
+  private Path source(int rows) {
+    return source(SCHEMA, rows);
+  }
+
+  private Path source(Schema schema, int rows) {
+    Path p = dir.resolve("source-" + schema.getFields().size() + ".parquet");
+    try (BaseFileWriter w = BaseFileWriter.open(storage, p.toString(), schema, SMALL)) {
+      for (int i = 0; i < rows; i++) {
+        w.write(row(schema, i, "source.parquet"));
+      }
+      w.finish();
+    }
+    return p;
+  }
+
+  @Test
+  void copiedRowsGiveTheFileThatRewritingTheRecordsGives() throws IOException {
+    // several row groups and pages in both files, nulls and empty collections at every level
+    Path copied = dir.resolve("copied.parquet");
+    Path rewritten = dir.resolve("rewritten.parquet");
+    merge(NO_MAPS, copied, rewritten);
+    assertArrayEquals(Files.readAllBytes(rewritten), Files.readAllBytes(copied));
+  }
+
+  @Test
+  void mapsKeepTheirEntriesInStoredOrder() {
+    Path copied = dir.resolve("copied-maps.parquet");
+    Path rewritten = dir.resolve("rewritten-maps.parquet");
+    merge(SCHEMA, copied, rewritten);
+    try (BaseFileReader a = BaseFileReader.open(storage, rewritten.toString());
+        BaseFileReader b = BaseFileReader.open(storage, copied.toString());
+        CloseableIterator<GenericRecord> ia = a.read(SCHEMA);
+        CloseableIterator<GenericRecord> ib = b.read(SCHEMA)) {
+      int n = 0;
+      while (ia.hasNext()) {
+        assertEquals(ia.next(), ib.next(), "row " + n);
+        n++;
+      }
+      assertTrue(!ib.hasNext() && n == 1500 + 1);
+    }
+  }
+
+  /** The same merge (drop every 7th row for a new one, append one) through the copier and through records. */
+  private void merge(Schema schema, Path copied, Path rewritten) {
+    int rows = 1500;
+    Path src = source(schema, rows);
+    List<Object> orderings = new ArrayList<>();
+    try (BaseFileReader reader = BaseFileReader.open(storage, src.toString());
+        BaseFileWriter w = BaseFileWriter.open(storage, copied.toString(), schema, SMALL)) {
+      Optional<RowCopier> copier = RowCopier.open(reader, w, Optional.of("l"), "new.parquet");
+      assertTrue(copier.isPresent());
+      int i = 0;
+      try (RowCopier c = copier.get()) {
+        while (c.next()) {
+          assertEquals(TestRecords.key(i), c.key());
+          orderings.add(c.ordering());
+          if (dropped(i)) {
+            c.drop();
+            w.write(row(schema, i + rows, "new.parquet"));
+          } else {
+            c.copy();
+          }
+          i++;
+        }
+      }
+      assertEquals(rows, i);
+      w.write(row(schema, 2 * rows, "new.parquet"));
+      w.finish();
+    }
+    try (BaseFileReader reader = BaseFileReader.open(storage, src.toString());
+        CloseableIterator<GenericRecord> it = reader.read(schema);
+        BaseFileWriter w = BaseFileWriter.open(storage, rewritten.toString(), schema, SMALL, false)) {
+      int i = 0;
+      while (it.hasNext()) {
+        GenericRecord r = it.next();
+        assertEquals(r.get("l"), orderings.get(i));
+        if (dropped(i)) {
+          w.write(row(schema, i + rows, "new.parquet"));
+        } else {
+          r.put(MetaFields.FILE_NAME, "new.parquet");
+          w.write(r);
+        }
+        i++;
+      }
+      w.write(row(schema, 2 * rows, "new.parquet"));
+      w.finish();
+    }
+  }
+
+  @Test
+  void declinesASourceOfAnotherSchemaAndATargetWritingThroughParquetAvro() {
+    Path src = source(10);
+    Schema other = without(SCHEMA, "opt_arr");
+    try (BaseFileReader reader = BaseFileReader.open(storage, src.toString());
+        BaseFileWriter narrower = BaseFileWriter.open(storage, dir.resolve("a.parquet").toString(), other, SMALL);
+        BaseFileWriter viaAvro = BaseFileWriter.open(storage, dir.resolve("b.parquet").toString(), SCHEMA, SMALL,
+            false)) {
+      assertTrue(RowCopier.open(reader, narrower, Optional.empty(), "a.parquet").isEmpty());
+      assertTrue(RowCopier.open(reader, viaAvro, Optional.empty(), "b.parquet").isEmpty());
+      assertTrue(RowCopier.open(reader, viaAvro, Optional.of("nested"), "b.parquet").isEmpty());
+    }
+  }
+
+  @Test
+  void readsNullAndStringOrderingValuesAsRecordsHoldThem() {
+    Path src = source(20);
+    try (BaseFileReader reader = BaseFileReader.open(storage, src.toString());
+        CloseableIterator<GenericRecord> it = reader.read(SCHEMA);
+        BaseFileWriter w = BaseFileWriter.open(storage, dir.resolve("t.parquet").toString(), SCHEMA, SMALL);
+        BaseFileWriter w2 = BaseFileWriter.open(storage, dir.resolve("u.parquet").toString(), SCHEMA, SMALL);
+        RowCopier byOptional = RowCopier.open(reader, w, Optional.of("opt_l"), "t.parquet").orElseThrow();
+        RowCopier byString = RowCopier.open(reader, w2, Optional.of("s"), "u.parquet").orElseThrow()) {
+      while (it.hasNext()) {
+        GenericRecord r = it.next();
+        assertTrue(byOptional.next());
+        assertTrue(byString.next());
+        assertEquals(r.get("opt_l"), byOptional.ordering());
+        assertEquals(r.get("s"), byString.ordering());
+      }
+      assertTrue(!byOptional.next() && !byString.next());
+    }
+  }
+}
