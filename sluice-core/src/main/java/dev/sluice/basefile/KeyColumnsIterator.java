@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -35,9 +36,7 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   private final StringConverter[] converters;
   private final RootConverter root;
   private final ColumnReader[] readers;
-  /** Read only the rows of the pages the reader's filter admits (column index), not whole row groups. */
-  private final boolean filtered;
-  private PageReadStore pages;
+  private final RowGroups groups;
   private long leftInGroup;
   private T next;
   private boolean done;
@@ -45,7 +44,8 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   KeyColumnsIterator(ParquetFileReader reader, MessageType schema, String createdBy, Function<String[], T> rowFn,
       Function<Throwable, RuntimeException> errors, boolean filtered) {
     this.reader = reader;
-    this.filtered = filtered;
+    // filtered: only the rows of the pages the reader's filter admits (column index), not whole row groups
+    this.groups = new RowGroups(reader, filtered);
     this.schema = schema;
     this.columns = schema.getColumns().toArray(new ColumnDescriptor[0]);
     this.createdBy = createdBy;
@@ -98,31 +98,19 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   }
 
   private boolean nextRowGroup() throws IOException {
-    closePages();
-    while (true) {
-      pages = filtered ? reader.readNextFilteredRowGroup() : reader.readNextRowGroup();
-      if (pages == null) {
-        return false;
-      }
-      leftInGroup = pages.getRowCount();
-      if (leftInGroup > 0) {
-        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, root, schema, createdBy);
-        for (int i = 0; i < columns.length; i++) {
-          converters[i].dictionary = null;
-          readers[i] = store.getColumnReader(columns[i]);
-        }
-        return true;
-      }
-      closePages();
+    Optional<PageReadStore> pages = groups.next();
+    if (pages.isEmpty()) {
+      return false;
     }
+    leftInGroup = pages.get().getRowCount();
+    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages.get(), root, schema, createdBy);
+    for (int i = 0; i < columns.length; i++) {
+      converters[i].dictionary = null;
+      readers[i] = store.getColumnReader(columns[i]);
+    }
+    return true;
   }
 
-  private void closePages() {
-    if (pages != null) {
-      pages.close();
-      pages = null;
-    }
-  }
 
   @Override
   public T next() {
@@ -140,7 +128,7 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
       return;
     }
     done = true;
-    closePages();
+    groups.close();
     try {
       reader.close();
     } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.sluice.basefile;
 import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.column.page.PageReadStore;
@@ -23,7 +24,7 @@ final class RecordIterator implements CloseableIterator<GenericRecord> {
   private final FilterCompat.Filter filter;
   private final Function<Throwable, RuntimeException> errors;
   private final Function<GenericRecord, GenericRecord> finish;
-  private PageReadStore pages;
+  private final RowGroups groups;
   private RecordReader<GenericRecord> records;
   private long leftInGroup;
   private GenericRecord next;
@@ -33,6 +34,7 @@ final class RecordIterator implements CloseableIterator<GenericRecord> {
       FilterCompat.Filter filter, Function<GenericRecord, GenericRecord> finish,
       Function<Throwable, RuntimeException> errors) {
     this.reader = reader;
+    this.groups = new RowGroups(reader, true);
     this.columnIO = columnIO;
     this.materializer = materializer;
     this.filter = filter;
@@ -68,27 +70,15 @@ final class RecordIterator implements CloseableIterator<GenericRecord> {
   }
 
   private boolean nextRowGroup() throws IOException {
-    closePages();
-    while (true) {
-      pages = reader.readNextFilteredRowGroup();
-      if (pages == null) {
-        return false;
-      }
-      leftInGroup = pages.getRowCount();
-      if (leftInGroup > 0) {
-        records = columnIO.getRecordReader(pages, materializer, filter);
-        return true;
-      }
-      closePages();
+    Optional<PageReadStore> pages = groups.next();
+    if (pages.isEmpty()) {
+      return false;
     }
+    leftInGroup = pages.get().getRowCount();
+    records = columnIO.getRecordReader(pages.get(), materializer, filter);
+    return true;
   }
 
-  private void closePages() {
-    if (pages != null) {
-      pages.close();
-      pages = null;
-    }
-  }
 
   @Override
   public GenericRecord next() {
@@ -106,7 +96,7 @@ final class RecordIterator implements CloseableIterator<GenericRecord> {
       return;
     }
     done = true;
-    closePages();
+    groups.close();
     try {
       reader.close();
     } catch (IOException e) {

@@ -539,13 +539,14 @@ final class RowAssembler {
     private final Function<GenericRecord, GenericRecord> finish;
     private final Function<Throwable, RuntimeException> errors;
     private final Converters converters = new Converters(requested, List.of());
-    private PageReadStore pages;
+    private final RowGroups groups;
     private long leftInGroup;
     private boolean done;
 
     Rows(ParquetFileReader reader, String createdBy, Function<GenericRecord, GenericRecord> finish,
         Function<Throwable, RuntimeException> errors) {
       this.reader = reader;
+      this.groups = new RowGroups(reader, false);
       this.createdBy = createdBy;
       this.finish = finish;
       this.errors = errors;
@@ -583,31 +584,19 @@ final class RowAssembler {
     }
 
     private boolean nextRowGroup() throws IOException {
-      closePages();
-      while (true) {
-        pages = reader.readNextRowGroup();
-        if (pages == null) {
-          return false;
-        }
-        leftInGroup = pages.getRowCount();
-        if (leftInGroup > 0) {
-          ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, converters, requested, createdBy);
-          for (Leaf l : leaves) {
-            l.forgetDictionary();
-            l.bind(store.getColumnReader(l.column));
-          }
-          return true;
-        }
-        closePages();
+      Optional<PageReadStore> pages = groups.next();
+      if (pages.isEmpty()) {
+        return false;
       }
+      leftInGroup = pages.get().getRowCount();
+      ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages.get(), converters, requested, createdBy);
+      for (Leaf l : leaves) {
+        l.forgetDictionary();
+        l.bind(store.getColumnReader(l.column));
+      }
+      return true;
     }
 
-    private void closePages() {
-      if (pages != null) {
-        pages.close();
-        pages = null;
-      }
-    }
 
     @Override
     public void close() {
@@ -615,7 +604,7 @@ final class RowAssembler {
         return;
       }
       done = true;
-      closePages();
+      groups.close();
       try {
         reader.close();
       } catch (IOException e) {

@@ -53,7 +53,7 @@ public final class RowCopier implements Closeable {
   private final ColumnWriter[] writers;
   private final ParquetFileReader parquet;
   private long boundGeneration = -1;
-  private PageReadStore pages;
+  private final RowGroups groups;
   private long leftInGroup;
   private boolean rowOpen;
   private String key;
@@ -84,6 +84,7 @@ public final class RowCopier implements Closeable {
     this.remaining = new long[n];
     this.writers = new ColumnWriter[n];
     this.parquet = source.openAll();
+    this.groups = new RowGroups(parquet, false);
     parquet.setRequestedSchema(schema);
   }
 
@@ -319,31 +320,19 @@ public final class RowCopier implements Closeable {
   }
 
   private boolean nextRowGroup() throws IOException {
-    closePages();
-    while (true) {
-      pages = parquet.readNextRowGroup();
-      if (pages == null) {
-        return false;
-      }
-      leftInGroup = pages.getRowCount();
-      if (leftInGroup > 0) {
-        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new Ignored(schema), schema, source.createdBy());
-        for (int c = 0; c < columns.length; c++) {
-          readers[c] = store.getColumnReader(columns[c]);
-          remaining[c] = readers[c].getTotalValueCount();
-        }
-        return true;
-      }
-      closePages();
+    Optional<PageReadStore> pages = groups.next();
+    if (pages.isEmpty()) {
+      return false;
     }
+    leftInGroup = pages.get().getRowCount();
+    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages.get(), new Ignored(schema), schema, source.createdBy());
+    for (int c = 0; c < columns.length; c++) {
+      readers[c] = store.getColumnReader(columns[c]);
+      remaining[c] = readers[c].getTotalValueCount();
+    }
+    return true;
   }
 
-  private void closePages() {
-    if (pages != null) {
-      pages.close();
-      pages = null;
-    }
-  }
 
   /** Releases the source stream; rows already copied stay in the target. */
   @Override
@@ -353,7 +342,7 @@ public final class RowCopier implements Closeable {
     }
     done = true;
     rowOpen = false;
-    closePages();
+    groups.close();
     try {
       parquet.close();
     } catch (IOException e) {
