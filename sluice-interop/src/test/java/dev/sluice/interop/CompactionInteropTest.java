@@ -1,6 +1,8 @@
 package dev.sluice.interop;
 
 import static dev.sluice.interop.MergeOnReadInteropTest.byKey;
+import static dev.sluice.interop.MergeOnReadInteropTest.row;
+import static dev.sluice.interop.MergeOnReadInteropTest.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,13 +17,11 @@ import dev.sluice.fsview.FileSystemView;
 import dev.sluice.fsview.LogFile;
 import dev.sluice.merge.MergeMode;
 import dev.sluice.read.QueryType;
-import dev.sluice.read.Scan;
 import dev.sluice.table.TableType;
 import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.TimelineStore;
 import dev.sluice.timeline.WriteOperationType;
-import dev.sluice.util.CloseableIterator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CompactionInteropTest {
   private static final Schema SCHEMA = MergeOnReadInteropTest.SCHEMA;
-  private static final Schema ADDRESS = SCHEMA.getField("address").schema();
   /** Hudi's Java client on a Sluice table: no metadata table, logs for updates, a key generator it can load. */
   private static final Map<String, String> HUDI = Map.of("hoodie.metadata.enable", "false",
       "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000",
@@ -196,29 +194,6 @@ class CompactionInteropTest {
     return out;
   }
 
-  private static GenericRecord row(String id, long ts, String part, String name, String... tags) {
-    GenericRecord address = new GenericData.Record(ADDRESS);
-    address.put("city", "c-" + id);
-    address.put("zip", name == null ? null : (int) ts);
-    GenericRecord r = new GenericData.Record(SCHEMA);
-    r.put("id", id);
-    r.put("ts", ts);
-    r.put("part", part);
-    r.put("name", name);
-    r.put("score", ts * 1.25);
-    r.put("address", address);
-    r.put("tags", new ArrayList<>(List.of(tags)));
-    r.put("_hoodie_is_deleted", false);
-    return r;
-  }
-
-  private static List<GenericRecord> rows(Scan scan) {
-    List<GenericRecord> out = new ArrayList<>();
-    try (CloseableIterator<GenericRecord> it = scan.withMetaColumns(true).open()) {
-      it.forEachRemaining(out::add);
-    }
-    return out;
-  }
 
   private static List<OracleFileSlice> slices(Table t) {
     FileSystemView view = t.fileSystemView();

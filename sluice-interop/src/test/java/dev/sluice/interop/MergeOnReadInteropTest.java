@@ -189,7 +189,8 @@ class MergeOnReadInteropTest {
     }
   }
 
-  private static GenericRecord row(String id, long ts, String part, String name, String... tags) {
+  /** A row of {@link #SCHEMA}; a null name also leaves the address's zip null. */
+  static GenericRecord row(String id, long ts, String part, String name, String... tags) {
     GenericRecord address = new GenericData.Record(ADDRESS);
     address.put("city", "c-" + id);
     address.put("zip", name == null ? null : (int) ts);
@@ -205,7 +206,8 @@ class MergeOnReadInteropTest {
     return r;
   }
 
-  private static List<GenericRecord> rows(Scan scan) {
+  /** Every row of {@code scan}, meta columns included. */
+  static List<GenericRecord> rows(Scan scan) {
     List<GenericRecord> out = new ArrayList<>();
     try (CloseableIterator<GenericRecord> it = scan.withMetaColumns(true).open()) {
       it.forEachRemaining(out::add);
