@@ -16,19 +16,15 @@ import dev.sluice.fsview.FileSlice;
 import dev.sluice.read.QueryType;
 import dev.sluice.read.ScanPlan;
 import dev.sluice.read.expr.ExpressionParser;
-import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.storage.PositionOutputStream;
-import dev.sluice.storage.SeekableInput;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.TableType;
 import dev.sluice.util.CloseableIterator;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -89,7 +85,7 @@ class IncrementalOptionsTest {
   @ValueSource(strings = {"cow", "mor"})
   void projectionFiltersAndPartitionPruningWorkAsOnSnapshots(String kind) {
     RecordingStorage storage = new RecordingStorage(dir.toString());
-    Table t = Tables.create(storage, dir.toString(), (kind.equals("cow") ? TripFixture.spec()
+    Table t = Tables.create(storage.storage(), dir.toString(), (kind.equals("cow") ? TripFixture.spec()
         : TripFixture.spec().type(TableType.MERGE_ON_READ)).build(), Config.of(Map.of(
             "hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0")));
     WriteModel model = new WriteModel();
@@ -160,7 +156,7 @@ class IncrementalOptionsTest {
   @ValueSource(strings = {"cow", "mor"})
   void onlyTheFileGroupsTheRangeTouchedAreOpened(String kind) {
     RecordingStorage storage = new RecordingStorage(dir.toString());
-    Table t = Tables.create(storage, dir.toString(), (kind.equals("cow") ? TripFixture.spec()
+    Table t = Tables.create(storage.storage(), dir.toString(), (kind.equals("cow") ? TripFixture.spec()
         : TripFixture.spec().type(TableType.MERGE_ON_READ)).build(), Config.of(Map.of(
             "hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0")));
     // four inserts, each a new file group in each of 2 partitions: 8 file groups
@@ -260,13 +256,18 @@ class IncrementalOptionsTest {
   }
 
   /** Local storage that records the paths it opens for reading. */
-  static final class RecordingStorage implements Storage {
-    private final LocalStorage local = new LocalStorage();
+  static final class RecordingStorage implements InterceptedStorage.Interceptor {
     final ConcurrentLinkedQueue<String> opened = new ConcurrentLinkedQueue<>();
     private final String base;
+    private final Storage storage = new InterceptedStorage(new LocalStorage(), this);
 
     RecordingStorage(String base) {
       this.base = base;
+    }
+
+    /** The storage whose opens are recorded. */
+    Storage storage() {
+      return storage;
     }
 
     /** The base and log files opened, relative to the table. */
@@ -283,54 +284,10 @@ class IncrementalOptionsTest {
     }
 
     @Override
-    public String scheme() {
-      return local.scheme();
-    }
-
-    @Override
-    public Optional<FileInfo> info(String path) throws IOException {
-      return local.info(path);
-    }
-
-    @Override
-    public List<FileInfo> list(String dir) throws IOException {
-      return local.list(dir);
-    }
-
-    @Override
-    public SeekableInput openRead(String path) throws IOException {
-      opened.add(path);
-      return local.openRead(path);
-    }
-
-    @Override
-    public PositionOutputStream create(String path, boolean overwrite) throws IOException {
-      return local.create(path, overwrite);
-    }
-
-    @Override
-    public void createExclusive(String path, byte[] content) throws IOException {
-      local.createExclusive(path, content);
-    }
-
-    @Override
-    public boolean delete(String path) throws IOException {
-      return local.delete(path);
-    }
-
-    @Override
-    public boolean deleteRecursively(String path) throws IOException {
-      return local.deleteRecursively(path);
-    }
-
-    @Override
-    public void mkdirs(String dir) throws IOException {
-      local.mkdirs(dir);
-    }
-
-    @Override
-    public void rename(String from, String to) throws IOException {
-      local.rename(from, to);
+    public void before(InterceptedStorage.Call call) {
+      if (call.op() == InterceptedStorage.Op.OPEN) {
+        opened.add(call.path());
+      }
     }
   }
 }

@@ -29,7 +29,7 @@ class ListingBudgetTest {
   private Table open(FailingStorage counting, Map<String, String> options) {
     Map<String, String> o = new java.util.HashMap<>(Map.of("hoodie.index.bloom.num_entries", "1000"));
     o.putAll(options);
-    return Tables.open(counting, dir.toString(), Config.of(o));
+    return Tables.open(counting.storage(), dir.toString(), Config.of(o));
   }
 
   /** Listings by directory relative to the table ({@code ""} for the table itself); forgets them. */

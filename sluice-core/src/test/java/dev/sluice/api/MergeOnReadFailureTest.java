@@ -15,6 +15,7 @@ import dev.sluice.log.LogBlockType;
 import dev.sluice.log.LogDump.BlockSummary;
 import dev.sluice.storage.AppendingStorage;
 import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.timeline.WriteStat;
 import dev.sluice.write.CommitResult;
@@ -35,7 +36,7 @@ class MergeOnReadFailureTest {
     Map<String, String> o = new HashMap<>(Map.of("hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000",
         "sluice.write.parallelism", "1"));
     o.putAll(extra);
-    return Tables.create(appending ? new AppendingStorage(failing) : failing, dir.toString(), MorFixture.spec().build(),
+    return Tables.create(appending ? new AppendingStorage(failing.storage()) : failing.storage(), dir.toString(), MorFixture.spec().build(),
         Config.of(o));
   }
 
@@ -52,7 +53,7 @@ class MergeOnReadFailureTest {
     t.upsert(it(List.of(trip("id-000000", 11, "p0", "committed", 0))));
     Map<String, GenericRecord> before = rows(t);
     List<String> logsBefore = MorFixture.logFiles(dir);
-    storage.failOn(FailingStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.endsWith(".deltacommit"));
+    storage.failOn(InterceptedStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.endsWith(".deltacommit"));
     SluiceException e = assertThrows(SluiceException.class,
         () -> t.upsert(it(List.of(trip("id-000001", 12, "p0", "failed", 0)))));
     assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
@@ -83,7 +84,7 @@ class MergeOnReadFailureTest {
     t.insert(it(trips(0, 6, 1, 10)));
     CommitResult c2 = t.upsert(it(List.of(trip("id-000000", 11, "p0", "committed", 0))));
     Map<String, GenericRecord> before = rows(t);
-    failing.failOn(FailingStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.endsWith(".deltacommit"));
+    failing.failOn(InterceptedStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.endsWith(".deltacommit"));
     assertThrows(SluiceException.class, () -> t.upsert(it(List.of(trip("id-000001", 12, "p0", "failed", 0)))));
     failing.heal();
     List<String> logs = MorFixture.logFiles(dir);

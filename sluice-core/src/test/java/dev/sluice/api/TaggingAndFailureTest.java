@@ -13,6 +13,7 @@ import dev.sluice.config.Config;
 import dev.sluice.error.ErrorKind;
 import dev.sluice.error.SluiceException;
 import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -100,11 +101,11 @@ class TaggingAndFailureTest {
     FailingStorage storage = new FailingStorage(new LocalStorage());
     Map<String, String> o = Map.of("hoodie.parquet.max.file.size", "20000", "hoodie.copyonwrite.record.size.estimate", "1000",
         "hoodie.index.bloom.num_entries", "1000", "sluice.write.parallelism", "1");
-    Table t = Tables.create(storage, dir.toString(), TripFixture.spec().build(), Config.of(o));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(o));
     t.insert(it(trips(0, 100, 2, 1)));
     Map<String, GenericRecord> before = rows(t);
     long parquetBefore = countFiles(".parquet");
-    storage.failOn(FailingStorage.Op.CREATE, 3, p -> p.endsWith(".parquet"));
+    storage.failOn(InterceptedStorage.Op.CREATE, 3, p -> p.endsWith(".parquet"));
     List<GenericRecord> batch = new java.util.ArrayList<>(trips(100, 100, 2, 2));
     batch.add(trip("id-000001", 5, "p1", "changed", 0));
     SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(it(batch)));

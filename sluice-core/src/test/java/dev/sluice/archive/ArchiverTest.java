@@ -12,6 +12,7 @@ import dev.sluice.error.SluiceException;
 import dev.sluice.log.DataBlock;
 import dev.sluice.log.LogReader;
 import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.table.TableType;
@@ -228,14 +229,14 @@ class ArchiverTest {
     Config settings = Config.of(Map.of("hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "4",
         "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS"));
     FailingStorage failing = new FailingStorage(new LocalStorage());
-    failing.failOn(FailingStorage.Op.DELETE, 1, p -> p.endsWith(".commit"));
-    assertThrows(SluiceException.class, () -> Archiver.of(failing, dir.toString(), settings).archive());
+    failing.failOn(InterceptedStorage.Op.DELETE, 1, p -> p.endsWith(".commit"));
+    assertThrows(SluiceException.class, () -> Archiver.of(failing.storage(), dir.toString(), settings).archive());
     assertEquals("001", f.timeline().firstInstant().orElseThrow().time(), "the completed files were not deleted");
     assertFalse(f.timeline().firstInstant().orElseThrow().isRequested());
     failing.heal();
-    ArchiveResult again = Archiver.of(failing, dir.toString(), settings).archive();
+    ArchiveResult again = Archiver.of(failing.storage(), dir.toString(), settings).archive();
     assertEquals(List.of("001", "002", "003", "004"), again.archived().stream().map(Instant::time).toList());
-    ArchiveLog log = ArchiveLog.of(failing, dir.toString());
+    ArchiveLog log = ArchiveLog.of(failing.storage(), dir.toString());
     assertEquals(2, log.files().size());
     assertEquals(12, log.read().size(), "three states of four commits, once each");
     assertEquals("005", f.timeline().firstInstant().orElseThrow().time());

@@ -51,7 +51,7 @@ class CompactionCrashTest {
   private Table crashingHandle(CrashingStorage storage) {
     Map<String, String> o = new HashMap<>(CompactFixture.BASE);
     o.put("sluice.write.parallelism", "1");
-    return Tables.open(storage, dir.toString(), Config.of(o));
+    return Tables.open(storage.storage(), dir.toString(), Config.of(o));
   }
 
   private void crashThenRerun(Predicate<String> at, long nth, boolean expectRollback) {

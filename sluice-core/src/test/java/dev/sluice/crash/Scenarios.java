@@ -291,7 +291,7 @@ public final class Scenarios {
       t.insert(trips(0, 40, 2, 1).iterator());
       crashing.crashAt(mor ? c -> c.startsWith("CREATE_EXCLUSIVE ") && c.endsWith(".deltacommit")
           : c -> c.startsWith("CREATE ") && c.endsWith(".parquet"), mor ? 1 : 2);
-      Table dying = Tables.open(crashing, dir.toString(), Config.of(o));
+      Table dying = Tables.open(crashing.storage(), dir.toString(), Config.of(o));
       try {
         dying.upsert((mor ? upsertBatch() : insertBatch()).iterator());
         throw new AssertionError("the setup write was meant to crash");

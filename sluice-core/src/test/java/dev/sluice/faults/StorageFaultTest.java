@@ -13,6 +13,7 @@ import dev.sluice.config.Config;
 import dev.sluice.crash.TableChecks;
 import dev.sluice.error.SluiceException;
 import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.table.TableType;
 import java.io.IOException;
@@ -68,9 +69,9 @@ class StorageFaultTest {
     Map<String, String> before = canonical(rows(t));
     FailingStorage counting = new FailingStorage(new LocalStorage());
     Path probe = copy(base, dir.resolve("probe"));
-    Table probing = Tables.open(counting, probe.toString(), Config.of(OPTIONS));
-    long[] opened = new long[FailingStorage.Op.values().length];
-    for (FailingStorage.Op op : FailingStorage.Op.values()) {
+    Table probing = Tables.open(counting.storage(), probe.toString(), Config.of(OPTIONS));
+    long[] opened = new long[InterceptedStorage.Op.values().length];
+    for (InterceptedStorage.Op op : InterceptedStorage.Op.values()) {
       opened[op.ordinal()] = counting.count(op);
     }
     probing.upsert(change().iterator());
@@ -81,7 +82,7 @@ class StorageFaultTest {
     List<String> problems = new ArrayList<>();
     Random random = new Random(7);
     Map<String, Long> perKind = new TreeMap<>();
-    for (FailingStorage.Op op : FailingStorage.Op.values()) {
+    for (InterceptedStorage.Op op : InterceptedStorage.Op.values()) {
       long calls = counting.count(op) - opened[op.ordinal()];
       List<Long> ns = new ArrayList<>();
       for (long n = 1; n <= calls; n++) {
@@ -95,7 +96,7 @@ class StorageFaultTest {
       for (long n : ns) {
         Path trial = copy(base, dir.resolve("t-" + op + "-" + n));
         FailingStorage storage = new FailingStorage(new LocalStorage());
-        Table w = Tables.open(storage, trial.toString(), Config.of(OPTIONS));
+        Table w = Tables.open(storage.storage(), trial.toString(), Config.of(OPTIONS));
         storage.failOn(op, n, p -> true);
         boolean threw = false;
         try {
@@ -152,7 +153,7 @@ class StorageFaultTest {
     t.insert(trips(0, 200, 2, 1).iterator());
     Map<String, String> expected = canonical(rows(t));
     FailingStorage shortReads = new FailingStorage(new LocalStorage()).shortReads(7);
-    Table s = Tables.open(shortReads, base.toString(), Config.of(OPTIONS));
+    Table s = Tables.open(shortReads.storage(), base.toString(), Config.of(OPTIONS));
     assertEquals(expected, canonical(rows(s)), "a scan through 7-byte reads");
     s.upsert(change().iterator());
     Map<String, GenericRecord> merged = rows(Tables.open(base.toString()));

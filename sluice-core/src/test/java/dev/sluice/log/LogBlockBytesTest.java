@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.storage.LocalStorage;
+import dev.sluice.storage.Storage;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -98,7 +99,7 @@ class LogBlockBytesTest {
 
   @Test
   void blocksOfOneAppendLieBackToBackAndTheSecondAppendStartsWhereTheFirstEnded() throws IOException {
-    LogFixture.AppendingStorage storage = new LogFixture.AppendingStorage();
+    Storage storage = LogFixture.appendingStorage();
     Map<HeaderKey, String> header = new EnumMap<>(HeaderKey.class);
     header.put(HeaderKey.INSTANT_TIME, "002");
     header.put(HeaderKey.SCHEMA, LogFixture.SCHEMA.toString());

@@ -3,9 +3,10 @@ package dev.sluice.log;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.fsview.LogFile;
 import dev.sluice.fsview.LogFileName;
+import dev.sluice.storage.AppendingStorage;
 import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.SeekableInput;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -13,14 +14,12 @@ import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.avro.Conversions;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -130,68 +129,39 @@ final class LogFixture {
   }
 
   /** Local storage that can append, as HDFS can. */
-  static class AppendingStorage extends DelegatingStorage {
-    AppendingStorage() {
-      super(new LocalStorage());
-    }
-
-    @Override
-    public boolean supportsAppend() {
-      return true;
-    }
-
-    @Override
-    public PositionOutputStream append(String path) throws IOException {
-      FileChannel ch = FileChannel.open(Path.of(path), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-      long start = ch.size();
-      return new PositionOutputStream() {
-        private long written;
-
-        @Override
-        public void write(int b) throws IOException {
-          write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          ByteBuffer bb = ByteBuffer.wrap(b, off, len);
-          while (bb.hasRemaining()) {
-            ch.write(bb);
-          }
-          written += len;
-        }
-
-        @Override
-        public long position() {
-          return start + written;
-        }
-
-        @Override
-        public void sync() throws IOException {
-          ch.force(false);
-        }
-
-        @Override
-        public void close() throws IOException {
-          ch.close();
-        }
-      };
-    }
+  static Storage appendingStorage() {
+    return new AppendingStorage(new LocalStorage());
   }
 
-  /** Counts the bytes read through {@link #openRead}. */
-  static final class CountingStorage extends DelegatingStorage {
+  /** Appending local storage whose every append fails with {@code failure} of the path. */
+  static Storage appendsFailWith(Function<String, IOException> failure) {
+    return new InterceptedStorage(appendingStorage(), call -> {
+      if (call.op() == InterceptedStorage.Op.APPEND) {
+        throw failure.apply(call.path());
+      }
+    });
+  }
+
+  /** Counts the files opened for reading and the bytes read from them. */
+  static final class CountingStorage implements InterceptedStorage.Interceptor {
     final AtomicLong bytesRead = new AtomicLong();
     final AtomicLong opens = new AtomicLong();
+    private final Storage storage = new InterceptedStorage(new LocalStorage(), this);
 
-    CountingStorage() {
-      super(new LocalStorage());
+    /** The storage whose reads are counted. */
+    Storage storage() {
+      return storage;
     }
 
     @Override
-    public SeekableInput openRead(String path) throws IOException {
-      opens.incrementAndGet();
-      SeekableInput in = super.openRead(path);
+    public void before(InterceptedStorage.Call call) {
+      if (call.op() == InterceptedStorage.Op.OPEN) {
+        opens.incrementAndGet();
+      }
+    }
+
+    @Override
+    public SeekableInput opened(InterceptedStorage.Call call, SeekableInput in) {
       return new SeekableInput() {
         @Override
         public int read() throws IOException {
@@ -231,65 +201,6 @@ final class LogFixture {
           in.close();
         }
       };
-    }
-  }
-
-  /** Forwards every call to another storage. */
-  static class DelegatingStorage implements Storage {
-    private final Storage d;
-
-    DelegatingStorage(Storage d) {
-      this.d = d;
-    }
-
-    @Override
-    public String scheme() {
-      return d.scheme();
-    }
-
-    @Override
-    public Optional<FileInfo> info(String path) throws IOException {
-      return d.info(path);
-    }
-
-    @Override
-    public List<FileInfo> list(String dir) throws IOException {
-      return d.list(dir);
-    }
-
-    @Override
-    public SeekableInput openRead(String path) throws IOException {
-      return d.openRead(path);
-    }
-
-    @Override
-    public PositionOutputStream create(String path, boolean overwrite) throws IOException {
-      return d.create(path, overwrite);
-    }
-
-    @Override
-    public void createExclusive(String path, byte[] content) throws IOException {
-      d.createExclusive(path, content);
-    }
-
-    @Override
-    public boolean delete(String path) throws IOException {
-      return d.delete(path);
-    }
-
-    @Override
-    public boolean deleteRecursively(String path) throws IOException {
-      return d.deleteRecursively(path);
-    }
-
-    @Override
-    public void mkdirs(String dir) throws IOException {
-      d.mkdirs(dir);
-    }
-
-    @Override
-    public void rename(String from, String to) throws IOException {
-      d.rename(from, to);
     }
   }
 

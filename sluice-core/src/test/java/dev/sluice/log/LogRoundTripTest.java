@@ -170,7 +170,7 @@ class LogRoundTripTest {
     assertTrue(fileSize > 2_000_000, "a big first block: " + fileSize);
 
     LogFixture.CountingStorage counting = new LogFixture.CountingStorage();
-    List<LogBlock> blocks = LogFixture.readAll(counting, path);
+    List<LogBlock> blocks = LogFixture.readAll(counting.storage(), path);
     assertEquals(3, blocks.size());
     assertTrue(counting.bytesRead.get() < 300_000, "headers only: read " + counting.bytesRead.get() + " of " + fileSize);
     assertEquals(20_000, ((DataBlock) blocks.get(0)).recordCount().getAsInt());

@@ -189,7 +189,7 @@ class LogScannerTest {
     session(data("002", rec("k2", 9, 2)), data("003", rec("k3", 1, 3)));
     // the retried write of 003 died mid-block
     String second = LogFixture.logPath(dir.toString(), 2, "0-0-0");
-    try (LogWriter w = LogWriter.builder(new LogFixture.AppendingStorage(), dir.toString(), LogFixture.FILE_ID, LogFixture.BASE)
+    try (LogWriter w = LogWriter.builder(LogFixture.appendingStorage(), dir.toString(), LogFixture.FILE_ID, LogFixture.BASE)
         .open()) {
       w.appendBlocks(List.of(data("003", rec("k4", 1, 3))));
     }

@@ -10,7 +10,6 @@ import dev.sluice.fsview.FileNames;
 import dev.sluice.fsview.LogFile;
 import dev.sluice.storage.AppendRefusedException;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,7 +64,7 @@ class LogWriterTest {
 
   @Test
   void withAppendTheLatestFileGrowsWhateverItsToken() throws IOException {
-    LogFixture.AppendingStorage storage = new LogFixture.AppendingStorage();
+    Storage storage = LogFixture.appendingStorage();
     AppendResult a;
     AppendResult b;
     try (LogWriter w = writer(storage, "0-0-0", 1 << 30)) {
@@ -84,12 +83,7 @@ class LogWriterTest {
 
   @Test
   void aMountThatCannotAppendAfterAllRollsOver() throws IOException {
-    LogFixture.AppendingStorage refusing = new LogFixture.AppendingStorage() {
-      @Override
-      public PositionOutputStream append(String path) throws IOException {
-        throw new IOException("Append is not supported by this mount");
-      }
-    };
+    Storage refusing = LogFixture.appendsFailWith(path -> new IOException("Append is not supported by this mount"));
     try (LogWriter w = writer(refusing, "0-0-0", 1 << 30)) {
       w.appendBlocks(block("001", 1));
     }
@@ -103,12 +97,8 @@ class LogWriterTest {
   @Test
   void anAppendTheStoreRefusesRollsOverToANewVersionAndLeavesTheHeldFileAlone() throws IOException {
     // HDFS refuses appends to a file still leased to a writer that died mid-append
-    LogFixture.AppendingStorage leased = new LogFixture.AppendingStorage() {
-      @Override
-      public PositionOutputStream append(String path) throws IOException {
-        throw new AppendRefusedException(path, "the file is leased to another client", null);
-      }
-    };
+    Storage leased = LogFixture.appendsFailWith(
+        path -> new AppendRefusedException(path, "the file is leased to another client", null));
     AppendResult a;
     try (LogWriter w = writer(leased, "0-0-0", 1 << 30)) {
       a = w.appendBlocks(block("001", 1));
@@ -133,12 +123,7 @@ class LogWriterTest {
 
   @Test
   void anAppendFailureOtherThanUnsupportedIsAStorageError() {
-    LogFixture.AppendingStorage failing = new LogFixture.AppendingStorage() {
-      @Override
-      public PositionOutputStream append(String path) throws IOException {
-        throw new IOException("disk on fire");
-      }
-    };
+    Storage failing = LogFixture.appendsFailWith(path -> new IOException("disk on fire"));
     try (LogWriter w = writer(failing, "0-0-0", 1 << 30)) {
       w.appendBlocks(block("001", 1));
     }
@@ -151,7 +136,7 @@ class LogWriterTest {
 
   @Test
   void aFileBeyondTheSizeLimitRollsOverAfterTheAppend() throws IOException {
-    LogFixture.AppendingStorage storage = new LogFixture.AppendingStorage();
+    Storage storage = LogFixture.appendingStorage();
     AppendResult small;
     AppendResult big;
     AppendResult next;
@@ -175,7 +160,7 @@ class LogWriterTest {
 
   @Test
   void aSessionOpeningAFileAlreadyPastTheLimitStartsTheNextVersion() throws IOException {
-    LogFixture.AppendingStorage storage = new LogFixture.AppendingStorage();
+    Storage storage = LogFixture.appendingStorage();
     AppendResult first;
     try (LogWriter w = writer(storage, "0-0-0", 10_000)) {
       first = w.appendBlocks(block("001", 100));
@@ -227,7 +212,7 @@ class LogWriterTest {
 
   @Test
   void aKnownLatestLogFileSavesTheListingAndALegacyNameIsNeverAppendedTo() throws IOException {
-    LogFixture.AppendingStorage storage = new LogFixture.AppendingStorage();
+    Storage storage = LogFixture.appendingStorage();
     String legacy = "." + LogFixture.FILE_ID + "_" + LogFixture.BASE + ".log.2";
     Files.write(dir.resolve(legacy), new byte[0]);
     LogFile known = new LogFile(dir.resolve(legacy).toString(), legacy, LogFixture.FILE_ID, LogFixture.BASE, 2, "", 0);
@@ -244,7 +229,7 @@ class LogWriterTest {
 
   @Test
   void aWriterThatDiesMidAppendLeavesACorruptTailThatTheNextSessionWritesPast() throws IOException {
-    LogFixture.AppendingStorage storage = new LogFixture.AppendingStorage();
+    Storage storage = LogFixture.appendingStorage();
     AppendResult a;
     try (LogWriter w = writer(storage, "0-0-0", 1 << 30)) {
       a = w.appendBlocks(block("001", 2));

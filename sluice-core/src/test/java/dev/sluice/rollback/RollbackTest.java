@@ -43,11 +43,11 @@ class RollbackTest {
   private final CrashingStorage storage = new CrashingStorage(new LocalStorage());
 
   private Table table() {
-    return Tables.open(storage, dir.toString(), Config.of(OPTIONS));
+    return Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS));
   }
 
   private Table create() {
-    return Tables.create(storage, dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
+    return Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
   }
 
   /** An upsert that updates 3 keys of p0/p1 and inserts 20 new ones. */
@@ -71,10 +71,10 @@ class RollbackTest {
   private String crashedUpsert(List<GenericRecord> batch, java.util.function.Predicate<String> call, int nth,
       String policy) {
     storage.crashAt(call, nth);
-    Table writer = Tables.open(storage, dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", policy));
+    Table writer = Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", policy));
     assertThrows(CrashingStorage.Crash.class, () -> writer.upsert(it(batch)));
     storage.restart();
-    List<Instant> pending = new TimelineStore(storage, dir.toString()).load().inflightWrites();
+    List<Instant> pending = new TimelineStore(storage.storage(), dir.toString()).load().inflightWrites();
     assertFalse(pending.isEmpty(), "the crash left a pending instant");
     return pending.get(pending.size() - 1).time();
   }
@@ -84,7 +84,7 @@ class RollbackTest {
   }
 
   private RollbackMetadata metadata(Instant rollback) {
-    TimelineStore store = new TimelineStore(storage, dir.toString());
+    TimelineStore store = new TimelineStore(storage.storage(), dir.toString());
     return RollbackMetadata.fromAvroBytes(store.read(rollback), store.pathOf(rollback));
   }
 
@@ -111,7 +111,7 @@ class RollbackTest {
         assertTrue(f.contains(failed) && !Files.exists(Path.of(f)), f);
       }
     }
-    RollbackPlan plan = RollbackPlan.fromAvroBytes(new TimelineStore(storage, dir.toString())
+    RollbackPlan plan = RollbackPlan.fromAvroBytes(new TimelineStore(storage.storage(), dir.toString())
         .read(Instant.requested(rb.get(0).time(), Action.ROLLBACK)), "plan");
     assertEquals(failed, plan.instantToRollback().commitTime());
     assertEquals(md.totalFilesDeleted() + failedDeletes(md), plan.requests().size(), "one delete per marker");
@@ -145,7 +145,7 @@ class RollbackTest {
     failed.add(crashedUpsert(batch(3), call("CREATE", ".marker.CREATE"), 2, "NEVER"));
     failed.add(crashedUpsert(batch(4), call("CREATE_EXCLUSIVE", ".commit"), 1, "NEVER"));
     assertEquals(before, rows(table()));
-    Table next = Tables.open(storage, dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", "NEVER"));
+    Table next = Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", "NEVER"));
     assertEquals(3, next.timeline().inflightWrites().size(), "NEVER leaves failed writes alone: " + next.timeline());
     table().upsert(it(batch(5)));
     List<String> rolledBack = rollbacks().stream().map(this::metadata).map(m -> m.commitsRollback().get(0)).toList();
@@ -233,12 +233,12 @@ class RollbackTest {
     Map<String, String> lazy = new java.util.HashMap<>(OPTIONS);
     lazy.put("hoodie.cleaner.policy.failed.writes", "LAZY");
     storage.crashAt(call("CREATE", ".parquet"), 1);
-    assertThrows(CrashingStorage.Crash.class, () -> Tables.open(storage, dir.toString(), Config.of(lazy)).upsert(it(batch(1))));
+    assertThrows(CrashingStorage.Crash.class, () -> Tables.open(storage.storage(), dir.toString(), Config.of(lazy)).upsert(it(batch(1))));
     storage.restart();
     List<Instant> pendingNow = table().timeline().inflightWrites();
     String failed = pendingNow.get(pendingNow.size() - 1).time();
     assertTrue(Files.exists(dir.resolve(".hoodie/.heartbeat/" + failed)), "a lazy writer keeps a heartbeat");
-    Table lazyTable = Tables.open(storage, dir.toString(), Config.of(lazy));
+    Table lazyTable = Tables.open(storage.storage(), dir.toString(), Config.of(lazy));
     assertEquals(List.of(), lazyTable.rollbackFailedWrites(), "its heartbeat is fresh: the writer may be alive");
     Files.setLastModifiedTime(dir.resolve(".hoodie/.heartbeat/" + failed),
         java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 600_000));

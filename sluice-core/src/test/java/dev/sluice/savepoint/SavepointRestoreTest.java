@@ -43,7 +43,7 @@ class SavepointRestoreTest {
   private final CrashingStorage storage = new CrashingStorage(new LocalStorage());
 
   private Table table() {
-    return Tables.open(storage, dir.toString(), Config.of(OPTIONS));
+    return Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS));
   }
 
   private static List<GenericRecord> changes(int round) {
@@ -54,7 +54,7 @@ class SavepointRestoreTest {
 
   @Test
   void savepointRecordsTheLatestFilesAndRestoreRollsBackEveryLaterWrite() {
-    Table t = Tables.create(storage, dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
     t.insert(it(trips(0, 30, 2, 1)));
     String c2 = t.upsert(it(changes(1))).instantTime();
     Map<String, GenericRecord> atSavepoint = rows(t);
@@ -69,13 +69,13 @@ class SavepointRestoreTest {
     Set<String> recorded = new TreeSet<>();
     sp.partitionFiles().values().forEach(recorded::addAll);
     assertEquals(latest, recorded, "the savepoint lists the latest slice of every file group");
-    assertEquals(sp, new Savepoints(storage, dir.toString()).read(c2).orElseThrow());
+    assertEquals(sp, new Savepoints(storage.storage(), dir.toString()).read(c2).orElseThrow());
 
     t.upsert(it(changes(2)));
     t.delete(it(List.of(trip("id-000003", 0, "p1", null, 0))));
     // a failed write after the savepoint is rolled back by the restore too
     storage.crashAt(c -> c.startsWith("CREATE_EXCLUSIVE") && c.endsWith(".commit"), 1);
-    Table never = Tables.open(storage, dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", "NEVER"));
+    Table never = Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", "NEVER"));
     assertThrows(CrashingStorage.Crash.class, () -> never.upsert(it(changes(3))));
     storage.restart();
     List<Instant> after = table().timeline().writeTimeline().after(c2).instants();
@@ -94,7 +94,7 @@ class SavepointRestoreTest {
         "the restore's rollback instants are removed when it completes");
     Instant restore = table().timeline().filter(i -> i.action() == Action.RESTORE).lastInstant().orElseThrow();
     assertTrue(restore.isCompleted());
-    TimelineStore store = new TimelineStore(storage, dir.toString());
+    TimelineStore store = new TimelineStore(storage.storage(), dir.toString());
     assertEquals(md, RestoreMetadata.fromAvroBytes(store.read(restore), "restore"));
     RestorePlan plan = RestorePlan.fromAvroBytes(store.read(Instant.requested(restore.time(), Action.RESTORE)), "plan");
     assertEquals(c2, plan.savepointToRestoreTimestamp());
@@ -107,7 +107,7 @@ class SavepointRestoreTest {
 
   @Test
   void restoreNeedsASavepointAndNoLaterOne() {
-    Table t = Tables.create(storage, dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
     String c1 = t.insert(it(trips(0, 10, 2, 1))).instantTime();
     SluiceException none = assertThrows(SluiceException.class, () -> t.restore(c1));
     assertTrue(none.getMessage().contains("no savepoint at that instant"), none.getMessage());
@@ -129,7 +129,7 @@ class SavepointRestoreTest {
 
   @Test
   void aRestoreThatDiedBlocksWritesUntilItIsRunAgain() {
-    Table t = Tables.create(storage, dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
     t.insert(it(trips(0, 20, 2, 1)));
     String sp = t.upsert(it(changes(1))).instantTime();
     Map<String, GenericRecord> atSavepoint = rows(t);

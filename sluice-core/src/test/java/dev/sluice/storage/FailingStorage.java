@@ -1,22 +1,20 @@
 package dev.sluice.storage;
 
+import dev.sluice.storage.InterceptedStorage.Call;
+import dev.sluice.storage.InterceptedStorage.Op;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
- * A fault-injecting storage for tests: delegates to another storage and fails the N-th call of the chosen
- * kinds (optionally only for paths matching a predicate) with an IOException. Counts every call, so tests
- * can also assert how many listings an operation made.
+ * Fault injection for tests: fails the N-th call of the chosen kind (optionally only for paths matching a
+ * predicate) with an IOException, and can make every read short. Counts every call, so tests can also assert how
+ * many listings an operation made. {@link #storage()} is the storage to hand to the code under test.
  */
-public final class FailingStorage implements Storage {
-  /** Kinds of storage calls. */
-  public enum Op { INFO, LIST, OPEN, CREATE, CREATE_EXCLUSIVE, WRITE, DELETE, MKDIRS, RENAME }
-
-  private final Storage delegate;
+public final class FailingStorage implements InterceptedStorage.Interceptor {
+  private final Storage storage;
   private volatile Op failOp;
   private volatile long failAt = -1;
   private volatile Predicate<String> pathFilter = p -> true;
@@ -27,10 +25,15 @@ public final class FailingStorage implements Storage {
 
   /** Wraps {@code delegate}; fails nothing until {@link #failOn} is called. */
   public FailingStorage(Storage delegate) {
-    this.delegate = delegate;
     for (int i = 0; i < counts.length; i++) {
       counts[i] = new AtomicLong();
     }
+    this.storage = new InterceptedStorage(delegate, this);
+  }
+
+  /** The storage whose calls fail as configured. */
+  public Storage storage() {
+    return storage;
   }
 
   /** Fails the {@code nth} (1-based) call of {@code op} on a path matching {@code paths}, and only that one. */
@@ -62,7 +65,7 @@ public final class FailingStorage implements Storage {
     return counts[op.ordinal()].get();
   }
 
-  /** The directories listed so far, in order (every {@link #list} call, also failed ones). */
+  /** The directories listed so far, in order (every listing, also failed ones). */
   public List<String> listed() {
     return List.copyOf(listed);
   }
@@ -72,140 +75,60 @@ public final class FailingStorage implements Storage {
     listed.clear();
   }
 
-  private void check(Op op, String path) throws IOException {
-    counts[op.ordinal()].incrementAndGet();
-    if (op == Op.LIST) {
-      listed.add(path);
+  @Override
+  public void before(Call call) throws IOException {
+    counts[call.op().ordinal()].incrementAndGet();
+    if (call.op() == Op.LIST) {
+      listed.add(call.path());
     }
-    if (op == failOp && pathFilter.test(path) && matching.incrementAndGet() == failAt) {
-      throw new IOException("injected failure of " + op + " on " + path);
+    if (call.op() == failOp && pathFilter.test(call.path()) && matching.incrementAndGet() == failAt) {
+      throw new IOException("injected failure of " + call);
     }
   }
 
   @Override
-  public String scheme() {
-    return delegate.scheme();
+  public SeekableInput opened(Call call, SeekableInput in) {
+    return maxRead == Integer.MAX_VALUE ? in : new ShortReads(in, maxRead);
   }
 
-  @Override
-  public Optional<FileInfo> info(String path) throws IOException {
-    check(Op.INFO, path);
-    return delegate.info(path);
-  }
+  /** An input whose reads return at most {@code limit} bytes each. */
+  private static final class ShortReads extends SeekableInput {
+    private final SeekableInput in;
+    private final int limit;
 
-  @Override
-  public List<FileInfo> list(String dir) throws IOException {
-    check(Op.LIST, dir);
-    return delegate.list(dir);
-  }
-
-  @Override
-  public SeekableInput openRead(String path) throws IOException {
-    check(Op.OPEN, path);
-    SeekableInput in = delegate.openRead(path);
-    if (maxRead == Integer.MAX_VALUE) {
-      return in;
+    ShortReads(SeekableInput in, int limit) {
+      this.in = in;
+      this.limit = limit;
     }
-    int limit = maxRead;
-    return new SeekableInput() {
-      @Override
-      public int read() throws IOException {
-        return in.read();
-      }
 
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        return in.read(b, off, Math.min(len, limit));
-      }
+    @Override
+    public int read() throws IOException {
+      return in.read();
+    }
 
-      @Override
-      public long getPos() throws IOException {
-        return in.getPos();
-      }
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      return in.read(b, off, Math.min(len, limit));
+    }
 
-      @Override
-      public void seek(long pos) throws IOException {
-        in.seek(pos);
-      }
+    @Override
+    public long getPos() throws IOException {
+      return in.getPos();
+    }
 
-      @Override
-      public long length() throws IOException {
-        return in.length();
-      }
+    @Override
+    public void seek(long pos) throws IOException {
+      in.seek(pos);
+    }
 
-      @Override
-      public void close() throws IOException {
-        in.close();
-      }
-    };
-  }
+    @Override
+    public long length() throws IOException {
+      return in.length();
+    }
 
-  @Override
-  public PositionOutputStream create(String path, boolean overwrite) throws IOException {
-    check(Op.CREATE, path);
-    PositionOutputStream out = delegate.create(path, overwrite);
-    return new PositionOutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        check(Op.WRITE, path);
-        out.write(b);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        check(Op.WRITE, path);
-        out.write(b, off, len);
-      }
-
-      @Override
-      public long position() throws IOException {
-        return out.position();
-      }
-
-      @Override
-      public void sync() throws IOException {
-        out.sync();
-      }
-
-      @Override
-      public void flush() throws IOException {
-        out.flush();
-      }
-
-      @Override
-      public void close() throws IOException {
-        out.close();
-      }
-    };
-  }
-
-  @Override
-  public void createExclusive(String path, byte[] content) throws IOException {
-    check(Op.CREATE_EXCLUSIVE, path);
-    delegate.createExclusive(path, content);
-  }
-
-  @Override
-  public boolean delete(String path) throws IOException {
-    check(Op.DELETE, path);
-    return delegate.delete(path);
-  }
-
-  @Override
-  public boolean deleteRecursively(String path) throws IOException {
-    check(Op.DELETE, path);
-    return delegate.deleteRecursively(path);
-  }
-
-  @Override
-  public void mkdirs(String dir) throws IOException {
-    check(Op.MKDIRS, dir);
-    delegate.mkdirs(dir);
-  }
-
-  @Override
-  public void rename(String from, String to) throws IOException {
-    check(Op.RENAME, to);
-    delegate.rename(from, to);
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
   }
 }

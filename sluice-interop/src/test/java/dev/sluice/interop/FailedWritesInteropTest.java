@@ -63,7 +63,7 @@ class FailedWritesInteropTest {
     // The writer dies when it publishes the completed commit file: data files, markers and inflight stay.
     CrashingStorage crashing = new CrashingStorage(new LocalStorage(),
         p -> p.endsWith(".commit") && !p.contains("/.temp/"));
-    Table dying = Tables.open(crashing, location.toString(), Config.of(SMALL_BLOOM));
+    Table dying = Tables.open(crashing.storage(), location.toString(), Config.of(SMALL_BLOOM));
     assertThrows(RuntimeException.class, () -> dying.upsert(List.of(WideRows.update(rows.get(0), 2, 50),
         WideRows.row("lost", 2, PARTS[1], 51)).iterator()));
     assertTrue(crashing.crashed());

@@ -79,7 +79,7 @@ class ReliabilityInteropTest {
   void hudiDecodesSluicesRollbackSavepointAndRestoreMetadataAndReadsAndWritesOn(TableType type) {
     Path location = dir.resolve(type.name().toLowerCase());
     dev.sluice.storage.CrashingStorage crashing = new dev.sluice.storage.CrashingStorage(new LocalStorage());
-    Table t = Tables.create(crashing, location.toString(), TripFixture.spec().type(type).build(), Config.of(OPTIONS));
+    Table t = Tables.create(crashing.storage(), location.toString(), TripFixture.spec().type(type).build(), Config.of(OPTIONS));
     t.insert(TripFixture.trips(0, 20, 2, 1).iterator());
     // a write that dies just before its commit file: base files (CoW) or log blocks (MoR) and markers are left
     crashing.crashAt(c -> c.startsWith("CREATE_EXCLUSIVE ") && (c.endsWith(".commit") || c.endsWith(".deltacommit")), 1);

@@ -15,7 +15,7 @@ import dev.sluice.compact.CompactionResult;
 import dev.sluice.error.SluiceException;
 import dev.sluice.interop.RemoteHudi;
 import dev.sluice.read.QueryType;
-import dev.sluice.storageit.RecordingStorage.Op;
+import dev.sluice.storage.InterceptedStorage.Op;
 import dev.sluice.table.TableType;
 import dev.sluice.timeline.Action;
 import dev.sluice.timeline.Instant;
@@ -113,7 +113,7 @@ interface CompactionScenarios {
 
     RecordingStorage dying = new RecordingStorage(RemoteTables.storage(location, settings()))
         .crashAt(c -> c.op() == Op.CREATE_EXCLUSIVE && c.path().endsWith("/" + instant + ".commit"));
-    Table doomed = Tables.open(dying, location, RemoteTables.options(morSettings()));
+    Table doomed = Tables.open(dying.storage(), location, RemoteTables.options(morSettings()));
     assertThrows(SluiceException.class, () -> doomed.compaction().run(instant));
     assertTrue(dying.crashed());
 

@@ -15,8 +15,8 @@ import dev.sluice.error.SluiceException;
 import dev.sluice.rollback.RollbackMetadata;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.storageit.RecordingStorage.Call;
-import dev.sluice.storageit.RecordingStorage.Op;
+import dev.sluice.storage.InterceptedStorage.Call;
+import dev.sluice.storage.InterceptedStorage.Op;
 import dev.sluice.timeline.Action;
 import dev.sluice.timeline.Instant;
 import dev.sluice.timeline.State;
@@ -101,7 +101,7 @@ interface CopyOnWriteScenarios {
     int[] dataWrites = {0};
     RecordingStorage dying = new RecordingStorage(RemoteTables.storage(location, settings()))
         .crashAt(c -> c.op() == Op.WRITE && c.path().endsWith(".parquet") && ++dataWrites[0] == 2);
-    Table doomed = Tables.open(dying, location, RemoteTables.options(settings()));
+    Table doomed = Tables.open(dying.storage(), location, RemoteTables.options(settings()));
     List<GenericRecord> batch = new ArrayList<>(trips(30, 30, 3, 2));
     batch.add(trip("id-000001", 5, "p1", "lost", 0));
     assertThrows(SluiceException.class, () -> doomed.upsert(it(batch)));
@@ -141,7 +141,7 @@ interface CopyOnWriteScenarios {
 
     RecordingStorage dying = new RecordingStorage(RemoteTables.storage(location, settings()))
         .crashAt(c -> c.op() == Op.CREATE_EXCLUSIVE && c.path().endsWith(".commit"));
-    Table doomed = Tables.open(dying, location, RemoteTables.options(settings()));
+    Table doomed = Tables.open(dying.storage(), location, RemoteTables.options(settings()));
     List<GenericRecord> batch = new ArrayList<>(trips(30, 30, 3, 2));
     batch.add(trip("id-000001", 5, "p1", "lost", 0));
     assertThrows(SluiceException.class, () -> doomed.upsert(it(batch)));

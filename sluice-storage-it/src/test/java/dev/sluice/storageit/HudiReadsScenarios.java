@@ -11,7 +11,7 @@ import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.error.SluiceException;
 import dev.sluice.interop.RemoteHudi;
-import dev.sluice.storageit.RecordingStorage.Op;
+import dev.sluice.storage.InterceptedStorage.Op;
 import dev.sluice.util.CloseableIterator;
 import dev.sluice.write.CommitResult;
 import java.util.ArrayList;
@@ -92,7 +92,7 @@ interface HudiReadsScenarios {
 
     RecordingStorage dying = new RecordingStorage(RemoteTables.storage(location, settings()))
         .crashAt(c -> c.op() == Op.CREATE_EXCLUSIVE && c.path().endsWith(".commit"));
-    Table doomed = Tables.open(dying, location, RemoteTables.options(settings()));
+    Table doomed = Tables.open(dying.storage(), location, RemoteTables.options(settings()));
     List<GenericRecord> batch = new ArrayList<>(trips(30, 30, 3, 2));
     batch.add(trip("id-000001", 5, "p1", "lost", 0));
     assertThrows(SluiceException.class, () -> doomed.upsert(it(batch)));

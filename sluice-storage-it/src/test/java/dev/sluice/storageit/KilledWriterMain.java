@@ -4,7 +4,7 @@ import static dev.sluice.api.TripFixture.it;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.storageit.RecordingStorage.Op;
+import dev.sluice.storage.InterceptedStorage.Op;
 import dev.sluice.api.TripFixture;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,12 +43,14 @@ public final class KilledWriterMain {
     }
     int[] dataWrites = {0};
     RecordingStorage storage = new RecordingStorage(RemoteTables.storage(location, settings))
-        .hangAt(c -> c.op() == Op.WRITE && (log ? c.path().contains(".log.") : c.path().endsWith(".parquet"))
+        // a write, flush or sync into the data file: the second one is after bytes reached the stream, before its close
+        .hangAt(c -> (c.op() == Op.WRITE || c.op() == Op.FLUSH || c.op() == Op.SYNC)
+            && (log ? c.path().contains(".log.") : c.path().endsWith(".parquet"))
             && ++dataWrites[0] == 2, () -> {
           System.out.println(READY);
           System.out.flush();
         });
-    Table t = Tables.open(storage, location, RemoteTables.options(settings));
+    Table t = Tables.open(storage.storage(), location, RemoteTables.options(settings));
     t.upsert(it(batch()));
     System.out.println("the writer was not killed");
   }

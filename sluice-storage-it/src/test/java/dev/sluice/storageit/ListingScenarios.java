@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.read.expr.Expressions;
-import dev.sluice.storageit.RecordingStorage.Op;
+import dev.sluice.storage.InterceptedStorage.Op;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,7 +46,7 @@ interface ListingScenarios {
     String location = newLocation("listings");
     RemoteTables.createTrips(location, settings()).insert(it(trips(0, 30, 3, 1)));
     RecordingStorage rec = new RecordingStorage(RemoteTables.storage(location, settings()));
-    Table t = Tables.open(rec, location, RemoteTables.options(settings()));
+    Table t = Tables.open(rec.storage(), location, RemoteTables.options(settings()));
 
     rec.reset();
     long server = serverListRequests(location);
@@ -73,7 +73,7 @@ interface ListingScenarios {
     String location = newLocation("write-listings");
     RemoteTables.createTrips(location, settings()).insert(it(trips(0, 30, 3, 1)));
     RecordingStorage rec = new RecordingStorage(RemoteTables.storage(location, settings()));
-    Table t = Tables.open(rec, location, RemoteTables.options(settings()));
+    Table t = Tables.open(rec.storage(), location, RemoteTables.options(settings()));
 
     rec.reset();
     t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));

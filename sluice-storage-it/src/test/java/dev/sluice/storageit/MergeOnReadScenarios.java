@@ -19,7 +19,7 @@ import dev.sluice.log.LogDump;
 import dev.sluice.read.QueryType;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.storageit.RecordingStorage.Op;
+import dev.sluice.storage.InterceptedStorage.Op;
 import dev.sluice.table.TableType;
 import dev.sluice.util.CloseableIterator;
 import dev.sluice.write.CommitResult;
@@ -126,7 +126,7 @@ interface MergeOnReadScenarios {
     // the log blocks are written (appended on HDFS, a new log file on S3), the delta commit is not
     RecordingStorage dying = new RecordingStorage(RemoteTables.storage(location, settings()))
         .crashAt(c -> c.op() == Op.CREATE_EXCLUSIVE && c.path().endsWith(".deltacommit"));
-    Table doomed = Tables.open(dying, location, RemoteTables.options(morSettings()));
+    Table doomed = Tables.open(dying.storage(), location, RemoteTables.options(morSettings()));
     assertThrows(SluiceException.class, () -> doomed.upsert(it(List.of(trip("id-000000", 12, "p0", "lost", 0),
         trip("id-000002", 12, "p0", "lost", 0)))));
     assertTrue(dying.crashed());
