@@ -142,7 +142,8 @@ public final class Table implements AutoCloseable {
     Optional<Compactor> async = services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
         ? Optional.of(startCompactor()) : Optional.empty();
     TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded);
-    services.afterCommit(storage, location, committed.result().instantTime(), Optional.of(committed.timeline()), async);
+    services.afterCommit(storage, location, tc.type(), committed.result().instantTime(), Optional.of(committed.timeline()),
+        async);
     return committed.result();
   }
 

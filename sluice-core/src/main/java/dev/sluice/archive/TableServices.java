@@ -10,7 +10,6 @@ import dev.sluice.config.Config;
 import dev.sluice.error.Errors;
 import dev.sluice.error.SluiceException;
 import dev.sluice.storage.Storage;
-import dev.sluice.table.TableConfigStore;
 import dev.sluice.table.TableType;
 import dev.sluice.timeline.Timeline;
 import java.util.Optional;
@@ -49,20 +48,14 @@ public final class TableServices {
   }
 
   /**
-   * Runs the enabled services on the table at {@code basePath} after commit {@code instantTime}. A failure is
-   * reported as such: the commit stays complete, and the message says so (retrying the write would write twice).
+   * Runs the enabled services on the table at {@code basePath}, of type {@code type}, after commit
+   * {@code instantTime}, starting from {@code known}, the writer's timeline plus its commit: a service that can tell
+   * from it that it has nothing to do lists nothing; one that runs loads afresh. {@code async} is woken when a
+   * compaction was scheduled. A failure is reported as such: the commit stays complete, and the message says so
+   * (retrying the write would write twice).
    */
-  public void afterCommit(Storage storage, String basePath, String instantTime) {
-    afterCommit(storage, basePath, instantTime, Optional.empty(), Optional.empty());
-  }
-
-  /**
-   * As {@link #afterCommit(Storage, String, String)}, starting from {@code known}, the writer's timeline plus its
-   * commit: a service that can tell from it that it has nothing to do lists nothing; one that runs loads afresh.
-   * {@code async} is woken when a compaction was scheduled.
-   */
-  public void afterCommit(Storage storage, String basePath, String instantTime, Optional<Timeline> known,
-      Optional<Compactor> async) {
+  public void afterCommit(Storage storage, String basePath, TableType type, String instantTime,
+      Optional<Timeline> known, Optional<Compactor> async) {
     Optional<Timeline> view = known;
     if (clean.automatic()) {
       try {
@@ -88,7 +81,8 @@ public final class TableServices {
         throw Errors.afterCommit(instantTime, "the automatic archival", e);
       }
     }
-    if (compaction.schedulesAfterWrites() && TableConfigStore.read(storage, basePath).type() == TableType.MERGE_ON_READ) {
+    // the writer knows the table type: no second read of hoodie.properties per commit
+    if (compaction.schedulesAfterWrites() && type == TableType.MERGE_ON_READ) {
       try {
         compact(Compaction.of(storage, basePath, config), async);
       } catch (SluiceException e) {
