@@ -1,6 +1,7 @@
 package dev.sluice.bloom;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * One Hadoop-style bloom filter bit vector: {@code nbHash} positions per key, each {@code abs(h % vectorSize)} where
@@ -160,7 +161,12 @@ final class BitVector {
   private void readBits(ByteBuffer in) {
     int n = bitBytes();
     need(in, n);
-    for (int j = 0; j < n; j++) {
+    // byte j is bits 8j..8j+7: whole words are little-endian longs (a byte loop was a fifth of a delta commit's
+    // tagging against a hundred files, whose footers each hold a 300 KB filter)
+    int whole = n >>> 3;
+    in.slice().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words, 0, whole);
+    in.position(in.position() + (whole << 3));
+    for (int j = whole << 3; j < n; j++) {
       words[j >>> 3] |= (in.get() & 0xffL) << ((j & 7) << 3);
     }
     // bits past vectorSize are never probed; dropping them keeps re-serialization identical to Hudi's

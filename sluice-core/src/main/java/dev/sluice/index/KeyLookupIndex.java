@@ -5,11 +5,14 @@ import dev.sluice.fsview.BaseFile;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
+import dev.sluice.util.KeySort;
 import dev.sluice.util.Parallel;
 import dev.sluice.write.WriteRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,27 +69,51 @@ final class KeyLookupIndex implements Index {
     for (WriteRecord r : records) {
       keysByScope.computeIfAbsent(global ? "" : r.partitionPath(), p -> new ArrayList<>()).add(r.key());
     }
-    keysByScope.values().forEach(l -> l.sort(null));
-    List<FileTask> tasks = new ArrayList<>();
+    // files first: keys of a scope without base files (all of them, into an empty table) need no sorting or lookup
+    Map<String, List<BaseFile>> filesByPartition = new LinkedHashMap<>();
     List<String> partitions = global ? view.partitions() : new ArrayList<>(keysByScope.keySet());
     for (String partition : partitions) {
       List<String> keys = keysByScope.get(global ? "" : partition);
       if (keys == null || keys.isEmpty()) {
         continue;
       }
-      for (BaseFile f : view.latestBaseFiles(partition)) {
-        tasks.add(new FileTask(f, partition, keys));
+      List<BaseFile> files = view.latestBaseFiles(partition);
+      if (!files.isEmpty()) {
+        filesByPartition.put(partition, files);
       }
     }
-    Map<String, Location> found = new HashMap<>();
+    if (filesByPartition.isEmpty()) {
+      List<TaggedRecord> out = new ArrayList<>(records.size());
+      records.forEach(r -> out.add(TaggedRecord.insert(r)));
+      return out;
+    }
+    Set<String> scopes = new LinkedHashSet<>();
+    filesByPartition.keySet().forEach(p -> scopes.add(global ? "" : p));
+    List<List<String>> toSort = new ArrayList<>();
+    scopes.forEach(s -> toSort.add(keysByScope.get(s)));
+    // range pruning binary-searches sorted keys; sorting a million keys was seconds on the caller's thread
+    Parallel.map(toSort, threads, keys -> {
+      KeySort.sortStrings(keys);
+      return keys;
+    });
+    List<FileTask> tasks = new ArrayList<>();
+    for (Map.Entry<String, List<BaseFile>> e : filesByPartition.entrySet()) {
+      List<String> keys = keysByScope.get(global ? "" : e.getKey());
+      for (BaseFile f : e.getValue()) {
+        tasks.add(new FileTask(f, e.getKey(), keys));
+      }
+    }
+    // found keys by partition (one map for a global index), so no per-record key strings are built
+    Map<String, Map<String, Location>> found = new HashMap<>();
     for (List<Match> matches : Parallel.map(tasks, threads, this::lookup)) {
       for (Match m : matches) {
-        found.put(global ? m.key() : m.location().partitionPath() + '\u0000' + m.key(), m.location());
+        found.computeIfAbsent(global ? "" : m.location().partitionPath(), p -> new HashMap<>()).put(m.key(), m.location());
       }
     }
     List<TaggedRecord> out = new ArrayList<>(records.size());
     for (WriteRecord r : records) {
-      Location loc = found.get(global ? r.key() : r.partitionPath() + '\u0000' + r.key());
+      Map<String, Location> inScope = found.get(global ? "" : r.partitionPath());
+      Location loc = inScope == null ? null : inScope.get(r.key());
       if (loc == null) {
         out.add(TaggedRecord.insert(r));
       } else if (!global || loc.partitionPath().equals(r.partitionPath())) {
