@@ -24,15 +24,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A write batch larger than memory: in a child JVM of {@code -Xmx128m} ({@link SpillingWriteMemoryCheck}), one
- * upsert of {@value #KEYS} keys plus {@value #DUPS} duplicates (about 290 bytes a record, several times the heap as
- * Avro records) into a table that already holds the first {@value #EXISTING} keys. The parent then checks every
- * row: one per key, each with its winning version, and the spill folder empty.
+ * A write batch larger than memory: in a child JVM of {@code -Xmx64m} ({@link SpillingWriteMemoryCheck}), one upsert
+ * of {@value #KEYS} keys plus {@value #DUPS} duplicates (about 290 bytes a record, 72 MB of Avro binary and about
+ * three times the heap as Avro records on the heap) into a table that already holds the first {@value #EXISTING}
+ * keys. The parent then checks every row: one per key, each with its winning version, and the spill folder empty.
  */
 class SpillingWriteMemoryTest {
-  private static final int KEYS = 400_000;
-  private static final int DUPS = 100_000;
-  private static final int EXISTING = 150_000;
+  private static final int KEYS = 200_000;
+  private static final int DUPS = 50_000;
+  private static final int EXISTING = 80_000;
   private static final int PAYLOAD = 240;
 
   @TempDir
@@ -50,7 +50,7 @@ class SpillingWriteMemoryTest {
 
     Path spill = dir.resolve("spill");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> command = List.of(java.toString(), "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+    List<String> command = List.of(java.toString(), "-Xmx64m", "-cp", System.getProperty("java.class.path"),
         SpillingWriteMemoryCheck.class.getName(), table.toString(), spill.toString(), String.valueOf(KEYS),
         String.valueOf(DUPS), String.valueOf(PAYLOAD));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -34,7 +34,7 @@ class SpillingWriteTest {
   Path dir;
 
   @ParameterizedTest
-  @CsvSource({"COPY_ON_WRITE, BLOOM", "MERGE_ON_READ, BLOOM", "COPY_ON_WRITE, GLOBAL_SIMPLE", "MERGE_ON_READ, SIMPLE"})
+  @CsvSource({"COPY_ON_WRITE, BLOOM", "MERGE_ON_READ, BLOOM", "COPY_ON_WRITE, GLOBAL_SIMPLE"})
   void aBatchPastTheBudgetWritesWhatTheInMemoryPathWrites(TableType type, String index) throws IOException {
     Path spillA = dir.resolve("spill-a");
     Path spillB = dir.resolve("spill-b");
