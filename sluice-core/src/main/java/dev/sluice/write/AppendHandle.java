@@ -38,7 +38,8 @@ import org.apache.avro.generic.GenericRecord;
  * Merge-on-Read append of one file group's updates and deletes to the log of its current file slice, as Hudi's
  * {@code HoodieAppendHandle} does: one Avro data block of full rows (the five meta fields filled, the file id as
  * {@code _hoodie_file_name}) and/or one delete block (key, partition, ordering value), headers
- * {@code INSTANT_TIME} and {@code SCHEMA}, appended in one call. The base file is not read. An {@code APPEND}
+ * {@code INSTANT_TIME} and {@code SCHEMA}, appended in one call (a batch past the write memory budget appends such a
+ * pair per slice of its records, all of one instant). The base file is not read. An {@code APPEND}
  * marker is created for every log file before it is created or opened.
  */
 final class AppendHandle {

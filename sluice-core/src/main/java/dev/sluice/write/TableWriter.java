@@ -32,6 +32,9 @@ import org.apache.avro.generic.GenericRecord;
  * ({@code completed}: one atomic create of the completed instant file, after every data file is durable).
  */
 public final class TableWriter {
+  /** The smallest write memory budget used, whatever is configured. */
+  private static final long MIN_WRITE_BUDGET = 64L << 10;
+
   private final WriteSetup setup;
   private final TimelineStore timelineStore;
 
@@ -63,7 +66,9 @@ public final class TableWriter {
     boolean combine = op == WriteOperation.UPSERT || op == WriteOperation.DELETE
         ? setup.config().get(ConfigKeys.COMBINE_BEFORE_UPSERT)
         : setup.config().get(ConfigKeys.COMBINE_BEFORE_INSERT);
-    PreparedBatch.Budget budget = new PreparedBatch.Budget(setup.config().get(ConfigKeys.WRITE_MAX_MEMORY),
+    // a budget near zero would write one sort run per record
+    PreparedBatch.Budget budget = new PreparedBatch.Budget(
+        Math.max(MIN_WRITE_BUDGET, setup.config().get(ConfigKeys.WRITE_MAX_MEMORY)),
         Path.of(setup.config().get(ConfigKeys.SPILLABLE_MAP_PATH)));
     // the batch's sort runs, if it spilled, are deleted whatever happens
     try (PreparedBatch batch = new BatchPreparer(setup).prepare(input, op, combine, budget)) {
