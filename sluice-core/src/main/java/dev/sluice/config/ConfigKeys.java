@@ -93,9 +93,15 @@ public final class ConfigKeys {
       Math.min(1_073_741_824L, Runtime.getRuntime().maxMemory() / 4),
       "MoR reads: estimated heap bytes for the merged log records of one file slice before they spill to local disk "
           + "(default: a quarter of the JVM's maximum heap, at most 1 GiB).");
-  /** Local folder for spilled log records. */
+  /** Heap budget for the prepared records of one write batch (Hudi: the merge handle's spillable map). */
+  public static final ConfigKey<Long> WRITE_MAX_MEMORY = ConfigKey.ofLong("hoodie.memory.merge.max.size",
+      Math.min(1_073_741_824L, Runtime.getRuntime().maxMemory() / 4),
+      "Writes: estimated heap bytes of one batch's prepared records; a larger batch is sorted, tagged and written "
+          + "through local spill files within this budget (default: a quarter of the JVM's maximum heap, at most 1 GiB).");
+  /** Local folder for spilled log records and write batches. */
   public static final ConfigKey<String> SPILLABLE_MAP_PATH = ConfigKey.ofString("hoodie.memory.spillable.map.path",
-      System.getProperty("java.io.tmpdir"), "MoR reads: local folder where log records beyond the memory budget spill.");
+      System.getProperty("java.io.tmpdir"),
+      "Local folder where MoR log records and write batches beyond their memory budget spill.");
 
   // ---- Failed writes, concurrency, locks ----
   /** How failed writes are rolled back. */
@@ -265,7 +271,7 @@ public final class ConfigKeys {
         BLOOM_PRUNE_BY_RANGES, BLOOM_FILTER_TYPE, BLOOM_NUM_ENTRIES, BLOOM_FPP, BLOOM_DYNAMIC_MAX_ENTRIES,
         BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH, COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
         WRITE_PARALLELISM, PAYLOAD_CLASS, MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT, LOGFILE_MAX_SIZE,
-        LOG_MERGE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY, WRITE_CONCURRENCY_MODE, LOCK_PROVIDER,
+        LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY, WRITE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
         HEARTBEAT_TOLERABLE_MISSES,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,

@@ -83,6 +83,25 @@ public final class ExternalSorter<V> implements Closeable {
     }
   }
 
+  /**
+   * Writes the pairs held in memory as a run now (nothing if none are held), so that after this call only the
+   * merge's read buffers stay on the heap; for a caller that needs the memory for the next step.
+   */
+  public void spill() {
+    if (closed || sorting) {
+      throw new IllegalStateException("ExternalSorter is " + (closed ? "closed" : "already sorting"));
+    }
+    if (buffer.isEmpty()) {
+      return;
+    }
+    SpillFile run = newRun();
+    try {
+      writeRun(run);
+    } catch (IOException e) {
+      throw Errors.storage("write sort run", run.path().toString(), e);
+    }
+  }
+
   /** Pairs added so far. */
   public long size() {
     return added;

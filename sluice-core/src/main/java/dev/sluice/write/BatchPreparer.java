@@ -8,11 +8,8 @@ import dev.sluice.key.KeyGenerator;
 import dev.sluice.merge.Ordering;
 import dev.sluice.merge.RecordMerger;
 import dev.sluice.util.Positioned;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -49,8 +46,28 @@ final class BatchPreparer {
    * partition fields.
    */
   List<WriteRecord> prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine) {
-    Map<String, WriteRecord> byKey = new LinkedHashMap<>();
-    List<WriteRecord> all = combine ? null : new ArrayList<>();
+    try (PreparedBatch batch = prepare(input, op, combine, PreparedBatch.Budget.UNBOUNDED)) {
+      return batch.records();
+    }
+  }
+
+  /**
+   * Prepares a batch within {@code budget}: the records stay in memory while their estimated heap stays within it,
+   * and past it go to an external sort on local disk (see {@link PreparedBatch}). The caller closes the batch.
+   */
+  PreparedBatch prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine, PreparedBatch.Budget budget) {
+    PreparedBatch batch = new PreparedBatch(combine, globalKeys, merger, budget,
+        () -> new WriteRecordSerializer(userSchema, precombineField));
+    try {
+      fill(batch, input, op);
+      return batch;
+    } catch (RuntimeException e) {
+      batch.close();
+      throw e;
+    }
+  }
+
+  private void fill(PreparedBatch batch, Iterator<GenericRecord> input, WriteOperation op) {
     Schema lastSchema = null;
     KeyGenerator keys = null;
     FieldPath ordering = null;
@@ -76,18 +93,8 @@ final class BatchPreparer {
       if (op != WriteOperation.DELETE) {
         validate(raw, where(input, n));
       }
-      WriteRecord rec = toWriteRecord(raw, op, keys, ordering, deleteFlag, where(input, n));
-      if (!combine) {
-        all.add(rec);
-        continue;
-      }
-      String dedupeKey = globalKeys ? rec.key() : rec.partitionPath() + '\u0000' + rec.key();
-      WriteRecord prev = byKey.get(dedupeKey);
-      if (prev == null || merger.newerWins(prev.ordering(), prev.delete() == WriteRecord.DeleteKind.HARD, rec.ordering())) {
-        byKey.put(dedupeKey, rec);
-      }
+      batch.add(toWriteRecord(raw, op, keys, ordering, deleteFlag, where(input, n)));
     }
-    return combine ? new ArrayList<>(byKey.values()) : all;
   }
 
   /** Where record {@code n} came from: the file and line if the input knows them, else its number. */

@@ -4,11 +4,13 @@ import dev.sluice.basefile.BaseFileWriter;
 import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.WrittenFile;
+import dev.sluice.fsview.FileGroupId;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.marker.IOType;
 import dev.sluice.marker.Markers;
 import dev.sluice.storage.StoragePaths;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -27,14 +29,17 @@ final class CreateHandle {
   }
 
   List<FileWriteResult> write(FileGroupWrite.Create task, int taskIndex) {
-    String partition = task.id().partitionPath();
+    return write(task.id(), task.inserts().iterator(), taskIndex);
+  }
+
+  /** Writes new file group {@code id} (and any it rolls over to) from {@code inserts}, read once, in order. */
+  List<FileWriteResult> write(FileGroupId id, Iterator<WriteRecord> inserts, int taskIndex) {
+    String partition = id.partitionPath();
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
     BaseFileWriterOptions options = setup.fileOptions();
     List<FileWriteResult> results = new ArrayList<>();
-    String fileId = task.id().fileId();
-    int i = 0;
-    List<WriteRecord> inserts = task.inserts();
-    while (i < inserts.size()) {
+    String fileId = id.fileId();
+    while (inserts.hasNext()) {
       long start = System.nanoTime();
       String writeToken = taskIndex + "-0-0";
       String fileName = FileNames.baseFileName(fileId, writeToken, instant);
@@ -43,8 +48,8 @@ final class CreateHandle {
       markers.create(partition, fileName, IOType.CREATE);
       long count = 0;
       try (BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), options)) {
-        while (i < inserts.size()) {
-          WriteRecord r = inserts.get(i++);
+        while (inserts.hasNext()) {
+          WriteRecord r = inserts.next();
           writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, count), fileName));
           count++;
           if (writer.estimatedBytes() >= setup.maxFileSize()) {

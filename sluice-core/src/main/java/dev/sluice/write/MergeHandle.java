@@ -5,6 +5,8 @@ import dev.sluice.basefile.BaseFileWriter;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.RowCopier;
 import dev.sluice.basefile.WrittenFile;
+import dev.sluice.fsview.BaseFile;
+import dev.sluice.fsview.FileGroupId;
 import dev.sluice.fsview.FileNames;
 import dev.sluice.key.FieldPath;
 import dev.sluice.marker.IOType;
@@ -14,6 +16,7 @@ import dev.sluice.merge.RecordMerger;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.util.CloseableIterator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
@@ -37,23 +40,59 @@ final class MergeHandle {
     this.merger = setup.merger();
   }
 
+  /**
+   * Incoming versions of the keys a merged file group holds, taken one by one as its base file streams by.
+   */
+  interface PendingUpdates {
+    /** True if no version is left to take. */
+    boolean isEmpty();
+
+    /** Removes and returns the incoming version of {@code key}, if there is one. */
+    Optional<WriteRecord> take(String key);
+
+    /** The versions not taken, once the base file is done (keys the file did not hold). */
+    Iterator<WriteRecord> rest();
+  }
+
   FileWriteResult write(FileGroupWrite.Merge task, int taskIndex) {
+    Map<String, WriteRecord> pending = new HashMap<>(task.updates());
+    PendingUpdates updates = new PendingUpdates() {
+      @Override
+      public boolean isEmpty() {
+        return pending.isEmpty();
+      }
+
+      @Override
+      public Optional<WriteRecord> take(String key) {
+        return Optional.ofNullable(pending.remove(key));
+      }
+
+      @Override
+      public Iterator<WriteRecord> rest() {
+        return pending.values().iterator();
+      }
+    };
+    return write(task.id(), task.current(), updates, task.inserts().iterator(), taskIndex);
+  }
+
+  /** Rewrites file group {@code id} from {@code current}, applying {@code pending}, then appending {@code inserts}. */
+  FileWriteResult write(FileGroupId id, BaseFile current, PendingUpdates pending, Iterator<WriteRecord> inserts,
+      int taskIndex) {
     long start = System.nanoTime();
-    String partition = task.id().partitionPath();
-    String fileId = task.id().fileId();
+    String partition = id.partitionPath();
+    String fileId = id.fileId();
     String fileName = FileNames.baseFileName(fileId, taskIndex + "-0-0", instant);
     String relative = partition.isEmpty() ? fileName : partition + "/" + fileName;
     String path = StoragePaths.join(setup.basePath(), relative);
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
-    Map<String, WriteRecord> pending = new HashMap<>(task.updates());
     Optional<String> precombine = setup.tableConfig().precombineField();
     long written = 0;
     long updated = 0;
     long deleted = 0;
     long inserted = 0;
     markers.create(partition, fileName, IOType.MERGE);
-    String oldPath = task.current().path();
-    try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath, task.current().size());
+    String oldPath = current.path();
+    try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath, current.size());
         BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), setup.fileOptions())) {
       Schema fileSchema = reader.footer().schema();
       FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
@@ -66,7 +105,7 @@ final class MergeHandle {
         // kept rows go column to column; only replaced rows are built as records
         try (RowCopier rows = copier.get()) {
           while (rows.next()) {
-            WriteRecord incoming = pending.isEmpty() ? null : pending.remove(rows.key());
+            WriteRecord incoming = pending.isEmpty() ? null : pending.take(rows.key()).orElse(null);
             if (incoming != null) {
               @SuppressWarnings("rawtypes")
               Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(rows.ordering());
@@ -92,7 +131,7 @@ final class MergeHandle {
           while (rows.hasNext()) {
             GenericRecord stored = rows.next();
             String key = stored.get(2).toString();
-            WriteRecord incoming = pending.isEmpty() ? null : pending.remove(key);
+            WriteRecord incoming = pending.isEmpty() ? null : pending.take(key).orElse(null);
             if (incoming != null) {
               @SuppressWarnings("rawtypes")
               Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(orderingField.get(stored));
@@ -113,20 +152,22 @@ final class MergeHandle {
           }
         }
       }
-      for (WriteRecord r : pending.values()) {
+      for (Iterator<WriteRecord> rest = pending.rest(); rest.hasNext();) {
+        WriteRecord r = rest.next();
         if (!r.isDelete()) {
           writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
           written++;
           inserted++;
         }
       }
-      for (WriteRecord r : task.inserts()) {
+      while (inserts.hasNext()) {
+        WriteRecord r = inserts.next();
         writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
         written++;
         inserted++;
       }
       WrittenFile done = writer.finish();
-      return new FileWriteResult(partition, fileId, relative, task.current().instantTime(), written, deleted, updated,
+      return new FileWriteResult(partition, fileId, relative, current.instantTime(), written, deleted, updated,
           inserted, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000);
     }
   }

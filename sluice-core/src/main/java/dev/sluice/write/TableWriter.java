@@ -16,6 +16,7 @@ import dev.sluice.timeline.Timeline;
 import dev.sluice.timeline.TimelineStore;
 import dev.sluice.txn.WriteTransaction;
 import dev.sluice.util.Parallel;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -31,6 +32,9 @@ import org.apache.avro.generic.GenericRecord;
  * ({@code completed}: one atomic create of the completed instant file, after every data file is durable).
  */
 public final class TableWriter {
+  /** The smallest write memory budget used, whatever is configured. */
+  private static final long MIN_WRITE_BUDGET = 64L << 10;
+
   private final WriteSetup setup;
   private final TimelineStore timelineStore;
 
@@ -62,7 +66,17 @@ public final class TableWriter {
     boolean combine = op == WriteOperation.UPSERT || op == WriteOperation.DELETE
         ? setup.config().get(ConfigKeys.COMBINE_BEFORE_UPSERT)
         : setup.config().get(ConfigKeys.COMBINE_BEFORE_INSERT);
-    List<WriteRecord> records = new BatchPreparer(setup).prepare(input, op, combine);
+    // a budget near zero would write one sort run per record
+    PreparedBatch.Budget budget = new PreparedBatch.Budget(
+        Math.max(MIN_WRITE_BUDGET, setup.config().get(ConfigKeys.WRITE_MAX_MEMORY)),
+        Path.of(setup.config().get(ConfigKeys.SPILLABLE_MAP_PATH)));
+    // the batch's sort runs, if it spilled, are deleted whatever happens
+    try (PreparedBatch batch = new BatchPreparer(setup).prepare(input, op, combine, budget)) {
+      return write(op, batch, budget, loaded);
+    }
+  }
+
+  private Committed write(WriteOperation op, PreparedBatch batch, PreparedBatch.Budget budget, Timeline loaded) {
     Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTACOMMIT : Action.COMMIT;
     // rolls back failed writes first, then creates the requested instant
     WriteTransaction txn = WriteTransaction.begin(setup.storage(), setup.basePath(), setup.config(), action, loaded);
@@ -72,11 +86,28 @@ public final class TableWriter {
     Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
     try {
       FileSystemView view = FileSystemView.of(setup.storage(), setup.basePath(), timeline);
-      List<FileGroupWrite> plan = WideningRewrite.complete(plan(op, records, view, timeline), view, setup,
-          previousSchema(timeline));
-      Instant inflight = timelineStore.transitionToInflight(requested, WorkloadProfile.of(plan, op).toJson());
-      ensurePartitions(plan, instantTime);
-      List<FileWriteResult> files = apply(plan, markers, instantTime);
+      List<FileWriteResult> files;
+      Instant inflight;
+      if (batch.spilled()) {
+        try (SpillingWrite spilling = new SpillingWrite(setup, planner(timeline), op, budget)) {
+          spilling.route(batch, view);
+          // the batch's runs are read: their disk space goes before the file groups are written
+          batch.close();
+          spilling.plan(view, previousSchema(timeline));
+          inflight = timelineStore.transitionToInflight(requested,
+              WorkloadProfile.ofCounts(spilling.profile(), op).toJson());
+          ensurePartitions(spilling.partitions(), instantTime);
+          files = spilling.apply(markers, instantTime);
+        }
+      } else {
+        List<FileGroupWrite> plan = WideningRewrite.complete(plan(op, batch.records(), view, timeline), view, setup,
+            previousSchema(timeline));
+        inflight = timelineStore.transitionToInflight(requested, WorkloadProfile.of(plan, op).toJson());
+        Set<String> partitions = new LinkedHashSet<>();
+        plan.forEach(w -> partitions.add(w.id().partitionPath()));
+        ensurePartitions(partitions, instantTime);
+        files = apply(plan, markers, instantTime);
+      }
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
       Instant completed = txn.publish(inflight, metadata, markers);
       return new Committed(new CommitResult(instantTime, op, files),
@@ -89,14 +120,17 @@ public final class TableWriter {
   }
 
   private List<FileGroupWrite> plan(WriteOperation op, List<WriteRecord> records, FileSystemView view, Timeline timeline) {
-    long avgSize = RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.config());
-    WritePlanner planner = new WritePlanner(setup, avgSize);
+    WritePlanner planner = planner(timeline);
     if (op == WriteOperation.BULK_INSERT) {
       return bulkInsertPlan(records, planner);
     }
     Index index = Indexes.forConfig(setup.storage(), setup.config());
     List<TaggedRecord> tagged = index.tag(records, view);
     return planner.plan(tagged, view);
+  }
+
+  private WritePlanner planner(Timeline timeline) {
+    return new WritePlanner(setup, RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.config()));
   }
 
   private List<FileGroupWrite> bulkInsertPlan(List<WriteRecord> records, WritePlanner planner) {
@@ -116,9 +150,7 @@ public final class TableWriter {
     return out;
   }
 
-  private void ensurePartitions(List<FileGroupWrite> plan, String instantTime) {
-    Set<String> partitions = new LinkedHashSet<>();
-    plan.forEach(w -> partitions.add(w.id().partitionPath()));
+  private void ensurePartitions(Set<String> partitions, String instantTime) {
     for (String p : partitions) {
       PartitionMetadata.ensure(setup.storage(), setup.basePath(), p, instantTime);
     }

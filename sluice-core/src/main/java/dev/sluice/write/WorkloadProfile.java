@@ -1,5 +1,6 @@
 package dev.sluice.write;
 
+import dev.sluice.fsview.FileGroupId;
 import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.WriteStat;
 import java.util.ArrayList;
@@ -17,28 +18,47 @@ final class WorkloadProfile {
   private WorkloadProfile() {
   }
 
+  /**
+   * One planned file group write, by its counts.
+   *
+   * @param id the file group
+   * @param existing true for a merge or append into an existing file group, false for a new one
+   * @param prevCommit its current base instant (existing groups)
+   * @param updates updates and deletes of keys it holds
+   * @param inserts inserts into it
+   */
+  record Planned(FileGroupId id, boolean existing, String prevCommit, long updates, long inserts) {
+  }
+
   static CommitMetadata of(List<FileGroupWrite> plan, WriteOperation op) {
+    List<Planned> planned = new ArrayList<>(plan.size());
+    for (FileGroupWrite w : plan) {
+      if (w instanceof FileGroupWrite.Merge m) {
+        planned.add(new Planned(m.id(), true, m.current().instantTime(), m.updates().size(), m.inserts().size()));
+      } else if (w instanceof FileGroupWrite.Append a) {
+        planned.add(new Planned(a.id(), true, a.slice().baseInstant(), a.updates().size(), 0));
+      } else {
+        planned.add(new Planned(w.id(), false, "", 0, w.inserts().size()));
+      }
+    }
+    return ofCounts(planned, op);
+  }
+
+  static CommitMetadata ofCounts(List<Planned> plan, WriteOperation op) {
     Map<String, List<WriteStat>> byPartition = new TreeMap<>();
     Map<String, Long> newInserts = new LinkedHashMap<>();
-    for (FileGroupWrite w : plan) {
+    for (Planned w : plan) {
       String p = w.id().partitionPath();
-      if (w instanceof FileGroupWrite.Merge m) {
+      if (w.existing()) {
         byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(WriteStat.builder()
-            .fileId(m.id().fileId())
-            .prevCommit(m.current().instantTime())
-            .numUpdateWrites(m.updates().size())
-            .numInserts(m.inserts().size())
-            .partitionPath(p)
-            .build());
-      } else if (w instanceof FileGroupWrite.Append a) {
-        byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(WriteStat.builder()
-            .fileId(a.id().fileId())
-            .prevCommit(a.slice().baseInstant())
-            .numUpdateWrites(a.updates().size())
+            .fileId(w.id().fileId())
+            .prevCommit(w.prevCommit())
+            .numUpdateWrites(w.updates())
+            .numInserts(w.inserts())
             .partitionPath(p)
             .build());
       } else {
-        newInserts.merge(p, (long) w.inserts().size(), Long::sum);
+        newInserts.merge(p, w.inserts(), Long::sum);
       }
     }
     newInserts.forEach((p, n) -> byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(0, WriteStat.builder()

@@ -75,7 +75,7 @@ final class WritePlanner {
     Parallel.map(new ArrayList<>(insertsByPartition.values()), setup.parallelism(), WritePlanner::sortByKey);
     for (Map.Entry<String, List<WriteRecord>> e : insertsByPartition.entrySet()) {
       List<WriteRecord> inserts = e.getValue();
-      List<BaseFile> small = mergeOnRead ? smallFileSlices(e.getKey(), view) : smallFiles(e.getKey(), view);
+      List<BaseFile> small = smallFileCandidates(e.getKey(), view);
       small.forEach(f -> smallFileGroups.add(new FileGroupId(e.getKey(), f.fileId())));
       int next = assignToSmallFiles(e.getKey(), inserts, small, smallFileInserts);
       out.addAll(newFileGroups(e.getKey(), inserts.subList(next, inserts.size())));
@@ -120,6 +120,35 @@ final class WritePlanner {
       }
     }
     return parts;
+  }
+
+  /** True for a Merge-on-Read table (updates go to logs). */
+  boolean mergeOnRead() {
+    return mergeOnRead;
+  }
+
+  /** The base files of {@code partition} that take inserts first, in the order they take them. */
+  List<BaseFile> smallFileCandidates(String partition, FileSystemView view) {
+    return mergeOnRead ? smallFileSlices(partition, view) : smallFiles(partition, view);
+  }
+
+  /** How many inserts small file {@code f} takes before it reaches the target size. */
+  long smallFileCapacity(BaseFile f) {
+    return Math.max(0, (setup.maxFileSize() - f.size()) / averageRecordSize);
+  }
+
+  /** How many of {@code n} sorted inserts each new file group takes, in order (equal groups of at most the target size). */
+  List<Long> newFileGroupSizes(long n) {
+    if (n == 0) {
+      return List.of();
+    }
+    long perBucket = Math.max(1, setup.maxFileSize() / averageRecordSize);
+    int buckets = (int) Math.max(1, (n + perBucket - 1) / perBucket);
+    List<Long> out = new ArrayList<>(buckets);
+    for (int b = 0; b < buckets; b++) {
+      out.add(n * (b + 1) / buckets - n * b / buckets);
+    }
+    return out;
   }
 
   /** Copy-on-Write small files: every latest base file below the limit, smallest first. */
@@ -170,7 +199,7 @@ final class WritePlanner {
       if (next >= inserts.size()) {
         break;
       }
-      long capacity = (setup.maxFileSize() - f.size()) / averageRecordSize;
+      long capacity = smallFileCapacity(f);
       if (capacity <= 0) {
         continue;
       }

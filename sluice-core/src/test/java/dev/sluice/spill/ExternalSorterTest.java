@@ -89,6 +89,26 @@ class ExternalSorterTest {
   }
 
   @Test
+  void spillWritesTheHeldPairsAsARunAndKeepsTheOrder() throws IOException {
+    Path d = dir.resolve("spilled");
+    try (ExternalSorter<Val> sorter = ExternalSorter.builder(VAL).spillDirectory(d).build()) {
+      sorter.spill();
+      assertEquals(0, sorter.runCount(), "nothing held, nothing written");
+      sorter.add("b", new Val(1, "x"));
+      sorter.add("a", new Val(2, "y"));
+      sorter.spill();
+      assertEquals(1, sorter.runCount());
+      sorter.add("b", new Val(3, "z"));
+      sorter.spill();
+      assertEquals(2, sorter.runCount());
+      assertEquals(List.of(Map.entry("a", new Val(2, "y")), Map.entry("b", new Val(1, "x")),
+          Map.entry("b", new Val(3, "z"))), drain(sorter));
+      assertThrows(IllegalStateException.class, sorter::spill);
+    }
+    assertEquals(0, filesIn(d));
+  }
+
+  @Test
   void aSortThatFitsTheBudgetWritesNothing() throws IOException {
     try (ExternalSorter<Val> sorter = ExternalSorter.builder(VAL).spillDirectory(dir.resolve("s")).build()) {
       sorter.add("b", new Val(1, "x"));
