@@ -97,6 +97,8 @@ final class HudiBenchEngine implements Engine {
     p.setProperty("hoodie.bulkinsert.sort.mode", "GLOBAL_SORT");
     p.setProperty("hoodie.combine.before.insert", "false");
     p.setProperty("hoodie.combine.before.upsert", "true");
+    // as on the Sluice side: half the heap before the merge handle's map spills (the inputs are on the heap anyway)
+    p.setProperty("hoodie.memory.merge.max.size", Long.toString(Runtime.getRuntime().maxMemory() / 2));
     p.setProperty("hoodie.embed.timeline.server", "false");
     p.setProperty("hoodie.write.markers.type", "DIRECT");
     p.setProperty("hoodie.auto.commit", "true");
