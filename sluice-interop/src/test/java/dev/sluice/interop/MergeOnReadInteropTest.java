@@ -114,6 +114,49 @@ class MergeOnReadInteropTest {
   }
 
   @Test
+  void hudiReadsDeltaCommitsThatSpilledIntoSeveralBlocksPerFileGroup() {
+    Path path = dir.resolve("spilled_mor");
+    // the smallest write budget (64 KiB): every write past it spills, and appends cut a block per eighth of it
+    Config small = Config.of(Map.of("hoodie.index.bloom.num_entries", "1000", "hoodie.memory.merge.max.size", "1",
+        "hoodie.parquet.small.file.limit", "0"));
+    Table t = Tables.create(path.toString(), TableSpec.builder("spilled_mor").type(TableType.MERGE_ON_READ).recordKey("id")
+        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(), small);
+    List<GenericRecord> inserts = new ArrayList<>();
+    List<GenericRecord> updates = new ArrayList<>();
+    List<GenericRecord> deletes = new ArrayList<>();
+    for (int i = 0; i < 1500; i++) {
+      String id = String.format("s%05d", i);
+      String part = i % 2 == 0 ? "p1" : "p2";
+      inserts.add(row(id, 1, part, "v1-" + i, "t" + i));
+      if (i % 3 != 0) {
+        // a duplicate with a lower ordering value loses to the update, in any order
+        updates.add(row(id, 2, part, "old-" + i));
+        updates.add(row(id, 5, part, "v5-" + i));
+      }
+      if (i % 7 == 0) {
+        deletes.add(row(id, 0, part, null));
+      }
+    }
+    t.insert(inserts.iterator());
+    String upsert = t.upsert(updates.iterator()).instantTime();
+    t.delete(deletes.iterator());
+    Map<String, Integer> blocksPerInstant = new TreeMap<>();
+    for (LogFile l : logFiles(t)) {
+      LogDump.list(t.storage(), l.path()).forEach(b -> blocksPerInstant.merge(b.type() + "@" + b.instantTime().orElse(""), 1,
+          Integer::sum));
+    }
+    assertTrue(blocksPerInstant.getOrDefault(LogBlockType.AVRO_DATA_BLOCK + "@" + upsert, 0) > 2 * 2,
+        "the spilled upsert wrote several data blocks per file group: " + blocksPerInstant);
+
+    Map<String, Map<String, String>> sluice = byKey(rows(t.newScan()));
+    assertEquals(1500 - deletes.size(), sluice.size());
+    assertEquals("\"v5-1\"", sluice.get("s00001").get("name"));
+    assertEquals("\"v1-3\"", sluice.get("s00003").get("name"));
+    assertEquals(byKey(oracle.read(path, "snapshot", Optional.empty())), sluice, "Hudi merges the spilled blocks the same way");
+    assertEquals(slices(t), oracle.fsview(path));
+  }
+
+  @Test
   void sluiceReadsAMergeOnReadTableWrittenByHudi() {
     Path path = dir.resolve("hudi_mor");
     oracle.create(path, OracleTableSpec.builder("hudi_mor", SCHEMA).mergeOnRead().partitionBy("part")
