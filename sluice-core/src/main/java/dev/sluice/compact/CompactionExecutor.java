@@ -114,8 +114,8 @@ final class CompactionExecutor {
     for (int i = 0; i < plan.operations().size(); i++) {
       tasks.add(i);
     }
-    // largest slices first, so the threads finish together: in plan order a big slice near the end ran alone
-    // while the other threads idled (a table's first file groups collect most of the updates)
+    // largest slices first, so the threads finish together: a big slice started last would run alone while the
+    // other threads idle (slices differ tenfold: a table's first file groups hold most rows and updates)
     tasks.sort(Comparator.comparingDouble((Integer i) -> -plan.operations().get(i).metric(
         CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
     List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), i));
