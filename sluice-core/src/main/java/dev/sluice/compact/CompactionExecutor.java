@@ -24,6 +24,8 @@ import dev.sluice.timeline.WriteStat;
 import dev.sluice.util.KillPoints;
 import dev.sluice.util.Parallel;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +114,16 @@ final class CompactionExecutor {
     for (int i = 0; i < plan.operations().size(); i++) {
       tasks.add(i);
     }
-    List<Optional<WriteStat>> stats = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), i));
+    // largest slices first, so the threads finish together: a big slice started last would run alone while the
+    // other threads idle (slices differ tenfold: a table's first file groups hold most rows and updates)
+    tasks.sort(Comparator.comparingDouble((Integer i) -> -plan.operations().get(i).metric(
+        CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
+    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), i));
+    // the commit lists the write stats in plan order, whatever order the slices ran in
+    List<Optional<WriteStat>> stats = new ArrayList<>(Collections.nCopies(tasks.size(), Optional.empty()));
+    for (int k = 0; k < tasks.size(); k++) {
+      stats.set(tasks.get(k), done.get(k));
+    }
     Map<String, List<WriteStat>> byPartition = new TreeMap<>();
     for (Optional<WriteStat> s : stats) {
       s.ifPresent(w -> byPartition.computeIfAbsent(w.partitionPath(), p -> new ArrayList<>()).add(w));

@@ -4,6 +4,7 @@ import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.BaseFileWriter;
 import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.basefile.MetaFields;
+import dev.sluice.basefile.RowCopier;
 import dev.sluice.basefile.WrittenFile;
 import dev.sluice.error.Errors;
 import dev.sluice.fsview.FileNames;
@@ -157,38 +158,71 @@ final class SliceCompactor {
     }
   }
 
-  /** Base rows in file order: kept, replaced by their key's merged log record, or dropped by a delete. */
-  @SuppressWarnings("rawtypes")
+  /**
+   * Base rows in file order: kept, replaced by their key's merged log record, or dropped by a delete. Kept rows
+   * (most of them: a slice's logs touch a fraction of its keys) are copied column to column when the file's layout
+   * allows it ({@link RowCopier}); only replacing rows are written as records.
+   */
   private void mergeBase(String path, MergedLogRecords logs, RecordAssembler assembler, BaseFileWriter writer,
       String fileName, Counts n) {
     try (BaseFileReader reader = BaseFileReader.open(storage, path)) {
       Schema fileSchema = reader.footer().schema();
       FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
           ? FieldPath.resolve(fileSchema, precombine.get(), "precombine") : null;
+      Optional<String> topLevelOrdering = orderingField == null ? Optional.empty()
+          : precombine.filter(p -> !p.contains("."));
+      Optional<RowCopier> copier = orderingField != null && topLevelOrdering.isEmpty() ? Optional.empty()
+          : RowCopier.open(reader, writer, topLevelOrdering, fileName);
+      if (copier.isPresent()) {
+        try (RowCopier rows = copier.get()) {
+          while (rows.next()) {
+            Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.remove(rows.key());
+            if (log.isPresent() && replace(log.get(), orderingField == null ? null : rows.ordering(), assembler,
+                writer, fileName, n)) {
+              rows.drop();
+              continue;
+            }
+            rows.copy();
+            n.written++;
+          }
+        }
+        return;
+      }
       try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
         while (rows.hasNext()) {
           GenericRecord row = rows.next();
           Object key = row.get(MetaFields.RECORD_KEY);
           Optional<LogRecord> log = key == null || logs.size() == 0 ? Optional.empty() : logs.remove(key.toString());
-          if (log.isPresent()) {
-            LogRecord l = log.get();
-            Comparable baseOrdering = orderingField == null ? null : Ordering.normalize(orderingField.get(row));
-            if (merger.incomingWins(baseOrdering, l.ordering(), l.hardDelete())) {
-              if (l.isDelete() || flaggedDeleted(l.record())) {
-                n.deleted++;
-              } else {
-                writer.write(assembler.carry(l.record(), fileName));
-                n.updated++;
-                n.written++;
-              }
-              continue;
-            }
+          if (log.isPresent() && replace(log.get(), orderingField == null ? null : orderingField.get(row), assembler,
+              writer, fileName, n)) {
+            continue;
           }
           writer.write(assembler.carry(row, fileName));
           n.written++;
         }
       }
     }
+  }
+
+  /**
+   * Applies a base row's merged log state: true if the log wins (its record written, or the row deleted), false if
+   * the base row stays. {@code baseOrdering} is the row's raw ordering value, null without one.
+   */
+  @SuppressWarnings("rawtypes")
+  private boolean replace(LogRecord l, Object baseOrdering, RecordAssembler assembler, BaseFileWriter writer,
+      String fileName, Counts n) {
+    Comparable ordering = baseOrdering == null ? null : Ordering.normalize(baseOrdering);
+    if (!merger.incomingWins(ordering, l.ordering(), l.hardDelete())) {
+      return false;
+    }
+    if (l.isDelete() || flaggedDeleted(l.record())) {
+      n.deleted++;
+    } else {
+      writer.write(assembler.carry(l.record(), fileName));
+      n.updated++;
+      n.written++;
+    }
+    return true;
   }
 
   /** The plan's log files of the slice; a missing one is an error (the plan cannot be carried out as written). */

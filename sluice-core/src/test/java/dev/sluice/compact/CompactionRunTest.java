@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
+import dev.sluice.api.TripFixture;
+import dev.sluice.basefile.MetaFields;
 import dev.sluice.clean.AvroContainer;
+import dev.sluice.fsview.FileNames;
 import dev.sluice.fsview.FileSlice;
 import dev.sluice.timeline.CommitMetadata;
 import dev.sluice.timeline.Instant;
@@ -177,6 +180,32 @@ class CompactionRunTest {
     t.compaction().run(second);
     assertEquals(model.expected(), CompactFixture.snapshot(t));
     assertEquals(model.expected(), CompactFixture.readOptimized(t));
+  }
+
+  @Test
+  void compactedRowsKeepTheirCommitTimeAndSeqnoAndNameTheirNewFile() {
+    CompactFixture.Model model = new CompactFixture.Model();
+    Table t = withLogs(model);
+    Map<String, GenericRecord> before = TripFixture.rows(t.newScan().withMetaColumns(true).open());
+    String instant = t.compaction().scheduleNow().orElseThrow();
+    t.compaction().run(instant);
+    Map<String, GenericRecord> after = TripFixture.rows(t.newScan().withMetaColumns(true).open());
+    assertEquals(before.keySet(), after.keySet());
+    Map<String, String> fileOf = CompactFixture.latestSlices(t).stream()
+        .collect(Collectors.toMap(FileSlice::fileId, s -> s.baseFile().orElseThrow().fileName()));
+    int compacted = 0;
+    for (Map.Entry<String, GenericRecord> e : after.entrySet()) {
+      GenericRecord was = before.get(e.getKey());
+      GenericRecord now = e.getValue();
+      for (String meta : List.of(MetaFields.COMMIT_TIME, MetaFields.COMMIT_SEQNO, MetaFields.RECORD_KEY,
+          MetaFields.PARTITION_PATH)) {
+        assertEquals(String.valueOf(was.get(meta)), String.valueOf(now.get(meta)), meta + " of " + e.getKey());
+      }
+      String file = now.get(MetaFields.FILE_NAME).toString();
+      assertEquals(fileOf.get(FileNames.parseBase(file).orElseThrow().fileId()), file, "the row names its file");
+      compacted += file.endsWith("_" + instant + ".parquet") ? 1 : 0;
+    }
+    assertTrue(compacted > before.size() / 2, compacted + " rows in compacted files");
   }
 
   private static byte[] readAll(Path p) {
