@@ -2,6 +2,7 @@ package dev.sluice.compact;
 
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.BaseFileWriter;
+import dev.sluice.basefile.MergeRead;
 import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.RowCopier;
@@ -167,12 +168,9 @@ final class SliceCompactor {
       String fileName, Counts n) {
     try (BaseFileReader reader = BaseFileReader.open(storage, path)) {
       Schema fileSchema = reader.footer().schema();
-      FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
-          ? FieldPath.resolve(fileSchema, precombine.get(), "precombine") : null;
-      Optional<String> topLevelOrdering = orderingField == null ? Optional.empty()
-          : precombine.filter(p -> !p.contains("."));
-      Optional<RowCopier> copier = orderingField != null && topLevelOrdering.isEmpty() ? Optional.empty()
-          : RowCopier.open(reader, writer, topLevelOrdering, fileName);
+      MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
+      FieldPath orderingField = merge.ordering().orElse(null);
+      Optional<RowCopier> copier = merge.copier();
       if (copier.isPresent()) {
         try (RowCopier rows = copier.get()) {
           while (rows.next()) {

@@ -2,6 +2,7 @@ package dev.sluice.write;
 
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.BaseFileWriter;
+import dev.sluice.basefile.MergeRead;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.RowCopier;
 import dev.sluice.basefile.WrittenFile;
@@ -95,12 +96,9 @@ final class MergeHandle {
     try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath, current.size());
         BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), setup.fileOptions())) {
       Schema fileSchema = reader.footer().schema();
-      FieldPath orderingField = precombine.isPresent() && fileSchema.getField(precombine.get().split("\\.")[0]) != null
-          ? FieldPath.resolve(fileSchema, precombine.get(), "precombine") : null;
-      Optional<String> topLevelOrdering = orderingField == null ? Optional.empty()
-          : precombine.filter(p -> !p.contains("."));
-      Optional<RowCopier> copier = orderingField != null && topLevelOrdering.isEmpty() ? Optional.empty()
-          : RowCopier.open(reader, writer, topLevelOrdering, fileName);
+      MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
+      FieldPath orderingField = merge.ordering().orElse(null);
+      Optional<RowCopier> copier = merge.copier();
       if (copier.isPresent()) {
         // kept rows go column to column; only replaced rows are built as records
         try (RowCopier rows = copier.get()) {
