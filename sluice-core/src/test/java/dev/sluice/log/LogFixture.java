@@ -7,6 +7,7 @@ import dev.sluice.storage.AppendingStorage;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
+import dev.sluice.storage.ObservedInput;
 import dev.sluice.storage.SeekableInput;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -162,45 +163,7 @@ final class LogFixture {
 
     @Override
     public SeekableInput opened(InterceptedStorage.Call call, SeekableInput in) {
-      return new SeekableInput() {
-        @Override
-        public int read() throws IOException {
-          int b = in.read();
-          if (b >= 0) {
-            bytesRead.incrementAndGet();
-          }
-          return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          int n = in.read(b, off, len);
-          if (n > 0) {
-            bytesRead.addAndGet(n);
-          }
-          return n;
-        }
-
-        @Override
-        public long getPos() throws IOException {
-          return in.getPos();
-        }
-
-        @Override
-        public void seek(long pos) throws IOException {
-          in.seek(pos);
-        }
-
-        @Override
-        public long length() throws IOException {
-          return in.length();
-        }
-
-        @Override
-        public void close() throws IOException {
-          in.close();
-        }
-      };
+      return ObservedInput.counting(in, bytesRead::addAndGet);
     }
   }
 

@@ -88,47 +88,6 @@ public final class FailingStorage implements InterceptedStorage.Interceptor {
 
   @Override
   public SeekableInput opened(Call call, SeekableInput in) {
-    return maxRead == Integer.MAX_VALUE ? in : new ShortReads(in, maxRead);
-  }
-
-  /** An input whose reads return at most {@code limit} bytes each. */
-  private static final class ShortReads extends SeekableInput {
-    private final SeekableInput in;
-    private final int limit;
-
-    ShortReads(SeekableInput in, int limit) {
-      this.in = in;
-      this.limit = limit;
-    }
-
-    @Override
-    public int read() throws IOException {
-      return in.read();
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      return in.read(b, off, Math.min(len, limit));
-    }
-
-    @Override
-    public long getPos() throws IOException {
-      return in.getPos();
-    }
-
-    @Override
-    public void seek(long pos) throws IOException {
-      in.seek(pos);
-    }
-
-    @Override
-    public long length() throws IOException {
-      return in.length();
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
-    }
+    return maxRead == Integer.MAX_VALUE ? in : ObservedInput.shortReads(in, maxRead);
   }
 }
