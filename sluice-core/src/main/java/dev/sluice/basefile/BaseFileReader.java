@@ -132,6 +132,14 @@ public final class BaseFileReader implements Closeable {
   }
 
   /**
+   * Dotted paths of the leaf columns written without a dictionary in every row group (Parquet abandoned it, or it
+   * was off); {@link DictionaryChoice} writes them plain in a rewrite of this file.
+   */
+  public Set<String> columnsWithoutDictionary() {
+    return DictionaryChoice.plainColumns(parquetFooter);
+  }
+
+  /**
    * The bloom filter of the footer ({@code org.apache.hudi.bloomfilter}, or the legacy
    * {@code com.uber.hoodie.bloomfilter}), decoded on first use; empty if the file has none.
    */

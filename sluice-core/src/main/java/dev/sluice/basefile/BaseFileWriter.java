@@ -134,6 +134,9 @@ public final class BaseFileWriter implements Closeable {
     for (String unique : MetaFields.UNIQUE_PER_ROW) {
       propsBuilder.withDictionaryEncoding(unique, false);
     }
+    for (String plain : options.plainColumns()) {
+      propsBuilder.withDictionaryEncoding(plain, false);
+    }
     ParquetProperties props = propsBuilder.build();
     BloomFilter bloom = BloomFilters.create(options.bloomType(), options.bloomNumEntries(), options.bloomFpp(),
         options.bloomMaxEntries());

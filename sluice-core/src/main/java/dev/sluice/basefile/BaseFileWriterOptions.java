@@ -6,6 +6,7 @@ import dev.sluice.config.ConfigKeys;
 import dev.sluice.error.Errors;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * How base files are written.
@@ -19,15 +20,24 @@ import java.util.Locale;
  * @param bloomNumEntries keys the bloom filter is sized for (per row of a dynamic filter)
  * @param bloomFpp bloom filter false positive probability
  * @param bloomMaxEntries keys after which a dynamic filter stops adding rows
+ * @param plainColumns dotted paths of leaf columns written without a dictionary even when {@code dictionary} is on
+ *     (see {@link DictionaryChoice})
  */
 public record BaseFileWriterOptions(String codec, long rowGroupSize, int pageSize, boolean dictionary,
-    BloomFilterType bloomType, int bloomNumEntries, double bloomFpp, int bloomMaxEntries) {
+    BloomFilterType bloomType, int bloomNumEntries, double bloomFpp, int bloomMaxEntries, Set<String> plainColumns) {
 
   /** Codecs that work without native libraries or extra jars. */
   public static final List<String> CODECS = List.of("uncompressed", "snappy", "gzip", "zstd", "lz4_raw");
 
+  /** Options with a dictionary for every column (when {@code dictionary} is on). */
+  public BaseFileWriterOptions(String codec, long rowGroupSize, int pageSize, boolean dictionary,
+      BloomFilterType bloomType, int bloomNumEntries, double bloomFpp, int bloomMaxEntries) {
+    this(codec, rowGroupSize, pageSize, dictionary, bloomType, bloomNumEntries, bloomFpp, bloomMaxEntries, Set.of());
+  }
+
   /** Validates the values; throws {@link IllegalArgumentException} for values no writer can use. */
   public BaseFileWriterOptions {
+    plainColumns = Set.copyOf(plainColumns);
     codec = normalizeCodec(codec);
     if (!CODECS.contains(codec)) {
       throw new IllegalArgumentException("unsupported Parquet codec '" + codec + "'; expected one of " + CODECS);
@@ -76,24 +86,31 @@ public record BaseFileWriterOptions(String codec, long rowGroupSize, int pageSiz
   /** A copy with another row group size (tests and small files). */
   public BaseFileWriterOptions withRowGroupSize(long bytes) {
     return new BaseFileWriterOptions(codec, bytes, pageSize, dictionary, bloomType, bloomNumEntries, bloomFpp,
-        bloomMaxEntries);
+        bloomMaxEntries, plainColumns);
   }
 
   /** A copy with another page size. */
   public BaseFileWriterOptions withPageSize(int bytes) {
     return new BaseFileWriterOptions(codec, rowGroupSize, bytes, dictionary, bloomType, bloomNumEntries, bloomFpp,
-        bloomMaxEntries);
+        bloomMaxEntries, plainColumns);
   }
 
   /** A copy with another codec. */
   public BaseFileWriterOptions withCodec(String name) {
     return new BaseFileWriterOptions(name, rowGroupSize, pageSize, dictionary, bloomType, bloomNumEntries, bloomFpp,
-        bloomMaxEntries);
+        bloomMaxEntries, plainColumns);
   }
 
   /** A copy with another bloom filter layout and sizing. */
   public BaseFileWriterOptions withBloom(BloomFilterType type, int numEntries, double fpp, int maxEntries) {
-    return new BaseFileWriterOptions(codec, rowGroupSize, pageSize, dictionary, type, numEntries, fpp, maxEntries);
+    return new BaseFileWriterOptions(codec, rowGroupSize, pageSize, dictionary, type, numEntries, fpp, maxEntries,
+        plainColumns);
+  }
+
+  /** A copy that writes these columns (dotted leaf paths) without a dictionary. */
+  public BaseFileWriterOptions withPlainColumns(Set<String> columns) {
+    return new BaseFileWriterOptions(codec, rowGroupSize, pageSize, dictionary, bloomType, bloomNumEntries, bloomFpp,
+        bloomMaxEntries, columns);
   }
 
   private static String normalizeCodec(String codec) {

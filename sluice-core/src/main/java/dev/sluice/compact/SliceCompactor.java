@@ -2,6 +2,7 @@ package dev.sluice.compact;
 
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.BaseFileWriter;
+import dev.sluice.basefile.DictionaryChoice;
 import dev.sluice.basefile.MergeRead;
 import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.basefile.MetaFields;
@@ -114,11 +115,14 @@ final class SliceCompactor {
       Counts n = new Counts();
       markers.create(op.partitionPath(), fileName, op.dataFileName().isPresent() ? IOType.MERGE : IOType.CREATE);
       WrittenFile done;
-      try (BaseFileWriter writer = BaseFileWriter.open(storage, StoragePaths.join(basePath, relative), writerSchema,
-          fileOptions)) {
+      // the base file opens first: its footer says which columns the new file writes without a dictionary
+      try (BaseFileReader base = op.dataFileName().isPresent()
+              ? BaseFileReader.open(storage, StoragePaths.join(dir, op.dataFileName().get())) : null;
+          BaseFileWriter writer = BaseFileWriter.open(storage, StoragePaths.join(basePath, relative), writerSchema,
+              base == null ? fileOptions : DictionaryChoice.forRewrite(fileOptions, base, fileName))) {
         RecordAssembler assembler = new RecordAssembler(writerSchema);
-        if (op.dataFileName().isPresent()) {
-          mergeBase(StoragePaths.join(dir, op.dataFileName().get()), logs, assembler, writer, fileName, n);
+        if (base != null) {
+          mergeBase(base, logs, assembler, writer, fileName, n);
         }
         try (CloseableIterator<LogRecord> rest = logs.all()) {
           while (rest.hasNext()) {
@@ -164,40 +168,38 @@ final class SliceCompactor {
    * (most of them: a slice's logs touch a fraction of its keys) are copied column to column when the file's layout
    * allows it ({@link RowCopier}); only replacing rows are written as records.
    */
-  private void mergeBase(String path, MergedLogRecords logs, RecordAssembler assembler, BaseFileWriter writer,
+  private void mergeBase(BaseFileReader reader, MergedLogRecords logs, RecordAssembler assembler, BaseFileWriter writer,
       String fileName, Counts n) {
-    try (BaseFileReader reader = BaseFileReader.open(storage, path)) {
-      Schema fileSchema = reader.footer().schema();
-      MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
-      FieldPath orderingField = merge.ordering().orElse(null);
-      Optional<RowCopier> copier = merge.copier();
-      if (copier.isPresent()) {
-        try (RowCopier rows = copier.get()) {
-          while (rows.next()) {
-            Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.remove(rows.key());
-            if (log.isPresent() && replace(log.get(), orderingField == null ? null : rows.ordering(), assembler,
-                writer, fileName, n)) {
-              rows.drop();
-              continue;
-            }
-            rows.copy();
-            n.written++;
-          }
-        }
-        return;
-      }
-      try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
-        while (rows.hasNext()) {
-          GenericRecord row = rows.next();
-          Object key = row.get(MetaFields.RECORD_KEY);
-          Optional<LogRecord> log = key == null || logs.size() == 0 ? Optional.empty() : logs.remove(key.toString());
-          if (log.isPresent() && replace(log.get(), orderingField == null ? null : orderingField.get(row), assembler,
+    Schema fileSchema = reader.footer().schema();
+    MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
+    FieldPath orderingField = merge.ordering().orElse(null);
+    Optional<RowCopier> copier = merge.copier();
+    if (copier.isPresent()) {
+      try (RowCopier rows = copier.get()) {
+        while (rows.next()) {
+          Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.remove(rows.key());
+          if (log.isPresent() && replace(log.get(), orderingField == null ? null : rows.ordering(), assembler,
               writer, fileName, n)) {
+            rows.drop();
             continue;
           }
-          writer.write(assembler.carry(row, fileName));
+          rows.copy();
           n.written++;
         }
+      }
+      return;
+    }
+    try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
+      while (rows.hasNext()) {
+        GenericRecord row = rows.next();
+        Object key = row.get(MetaFields.RECORD_KEY);
+        Optional<LogRecord> log = key == null || logs.size() == 0 ? Optional.empty() : logs.remove(key.toString());
+        if (log.isPresent() && replace(log.get(), orderingField == null ? null : orderingField.get(row), assembler,
+            writer, fileName, n)) {
+          continue;
+        }
+        writer.write(assembler.carry(row, fileName));
+        n.written++;
       }
     }
   }

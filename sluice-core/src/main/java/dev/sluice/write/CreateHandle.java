@@ -2,6 +2,7 @@ package dev.sluice.write;
 
 import dev.sluice.basefile.BaseFileWriter;
 import dev.sluice.basefile.BaseFileWriterOptions;
+import dev.sluice.basefile.DictionaryChoice;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.WrittenFile;
 import dev.sluice.fsview.FileGroupId;
@@ -36,10 +37,29 @@ final class CreateHandle {
   List<FileWriteResult> write(FileGroupId id, Iterator<WriteRecord> inserts, int taskIndex) {
     String partition = id.partitionPath();
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
-    BaseFileWriterOptions options = setup.fileOptions();
+    // the first records choose the columns written without a dictionary; then they are written like the rest
+    List<WriteRecord> head = new ArrayList<>();
+    while (head.size() < DictionaryChoice.SAMPLE && inserts.hasNext()) {
+      head.add(inserts.next());
+    }
+    BaseFileWriterOptions options = DictionaryChoice.forNewFile(setup.fileOptions(),
+        head.stream().map(WriteRecord::data).toList());
+    Iterator<WriteRecord> records = new Iterator<>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < head.size() || inserts.hasNext();
+      }
+
+      @Override
+      public WriteRecord next() {
+        return next < head.size() ? head.get(next++) : inserts.next();
+      }
+    };
     List<FileWriteResult> results = new ArrayList<>();
     String fileId = id.fileId();
-    while (inserts.hasNext()) {
+    while (records.hasNext()) {
       long start = System.nanoTime();
       String writeToken = taskIndex + "-0-0";
       String fileName = FileNames.baseFileName(fileId, writeToken, instant);
@@ -48,8 +68,8 @@ final class CreateHandle {
       markers.create(partition, fileName, IOType.CREATE);
       long count = 0;
       try (BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), options)) {
-        while (inserts.hasNext()) {
-          WriteRecord r = inserts.next();
+        while (records.hasNext()) {
+          WriteRecord r = records.next();
           writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, count), fileName));
           count++;
           if (writer.estimatedBytes() >= setup.maxFileSize()) {

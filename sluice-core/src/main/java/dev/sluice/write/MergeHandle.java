@@ -2,6 +2,7 @@ package dev.sluice.write;
 
 import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.basefile.BaseFileWriter;
+import dev.sluice.basefile.DictionaryChoice;
 import dev.sluice.basefile.MergeRead;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.basefile.RowCopier;
@@ -94,7 +95,8 @@ final class MergeHandle {
     markers.create(partition, fileName, IOType.MERGE);
     String oldPath = current.path();
     try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath, current.size());
-        BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), setup.fileOptions())) {
+        BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(),
+            DictionaryChoice.forRewrite(setup.fileOptions(), reader, fileName))) {
       Schema fileSchema = reader.footer().schema();
       MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
       FieldPath orderingField = merge.ordering().orElse(null);

@@ -1,0 +1,135 @@
+package dev.sluice.basefile;
+
+import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+/**
+ * Which columns a rewrite of a base file (a Copy-on-Write merge, a compaction) writes without trying a dictionary.
+ *
+ * <p>Parquet's writer builds a dictionary for every column and abandons it at the first page when it does not pay
+ * (unique keys, random doubles, free text): the values hashed until then are wasted work, a fifth of the CPU of
+ * writing the benchmark's rows. A new version of a file group holds mostly the same rows as the old one, so a column
+ * whose chunks in the old file have no dictionary-encoded page would be abandoned again; it is written plain from
+ * the start, which gives the same bytes. So that a column whose values became repetitive gets its dictionary back,
+ * one rewrite in {@value #RETRY_EVERY} (chosen by the new file's name) tries every column again.
+ *
+ * <p>A new file group has no old file; its first {@value #SAMPLE} records stand in for it. A top-level primitive
+ * column with no repeated value among them has many more distinct values than a first page holds (Parquet pages
+ * hold at most 20,000 rows), so its first page's dictionary would be about as large as the plain values and be
+ * abandoned.
+ */
+public final class DictionaryChoice {
+  /** One rewrite in this many tries the dictionary on every column. */
+  static final int RETRY_EVERY = 8;
+
+  /** Records of a new file looked at before it is written. */
+  public static final int SAMPLE = 1024;
+
+  private DictionaryChoice() {
+  }
+
+  /**
+   * The options for a new file whose first records are {@code head} (at most {@link #SAMPLE}; fewer means a small
+   * file, written as configured): the top-level primitive columns without a repeated value among them are plain.
+   */
+  public static BaseFileWriterOptions forNewFile(BaseFileWriterOptions options, List<GenericRecord> head) {
+    if (!options.dictionary() || head.size() < SAMPLE) {
+      return options;
+    }
+    Set<String> plain = new LinkedHashSet<>();
+    for (Schema.Field field : head.get(0).getSchema().getFields()) {
+      if (primitive(field.schema()) && allDistinct(head, field.name())) {
+        plain.add(field.name());
+      }
+    }
+    return plain.isEmpty() ? options : options.withPlainColumns(plain);
+  }
+
+  private static boolean primitive(Schema s) {
+    if (s.getType() == Schema.Type.UNION) {
+      List<Schema> branches = s.getTypes();
+      if (branches.size() != 2 || branches.stream().noneMatch(b -> b.getType() == Schema.Type.NULL)) {
+        return false;
+      }
+      return primitive(branches.get(0).getType() == Schema.Type.NULL ? branches.get(1) : branches.get(0));
+    }
+    return switch (s.getType()) {
+      case STRING, BYTES, FIXED, INT, LONG, FLOAT, DOUBLE -> true;
+      default -> false;
+    };
+  }
+
+  /** True if the non-null values of {@code field} in {@code rows} are at least half the rows and all different. */
+  private static boolean allDistinct(List<GenericRecord> rows, String field) {
+    Set<Object> seen = new HashSet<>(rows.size() * 2);
+    for (GenericRecord r : rows) {
+      Schema.Field f = r.getSchema().getField(field);
+      Object v = f == null ? null : r.get(f.pos());
+      if (v == null) {
+        continue;
+      }
+      Object normalized = v instanceof CharSequence || v instanceof ByteBuffer || v instanceof byte[]
+          ? normalize(v) : v;
+      if (!seen.add(normalized)) {
+        return false;
+      }
+    }
+    return seen.size() * 2 >= rows.size();
+  }
+
+  /** Strings and Avro's {@code Utf8} compare by text; byte buffers by content. */
+  private static Object normalize(Object v) {
+    if (v instanceof CharSequence c) {
+      return c.toString();
+    }
+    if (v instanceof byte[] b) {
+      return ByteBuffer.wrap(b);
+    }
+    return ((ByteBuffer) v).duplicate();
+  }
+
+  /**
+   * The options for writing {@code newFileName} as a new version of {@code old}'s file: {@code options} with the
+   * columns that had no dictionary in the old file marked plain, unless dictionaries are off anyway or this is a
+   * retrying rewrite.
+   */
+  public static BaseFileWriterOptions forRewrite(BaseFileWriterOptions options, BaseFileReader old,
+      String newFileName) {
+    if (!options.dictionary() || Math.floorMod(newFileName.hashCode(), RETRY_EVERY) == 0) {
+      return options;
+    }
+    Set<String> plain = old.columnsWithoutDictionary();
+    return plain.isEmpty() ? options : options.withPlainColumns(plain);
+  }
+
+  /**
+   * Dotted paths of the leaf columns none of whose chunks has a dictionary-encoded data page (from the chunks'
+   * encoding statistics, or, for files written without them, whether the chunk has a dictionary page).
+   */
+  static Set<String> plainColumns(ParquetMetadata footer) {
+    Set<String> withDictionary = new LinkedHashSet<>();
+    Set<String> all = new LinkedHashSet<>();
+    for (BlockMetaData block : footer.getBlocks()) {
+      for (ColumnChunkMetaData chunk : block.getColumns()) {
+        String path = chunk.getPath().toDotString();
+        all.add(path);
+        EncodingStats stats = chunk.getEncodingStats();
+        boolean dictionary = stats != null ? stats.hasDictionaryEncodedPages() : chunk.hasDictionaryPage();
+        if (dictionary) {
+          withDictionary.add(path);
+        }
+      }
+    }
+    all.removeAll(withDictionary);
+    return all;
+  }
+}
