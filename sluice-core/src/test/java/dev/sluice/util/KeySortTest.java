@@ -6,6 +6,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.CharRange;
+import net.jqwik.api.constraints.Chars;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
 class KeySortTest {
@@ -88,5 +94,29 @@ class KeySortTest {
     want.sort(null);
     KeySort.sortStrings(strings);
     assertEquals(want, strings);
+  }
+
+  @Test
+  void longSharedPrefixesAreOrderedPastSeveralPackedWindows() {
+    Random r = new Random(5);
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      // the first 19 characters are the same for every key, so order is decided in the third window or later
+      keys.add("tenant-0042/user-000" + String.format("%06d", r.nextInt(8_000)) + (r.nextInt(4) == 0 ? "" : "/x"));
+    }
+    assertSortsLikeComparator(keys);
+  }
+
+  @Property(tries = 300)
+  void anyKeysSortLikeTheStableComparatorSort(
+      @ForAll @Size(max = 400) List<@StringLength(max = 20) @Chars({'a', 'b', '\u0000', '\u00ff'})
+          @CharRange(from = '\u4e00', to = '\u4e02') String> keys) {
+    assertSortsLikeComparator(keys);
+  }
+
+  @Property(tries = 50)
+  void manyKeysFromATinyAlphabetSortLikeTheComparatorSort(
+      @ForAll @Size(min = 64, max = 3000) List<@StringLength(max = 12) @Chars({'a', 'b', '\u0000'}) String> keys) {
+    assertSortsLikeComparator(keys);
   }
 }
