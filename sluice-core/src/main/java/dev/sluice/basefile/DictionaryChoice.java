@@ -1,6 +1,7 @@
 package dev.sluice.basefile;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,10 +23,10 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * the start, which gives the same bytes. So that a column whose values became repetitive gets its dictionary back,
  * one rewrite in {@value #RETRY_EVERY} (chosen by the new file's name) tries every column again.
  *
- * <p>A new file group has no old file; its first {@value #SAMPLE} records stand in for it. A top-level primitive
- * column with no repeated value among them has many more distinct values than a first page holds (Parquet pages
- * hold at most 20,000 rows), so its first page's dictionary would be about as large as the plain values and be
- * abandoned.
+ * <p>A new file group has no old file; its first {@value #SAMPLE} records stand in for it. A primitive column
+ * (top-level or in nested records, not in lists or maps) with no repeated value among them has many more distinct
+ * values than a first page holds (Parquet pages hold at most 20,000 rows), so its first page's dictionary would be
+ * about as large as the plain values and be abandoned.
  */
 public final class DictionaryChoice {
   /** One rewrite in this many tries the dictionary on every column. */
@@ -39,19 +40,52 @@ public final class DictionaryChoice {
 
   /**
    * The options for a new file whose first records are {@code head} (at most {@link #SAMPLE}; fewer means a small
-   * file, written as configured): the top-level primitive columns without a repeated value among them are plain.
+   * file, written as configured): the primitive columns (outside lists and maps) without a repeated value among
+   * them are plain.
    */
   public static BaseFileWriterOptions forNewFile(BaseFileWriterOptions options, List<GenericRecord> head) {
     if (!options.dictionary() || head.size() < SAMPLE) {
       return options;
     }
     Set<String> plain = new LinkedHashSet<>();
-    for (Schema.Field field : head.get(0).getSchema().getFields()) {
-      if (primitive(field.schema()) && allDistinct(head, field.name())) {
-        plain.add(field.name());
+    addDistinct(head.get(0).getSchema(), List.of(), head, plain);
+    return plain.isEmpty() ? options : options.withPlainColumns(plain);
+  }
+
+  /** Adds the dotted paths of distinct-valued primitive leaves under {@code path} (through records only). */
+  private static void addDistinct(Schema record, List<String> path, List<GenericRecord> rows, Set<String> out) {
+    for (Schema.Field field : record.getFields()) {
+      List<String> at = new ArrayList<>(path);
+      at.add(field.name());
+      Schema s = nonNull(field.schema());
+      if (s.getType() == Schema.Type.RECORD) {
+        addDistinct(s, at, rows, out);
+      } else if (primitive(field.schema()) && allDistinct(rows, at)) {
+        out.add(String.join(".", at));
       }
     }
-    return plain.isEmpty() ? options : options.withPlainColumns(plain);
+  }
+
+  private static Schema nonNull(Schema s) {
+    if (s.getType() == Schema.Type.UNION && s.getTypes().size() == 2) {
+      Schema a = s.getTypes().get(0);
+      Schema b = s.getTypes().get(1);
+      return a.getType() == Schema.Type.NULL ? b : b.getType() == Schema.Type.NULL ? a : s;
+    }
+    return s;
+  }
+
+  /** The value at {@code path} in {@code r}, or null where a field is missing or a record on the way is null. */
+  private static Object valueAt(GenericRecord r, List<String> path) {
+    Object v = r;
+    for (String name : path) {
+      if (!(v instanceof GenericRecord g)) {
+        return null;
+      }
+      Schema.Field f = g.getSchema().getField(name);
+      v = f == null ? null : g.get(f.pos());
+    }
+    return v;
   }
 
   private static boolean primitive(Schema s) {
@@ -68,12 +102,11 @@ public final class DictionaryChoice {
     };
   }
 
-  /** True if the non-null values of {@code field} in {@code rows} are at least half the rows and all different. */
-  private static boolean allDistinct(List<GenericRecord> rows, String field) {
+  /** True if the non-null values at {@code path} in {@code rows} are at least half the rows and all different. */
+  private static boolean allDistinct(List<GenericRecord> rows, List<String> path) {
     Set<Object> seen = new HashSet<>(rows.size() * 2);
     for (GenericRecord r : rows) {
-      Schema.Field f = r.getSchema().getField(field);
-      Object v = f == null ? null : r.get(f.pos());
+      Object v = valueAt(r, path);
       if (v == null) {
         continue;
       }

@@ -185,4 +185,26 @@ class DictionaryChoiceTest {
     }
     assertEquals(6000, TripFixture.rows(t).size());
   }
+
+  @Test
+  void leavesOfNestedRecordsCountButNotListElements() {
+    Schema nested = new Schema.Parser().parse("{\"type\": \"record\", \"name\": \"n\", \"fields\": ["
+        + "{\"name\": \"id\", \"type\": \"string\"},"
+        + "{\"name\": \"address\", \"type\": [\"null\", {\"type\": \"record\", \"name\": \"a\", \"fields\": ["
+        + "  {\"name\": \"street\", \"type\": \"string\"}, {\"name\": \"zip\", \"type\": \"int\"}]}]},"
+        + "{\"name\": \"tags\", \"type\": {\"type\": \"array\", \"items\": \"string\"}}]}");
+    Schema address = nested.getField("address").schema().getTypes().get(1);
+    List<GenericRecord> head = new ArrayList<>();
+    for (int i = 0; i < DictionaryChoice.SAMPLE; i++) {
+      GenericData.Record a = new GenericData.Record(address);
+      a.put("street", i + " Main St");
+      a.put("zip", i % 40);
+      GenericData.Record r = new GenericData.Record(nested);
+      r.put("id", "k" + i);
+      r.put("address", i % 10 == 0 ? null : a);
+      r.put("tags", List.of("t" + i));
+      head.add(r);
+    }
+    assertEquals(Set.of("id", "address.street"), DictionaryChoice.forNewFile(SMALL_PAGES, head).plainColumns());
+  }
 }
