@@ -134,7 +134,8 @@ final class IncrementalPlanner {
     List<FileSlice> read = new ArrayList<>();
     endSlices.values().forEach(read::addAll);
     Schema mergeSchema = mor ? snapshot.mergeSchema(full, readColumns) : output;
-    return new ScanPlan(storage, read, output, bound, readColumns, options.limit(), mergeAtEnd, mergeSchema);
+    return new ScanPlan(storage, read, output, bound, readColumns, options.limit(), mergeAtEnd, mergeSchema,
+        snapshot.parallelism(options));
   }
 
   private static Set<FileGroupId> touched(RangeWrites writes) {

@@ -118,7 +118,17 @@ public final class SnapshotPlanner {
       }
       mergeSchema = mergeSchema(full, readColumns);
     }
-    return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema);
+    return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema,
+        parallelism(options));
+  }
+
+  /** The scan's own parallelism, else the configured {@code sluice.read.parallelism}. */
+  int parallelism(ScanOptions options) {
+    int threads = options.parallelism().orElseGet(() -> config.get(ConfigKeys.READ_PARALLELISM));
+    if (threads < 1) {
+      throw Errors.badConfig(ConfigKeys.READ_PARALLELISM.name(), String.valueOf(threads), "a thread count of 1 or more");
+    }
+    return threads;
   }
 
   /** The table schema with the meta fields first. */
