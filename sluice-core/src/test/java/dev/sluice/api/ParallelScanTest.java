@@ -88,6 +88,18 @@ class ParallelScanTest {
   }
 
   @Test
+  void incrementalQueriesReadTheSameRows() {
+    Table t = TripFixture.create(dir, MorFixture.spec().build(), OPTIONS);
+    String first = t.insert(it(trips(0, ROWS, 4, 10))).instantTime();
+    t.upsert(it(trips(0, 2000, 4, 20)));
+    t.delete(it(List.of(trip("id-000010", 0, "p2", null, 0))));
+    t.upsert(it(trips(3000, 100, 4, 30)));
+    assertSameRows(t, s -> s.incremental(first));
+    assertSameRows(t, s -> s.incremental(first).includeDeletes(true));
+    assertSameRows(t, s -> s.incremental(first).filter(Expressions.gt("ts", 25L)));
+  }
+
+  @Test
   void rowsOfOneFileGroupKeepTheirOrder() {
     Table t = morTable();
     Map<String, List<String>> sequential = byFileGroup(t.newScan().withMetaColumns(true));
