@@ -66,6 +66,30 @@ class ParallelConcatTest {
   }
 
   @Test
+  void aFailureHalfWayThroughAPartIsThrownAfterItsEarlierElements() {
+    SluiceException boom = Errors.badTable("/t/g.parquet", "has a damaged page", "rewrite it");
+    List<Supplier<CloseableIterator<int[]>>> parts = List.of(part(0, 3000), failsAfter(part(1, 3000), 2000, boom),
+        part(2, 3000));
+    List<Integer> ofFailing = new ArrayList<>();
+    CloseableIterator<int[]> it = CloseableIterator.concat(parts, 3, 100);
+    SluiceException thrown = assertThrows(SluiceException.class, () -> {
+      while (it.hasNext()) {
+        int[] e = it.next();
+        if (e[0] == 1) {
+          ofFailing.add(e[1]);
+        }
+      }
+    });
+    assertSame(boom, thrown);
+    it.close();
+    for (int i = 0; i < ofFailing.size(); i++) {
+      assertEquals(i, ofFailing.get(i), "the failing part's elements before the failure, in order");
+    }
+    assertTrue(ofFailing.size() <= 2000);
+    assertEquals(opened.get(), closed.get());
+  }
+
+  @Test
   void aFailureWhileClosingAPartIsThrownByClose() {
     IllegalStateException boom = new IllegalStateException("close failed");
     List<Supplier<CloseableIterator<int[]>>> parts = List.of(part(0, 10), closeFails(part(1, 10), boom));
@@ -153,6 +177,35 @@ class ParallelConcatTest {
         public void close() {
           inner.close();
           throw e;
+        }
+      };
+    };
+  }
+
+  private static Supplier<CloseableIterator<int[]>> failsAfter(Supplier<CloseableIterator<int[]>> part, int n,
+      RuntimeException e) {
+    return () -> {
+      CloseableIterator<int[]> inner = part.get();
+      return new CloseableIterator<int[]>() {
+        private int read;
+
+        @Override
+        public boolean hasNext() {
+          if (read == n) {
+            throw e;
+          }
+          return inner.hasNext();
+        }
+
+        @Override
+        public int[] next() {
+          read++;
+          return inner.next();
+        }
+
+        @Override
+        public void close() {
+          inner.close();
         }
       };
     };
