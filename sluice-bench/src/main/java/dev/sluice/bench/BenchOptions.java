@@ -13,7 +13,8 @@ import java.util.Optional;
  * @param only workload ids to run (prefix match: {@code W2} selects W2-cow and W2-mor); empty for all
  * @param reps repetitions of every measurement
  * @param heap {@code -Xmx} of every worker JVM (both engines alike)
- * @param parallelism write threads of both engines
+ * @param parallelism write threads of both engines; read threads of Sluice's scan and the floor read (Hudi's
+ *     bench reader reads one slice at a time)
  * @param seed workload seed
  * @param workDir where tables go (deleted at the end unless {@code keep})
  * @param keep keep tables and worker logs

@@ -22,12 +22,15 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Sluice as a benchmark {@link Engine}, through its public API only ({@code Tables}, {@code Table}, {@code Lookup})
  * and with the options the Hudi side gets: BLOOM index, snappy, the same small-file limit, file and row-group sizes
- * and parallelism, no combining of inserts.
+ * and parallelism (Sluice's scans also read file slices on that many threads), no combining of inserts.
  */
 final class SluiceBenchEngine implements Engine {
   private final Config config;
+  /** Threads of a scan: the bench's parallelism, as writes get (Hudi's Java readers read one slice at a time). */
+  private final int readThreads;
 
   SluiceBenchEngine(StepArgs args) {
+    this.readThreads = args.getInt("parallelism");
     Map<String, String> m = new LinkedHashMap<>();
     m.put("hoodie.index.type", "BLOOM");
     m.put("hoodie.parquet.compression.codec", "snappy");
@@ -76,7 +79,7 @@ final class SluiceBenchEngine implements Engine {
     long tsSum = 0;
     int tsPos = -1;
     try (CloseableIterator<GenericRecord> it = t.newScan().withMetaColumns(true)
-        .queryType(snapshot ? QueryType.SNAPSHOT : QueryType.READ_OPTIMIZED).open()) {
+        .queryType(snapshot ? QueryType.SNAPSHOT : QueryType.READ_OPTIMIZED).parallelism(readThreads).open()) {
       while (it.hasNext()) {
         GenericRecord r = it.next();
         if (tsPos < 0) {

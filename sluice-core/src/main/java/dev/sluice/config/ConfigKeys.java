@@ -162,6 +162,12 @@ public final class ConfigKeys {
       "hoodie.cleaner.incremental.mode", true,
       "KEEP_LATEST_COMMITS: look only at partitions written since the last clean's earliest retained commit.");
 
+  // ---- Reads ----
+  /** Threads a scan reads file slices on, unless the scan sets its own. */
+  public static final ConfigKey<Integer> READ_PARALLELISM = ConfigKey.ofInt("sluice.read.parallelism", 1,
+      "Threads a scan reads file slices on (default 1: in plan order). With more, the order across file groups "
+          + "is not defined.");
+
   // ---- Incremental queries (DataSourceReadOptions) ----
   /** Incremental queries over archived or cleaned commits: scan the whole table instead of failing. */
   public static final ConfigKey<Boolean> INCR_FALLBACK_FULL_TABLE_SCAN = ConfigKey.ofBoolean(
@@ -276,7 +282,8 @@ public final class ConfigKeys {
         HEARTBEAT_TOLERABLE_MISSES,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
-        CLEANER_INCREMENTAL_MODE, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS, KEEP_MAX_COMMITS,
+        CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,
+        KEEP_MAX_COMMITS,
         COMMITS_ARCHIVAL_BATCH,
         COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,
         HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES, HEALTH_WRITE_AMPLIFICATION_MAX, HEALTH_MIN_REWRITTEN_FILE_GROUPS,

@@ -114,7 +114,10 @@ final class IncrementalPlanner {
       endSlices.put(partition, end);
     }
     Timeline seenAtEnd = atEnd.timeline();
-    Optional<LogMerge> mergeAtEnd = mor ? Optional.of(snapshot.logMerge(seenAtEnd, range.end())) : Optional.empty();
+    // slices merged at the end state are read on the scan's threads unless the deletes make it a two-state read
+    int threads = options.includeDeletes() ? 1 : snapshot.parallelism(options);
+    Optional<LogMerge> mergeAtEnd = mor ? Optional.of(snapshot.logMerge(seenAtEnd, range.end(), threads))
+        : Optional.empty();
     if (options.includeDeletes()) {
       Optional<LogMerge> mergeAtStart = mor ? Optional.of(snapshot.logMerge(atStart.timeline(), range.begin()))
           : Optional.empty();
@@ -134,7 +137,8 @@ final class IncrementalPlanner {
     List<FileSlice> read = new ArrayList<>();
     endSlices.values().forEach(read::addAll);
     Schema mergeSchema = mor ? snapshot.mergeSchema(full, readColumns) : output;
-    return new ScanPlan(storage, read, output, bound, readColumns, options.limit(), mergeAtEnd, mergeSchema);
+    return new ScanPlan(storage, read, output, bound, readColumns, options.limit(), mergeAtEnd, mergeSchema,
+        threads);
   }
 
   private static Set<FileGroupId> touched(RangeWrites writes) {

@@ -1,5 +1,6 @@
 package dev.sluice.read;
 
+import dev.sluice.error.Errors;
 import dev.sluice.read.expr.Expression;
 import dev.sluice.util.CloseableIterator;
 import java.util.List;
@@ -85,6 +86,21 @@ public final class Scan {
    */
   public Scan includeDeletes(boolean include) {
     return with(options.withIncludeDeletes(include));
+  }
+
+  /**
+   * Reads file slices on up to {@code threads} threads (default: the table's {@code sluice.read.parallelism},
+   * itself 1). Each thread reads whole slices (log merge, projection and filter included) and hands rows over in
+   * batches through a bounded queue, so memory grows with the thread count, not the table. With more than one
+   * thread, rows of one file group keep their order but the order across file groups is not defined; a limit
+   * still returns exactly that many rows. Closing the iterator stops the threads. (Incremental queries with
+   * {@link #includeDeletes} compare two states and read on one thread.)
+   */
+  public Scan parallelism(int threads) {
+    if (threads < 1) {
+      throw Errors.badRequest("scan parallelism " + threads, "must be at least 1", "pass 1 or more threads");
+    }
+    return with(options.withParallelism(Optional.of(threads)));
   }
 
   /** The options so far. */

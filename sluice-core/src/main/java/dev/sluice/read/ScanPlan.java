@@ -25,7 +25,9 @@ import org.apache.parquet.filter2.predicate.FilterPredicate;
  * rows (column projection, Parquet-statistics pushdown, exact filtering). Base-file scans (Copy-on-Write, and
  * read-optimized Merge-on-Read) read each slice's base file; a Merge-on-Read snapshot merges each slice's log
  * records into its base rows first, and filters only the merged rows (statistics are pushed down only into base
- * files of slices without log files, whose rows no log record can change). One slice is open at a time.
+ * files of slices without log files, whose rows no log record can change). With a parallelism of 1 the slices
+ * are read in plan order, one open at a time; with more, up to that many threads each read whole slices and the
+ * rows of different slices interleave (see {@link CloseableIterator#concat(List, int, int)}).
  */
 public final class ScanPlan {
   private final Storage storage;
@@ -37,12 +39,19 @@ public final class ScanPlan {
   private final Optional<LogMerge> logMerge;
   private final Schema mergeSchema;
   private final Optional<Supplier<CloseableIterator<GenericRecord>>> reader;
-  /** The two latest row-to-output mappings (base rows and log rows alternate in a snapshot read). */
-  private OutputMapping recent = OutputMapping.NONE;
-  private OutputMapping older = OutputMapping.NONE;
+  private final int parallelism;
+
+  /** Rows handed from a slice's reader thread to the consumer at a time (parallel scans). */
+  private static final int BATCH_ROWS = 1024;
 
   ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, Optional<BoundExpression> filter,
       Set<String> readColumns, long limit, Optional<LogMerge> logMerge, Schema mergeSchema) {
+    this(storage, slices, outputSchema, filter, readColumns, limit, logMerge, mergeSchema, 1);
+  }
+
+  /** A plan whose slices are read on up to {@code parallelism} threads. */
+  ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, Optional<BoundExpression> filter,
+      Set<String> readColumns, long limit, Optional<LogMerge> logMerge, Schema mergeSchema, int parallelism) {
     this.storage = storage;
     this.slices = List.copyOf(slices);
     this.outputSchema = outputSchema;
@@ -52,6 +61,7 @@ public final class ScanPlan {
     this.logMerge = logMerge;
     this.mergeSchema = mergeSchema;
     this.reader = Optional.empty();
+    this.parallelism = Math.max(1, parallelism);
   }
 
   /** A plan whose rows come from {@code reader} (which reads {@code slices}), cut at {@code limit}. */
@@ -66,6 +76,7 @@ public final class ScanPlan {
     this.logMerge = logMerge;
     this.mergeSchema = outputSchema;
     this.reader = Optional.of(reader);
+    this.parallelism = 1;
   }
 
   /** The base files the scan reads. */
@@ -91,7 +102,15 @@ public final class ScanPlan {
     return outputSchema;
   }
 
-  /** Reads all planned slices lazily, one open at a time. */
+  /** Threads the slices are read on (1: in plan order, one open at a time). */
+  public int parallelism() {
+    return parallelism;
+  }
+
+  /**
+   * Reads all planned slices lazily: one open at a time in plan order, or with a parallelism above 1 on that many
+   * threads (rows of one slice in order, slices interleaved). Close the iterator to release files and threads.
+   */
   public CloseableIterator<GenericRecord> open() {
     if (reader.isPresent()) {
       CloseableIterator<GenericRecord> rows = reader.get().get();
@@ -105,14 +124,14 @@ public final class ScanPlan {
         parts.add(() -> readFile(s.baseFile().get()));
       }
     }
-    CloseableIterator<GenericRecord> all = CloseableIterator.concat(parts);
+    CloseableIterator<GenericRecord> all = CloseableIterator.concat(parts, parallelism, BATCH_ROWS);
     return limit == Long.MAX_VALUE ? all : new Limited(all, limit);
   }
 
   private CloseableIterator<GenericRecord> readMerged(FileSlice slice) {
     CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, logMerge.get()).open(slice);
     CloseableIterator<GenericRecord> kept = filter.isPresent() ? rows.filter(filter.get()::test) : rows;
-    return kept.map(this::toOutput);
+    return kept.map(new OutputRows(outputSchema)::apply);
   }
 
   private CloseableIterator<GenericRecord> readFile(BaseFile f) {
@@ -131,7 +150,7 @@ public final class ScanPlan {
         ? reader.read(projection, FilterCompat.get(pushed.get()))
         : reader.read(projection);
     CloseableIterator<GenericRecord> kept = filter.isPresent() ? rows.filter(filter.get()::test) : rows;
-    CloseableIterator<GenericRecord> out = kept.map(this::toOutput);
+    CloseableIterator<GenericRecord> out = kept.map(new OutputRows(outputSchema)::apply);
     return new CloseableIterator<>() {
       @Override
       public boolean hasNext() {
@@ -165,25 +184,40 @@ public final class ScanPlan {
     return Schema.createRecord(fileSchema.getName(), fileSchema.getDoc(), fileSchema.getNamespace(), false, projected);
   }
 
-  private GenericRecord toOutput(GenericRecord row) {
-    Schema rowSchema = row.getSchema();
-    OutputMapping m = recent;
-    if (m.rowSchema != rowSchema) {
-      m = older;
+  /**
+   * Turns one slice's rows into output rows. Each slice gets its own, so the mapping cache needs no locking when
+   * slices are read on several threads.
+   */
+  private static final class OutputRows {
+    private final Schema outputSchema;
+    /** The two latest row-to-output mappings (base rows and log rows alternate in a snapshot read). */
+    private OutputMapping recent = OutputMapping.NONE;
+    private OutputMapping older = OutputMapping.NONE;
+
+    OutputRows(Schema outputSchema) {
+      this.outputSchema = outputSchema;
+    }
+
+    GenericRecord apply(GenericRecord row) {
+      Schema rowSchema = row.getSchema();
+      OutputMapping m = recent;
       if (m.rowSchema != rowSchema) {
-        m = OutputMapping.of(rowSchema, outputSchema);
+        m = older;
+        if (m.rowSchema != rowSchema) {
+          m = OutputMapping.of(rowSchema, outputSchema);
+        }
+        older = recent;
+        recent = m;
       }
-      older = recent;
-      recent = m;
+      GenericData.Record out = new GenericData.Record(outputSchema);
+      int[] from = m.positions;
+      for (int i = 0; i < from.length; i++) {
+        Object v = from[i] < 0 ? null : row.get(from[i]);
+        // rows of files written before the schema widened a type are widened too
+        out.put(i, m.promote[i] ? SchemaEvolution.promote(v, m.targets[i]) : v);
+      }
+      return out;
     }
-    GenericData.Record out = new GenericData.Record(outputSchema);
-    int[] from = m.positions;
-    for (int i = 0; i < from.length; i++) {
-      Object v = from[i] < 0 ? null : row.get(from[i]);
-      // rows of files written before the schema widened a type are widened too
-      out.put(i, m.promote[i] ? SchemaEvolution.promote(v, m.targets[i]) : v);
-    }
-    return out;
   }
 
   /**

@@ -112,13 +112,23 @@ public final class SnapshotPlanner {
       Optional<String> queryInstant = options.asOf()
           .or(() -> seen.writeTimeline().completedAndPendingCompactions().lastInstant().map(i -> i.time()));
       if (queryInstant.isPresent()) {
-        logMerge = Optional.of(logMerge(seen, queryInstant.get()));
+        logMerge = Optional.of(logMerge(seen, queryInstant.get(), parallelism(options)));
       } else {
         slices.clear();
       }
       mergeSchema = mergeSchema(full, readColumns);
     }
-    return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema);
+    return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema,
+        parallelism(options));
+  }
+
+  /** The scan's own parallelism, else the configured {@code sluice.read.parallelism}. */
+  int parallelism(ScanOptions options) {
+    int threads = options.parallelism().orElseGet(() -> config.get(ConfigKeys.READ_PARALLELISM));
+    if (threads < 1) {
+      throw Errors.badConfig(ConfigKeys.READ_PARALLELISM.name(), String.valueOf(threads), "a thread count of 1 or more");
+    }
+    return threads;
   }
 
   /** The table schema with the meta fields first. */
@@ -128,9 +138,18 @@ public final class SnapshotPlanner {
 
   /** How Merge-on-Read slices merge as of {@code queryInstant}, with blocks committed on {@code seen}. */
   LogMerge logMerge(Timeline seen, String queryInstant) {
+    return logMerge(seen, queryInstant, 1);
+  }
+
+  /**
+   * How slices merged {@code threads} at a time merge: they share the memory budget (as compaction's threads do),
+   * so a parallel scan holds no more merged log records on the heap than a sequential one.
+   */
+  LogMerge logMerge(Timeline seen, String queryInstant, int threads) {
     return new LogMerge(seen, queryInstant, tableConfig.precombineField(),
         new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass())),
-        config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY), Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)));
+        Math.max(1, config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY) / threads),
+        Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)));
   }
 
   /**
