@@ -18,6 +18,7 @@ import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -120,6 +121,30 @@ class TaggingAndFailureTest {
     assertTrue(instants.get(1).isCompleted());
     t.upsert(it(batch));
     assertEquals(200, rows(t).size());
+  }
+
+  @Test
+  void aLargeInputPreparedInChunksReportsItsFirstBadRecordByNumberAndCombinesAcrossChunks() throws IOException {
+    Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of("sluice.write.parallelism", "2"));
+    List<GenericRecord> batch = new ArrayList<>(trips(0, 20_000, 3, 1));
+    // two bad records in different chunks: the first in input order is the one reported
+    GenericRecord late = trip("bad-late", 1, "p0", "n", 0);
+    late.put("ts", null);
+    GenericRecord early = trip("bad-early", 1, "p0", "n", 0);
+    early.put("amount", "not a double");
+    batch.set(15_000, late);
+    batch.set(9_000, early);
+    SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(it(batch)));
+    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertTrue(e.getMessage().contains("record 9001") && e.getMessage().contains("'amount'"), e.getMessage());
+    assertEquals(0, rows(t).size());
+    // a key in the first chunk and again (same ordering value) in a later one: the later record wins
+    List<GenericRecord> dups = new ArrayList<>(trips(0, 12_000, 3, 1));
+    dups.add(trip("id-000010", 1, "p1", "later", 15.0));
+    t.upsert(it(dups));
+    Map<String, GenericRecord> rows = rows(t);
+    assertEquals(12_000, rows.size());
+    assertEquals("later", rows.get("id-000010").get("name").toString());
   }
 
   @Test
