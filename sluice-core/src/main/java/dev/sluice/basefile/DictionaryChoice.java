@@ -66,6 +66,7 @@ public final class DictionaryChoice {
     }
   }
 
+  /** The non-null branch of a two-branch union with null; any other schema as it is. */
   private static Schema nonNull(Schema s) {
     if (s.getType() == Schema.Type.UNION && s.getTypes().size() == 2) {
       Schema a = s.getTypes().get(0);
@@ -88,15 +89,9 @@ public final class DictionaryChoice {
     return v;
   }
 
+  /** True for a string, bytes, fixed or numeric column, nullable or not. */
   private static boolean primitive(Schema s) {
-    if (s.getType() == Schema.Type.UNION) {
-      List<Schema> branches = s.getTypes();
-      if (branches.size() != 2 || branches.stream().noneMatch(b -> b.getType() == Schema.Type.NULL)) {
-        return false;
-      }
-      return primitive(branches.get(0).getType() == Schema.Type.NULL ? branches.get(1) : branches.get(0));
-    }
-    return switch (s.getType()) {
+    return switch (nonNull(s).getType()) {
       case STRING, BYTES, FIXED, INT, LONG, FLOAT, DOUBLE -> true;
       default -> false;
     };

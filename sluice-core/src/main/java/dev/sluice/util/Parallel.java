@@ -34,13 +34,7 @@ public final class Parallel {
       }
       return out;
     }
-    int id = POOL_ID.incrementAndGet();
-    AtomicInteger thread = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
-      Thread t = new Thread(r, "sluice-" + id + "-" + thread.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = daemonPool(n, "sluice-" + POOL_ID.incrementAndGet());
     try {
       List<Future<R>> futures = new ArrayList<>(items.size());
       for (T item : items) {
@@ -55,19 +49,34 @@ public final class Parallel {
       Thread.currentThread().interrupt();
       throw Errors.internal("interrupted while waiting for parallel tasks", e);
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof SluiceException se) {
-        throw se;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw Errors.internal("parallel task failed", cause);
+      throw failure(e, "parallel task failed");
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** A fixed pool of {@code threads} daemon threads named {@code prefix-1}, {@code prefix-2}, ... */
+  public static ExecutorService daemonPool(int threads, String prefix) {
+    AtomicInteger thread = new AtomicInteger();
+    return Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, prefix + "-" + thread.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * What a task's failure is rethrown as: its own unchecked exception (a {@link SluiceException} as it is) or error,
+   * anything else wrapped as an internal error saying {@code what}.
+   */
+  public static RuntimeException failure(ExecutionException e, String what) {
+    Throwable cause = e.getCause();
+    if (cause instanceof RuntimeException re) {
+      return re;
+    }
+    if (cause instanceof Error err) {
+      throw err;
+    }
+    return Errors.internal(what, cause);
   }
 }

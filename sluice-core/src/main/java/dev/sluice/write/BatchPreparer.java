@@ -7,6 +7,7 @@ import dev.sluice.key.FieldPath;
 import dev.sluice.key.KeyGenerator;
 import dev.sluice.merge.Ordering;
 import dev.sluice.merge.RecordMerger;
+import dev.sluice.util.Parallel;
 import dev.sluice.util.Positioned;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -31,7 +31,7 @@ import org.apache.avro.generic.GenericRecord;
 final class BatchPreparer {
   /** Records per chunk converted on a write thread. */
   private static final int CHUNK = 4096;
-  private static final AtomicInteger THREAD_ID = new AtomicInteger();
+  private static final AtomicInteger POOL_ID = new AtomicInteger();
 
   private final Schema userSchema;
   private final List<String> keyFields;
@@ -118,11 +118,7 @@ final class BatchPreparer {
    */
   private void fillInChunks(PreparedBatch batch, GenericRecord first, Iterator<GenericRecord> input,
       WriteOperation op) {
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "sluice-prepare-" + THREAD_ID.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = Parallel.daemonPool(threads, "sluice-prepare-" + POOL_ID.incrementAndGet());
     ArrayDeque<Future<List<WriteRecord>>> pending = new ArrayDeque<>();
     try {
       long n = 1;
@@ -170,14 +166,7 @@ final class BatchPreparer {
       Thread.currentThread().interrupt();
       throw Errors.internal("interrupted while preparing a write", e);
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw Errors.internal("preparing a write failed", cause);
+      throw Parallel.failure(e, "preparing a write failed");
     }
   }
 
