@@ -96,8 +96,9 @@ public final class BenchDriver {
   private int runAll() {
     BenchOptions.Scale s = o.scale();
     out.printf(Locale.ROOT, "sluice-bench: scale %s (%,d records, batches of %,d, %,d deletes, %,d lookups, "
-            + "delta commits %s), %d rep(s), -Xmx%s, parallelism %d, %d cores; work dir %s%n", s.name(), s.records(),
-        s.batch(), s.deletes(), s.lookups(), s.commits(), o.reps(), o.heap(), o.parallelism(),
+            + "delta commits %s, warm-up runs of %,d records), %d rep(s), -Xmx%s, parallelism %d, %d cores; work dir "
+            + "%s%n", s.name(), s.records(), s.batch(), s.deletes(), s.lookups(), s.commits(), s.warmup(), o.reps(),
+        o.heap(), o.parallelism(),
         Runtime.getRuntime().availableProcessors(), work);
     declareRows();
     for (int rep = 0; rep < o.reps(); rep++) {

@@ -34,9 +34,11 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "usage: sluice-bench [--scale smoke|quick|full] [--only W1,W2,...] [--reps N] [--heap SIZE]",
       "                    [--parallelism N] [--seed N] [--work-dir DIR] [--keep] [--no-memory]",
       "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
-      "                    [--oracle-dir DIR] [--timeout-min N]",
+      "                    [--oracle-dir DIR] [--timeout-min N] [--warmup RECORDS]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
-      "          full (1M: the issue's sizes)");
+      "          full (1M: the issue's sizes)",
+      "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",
+      "          20,000 at full; a larger one measures warm JVMs, as a long-running service would be)");
 
   /**
    * Workload sizes.
@@ -84,6 +86,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     List<String> jvmOpts = new ArrayList<>();
     Path oracleDir = Path.of(System.getProperty("sluice.oracle.dir", "hudi-oracle/target"));
     int timeout = -1;
+    Long warmup = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -102,12 +105,20 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--jvm-opt" -> jvmOpts.add(value(args, ++i, a));
         case "--oracle-dir" -> oracleDir = Path.of(value(args, ++i, a));
         case "--timeout-min" -> timeout = Integer.parseInt(value(args, ++i, a));
+        case "--warmup" -> warmup = Long.parseLong(value(args, ++i, a));
         case "-h", "--help" -> throw new IllegalArgumentException("help");
         default -> throw new IllegalArgumentException("unknown option " + a);
       }
     }
     if (reps != null && reps < 1) {
       throw new IllegalArgumentException("--reps must be at least 1");
+    }
+    if (warmup != null) {
+      if (warmup < 0) {
+        throw new IllegalArgumentException("--warmup must be 0 (none) or a number of records");
+      }
+      scale = new Scale(scale.name(), scale.records(), scale.batch(), scale.deletes(), scale.lookups(),
+          scale.commits(), warmup, scale.reps(), scale.heap());
     }
     boolean memoryRuns = memory && !scale.name().equals("smoke");
     if (only.isEmpty() && scale.name().equals("smoke")) {

@@ -77,4 +77,17 @@ class BenchResultsTest {
     assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[] {"--scale", "huge"}));
     assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[] {"--reps", "0"}));
   }
+
+  @Test
+  void warmupOverridesOnlyTheScalesWarmupSize() {
+    BenchOptions.Scale full = BenchOptions.parse(new String[] {"--scale", "full"}).scale();
+    assertEquals(20_000, full.warmup());
+    BenchOptions.Scale warm = BenchOptions.parse(new String[] {"--scale", "full", "--warmup", "300000"}).scale();
+    assertEquals(300_000, warm.warmup());
+    assertEquals(full.records(), warm.records());
+    assertEquals(full.batch(), warm.batch());
+    assertEquals(full.commits(), warm.commits());
+    assertEquals(0, BenchOptions.parse(new String[] {"--warmup", "0"}).scale().warmup());
+    assertThrows(IllegalArgumentException.class, () -> BenchOptions.parse(new String[] {"--warmup", "-1"}));
+  }
 }

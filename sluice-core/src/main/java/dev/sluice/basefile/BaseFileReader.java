@@ -10,7 +10,6 @@ import dev.sluice.util.CloseableIterator;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,7 @@ import org.apache.parquet.schema.Type;
  */
 public final class BaseFileReader implements Closeable {
   /**
-   * Up to this many candidate keys, {@link #recordKeysAmong} reads only the pages whose statistics admit one; with
+   * Up to this many candidate keys, {@link #recordKeysFoundAmong} reads only the pages whose statistics admit one; with
    * more, nearly every page qualifies and the filter would only cost.
    */
   static final int KEY_FILTER_LIMIT = 64;
@@ -288,22 +287,29 @@ public final class BaseFileReader implements Closeable {
   }
 
   /**
-   * The {@code _hoodie_record_key} of the rows that may hold one of {@code candidates}: with few candidates only
-   * the row groups and pages whose key statistics admit one are read (Parquet's column index), else every key.
-   * Callers check membership themselves; this only narrows what is decoded.
+   * The distinct {@code candidates} this file holds a row for, in the order its rows hold them: the exact check of
+   * bloom index tagging. Reads only the record key column (with few candidates, only the pages whose key statistics
+   * admit one) and matches its values as bytes, building no String per row.
    */
-  public CloseableIterator<String> recordKeysAmong(Collection<String> candidates) {
-    if (candidates.isEmpty() || candidates.size() > KEY_FILTER_LIMIT) {
-      return recordKeys();
+  public List<String> recordKeysFoundAmong(List<String> candidates) {
+    if (candidates.isEmpty()) {
+      return List.of();
     }
-    Set<Binary> wanted = new HashSet<>();
-    for (String c : candidates) {
-      wanted.add(Binary.fromString(c));
+    boolean filtered = candidates.size() <= KEY_FILTER_LIMIT;
+    FilterCompat.Filter filter = FilterCompat.NOOP;
+    if (filtered) {
+      Set<Binary> wanted = new HashSet<>();
+      candidates.forEach(c -> wanted.add(Binary.fromString(c)));
+      filter = FilterCompat.get(FilterApi.in(FilterApi.binaryColumn(MetaFields.RECORD_KEY), wanted));
     }
-    FilterCompat.Filter filter = FilterCompat.get(FilterApi.in(FilterApi.binaryColumn(MetaFields.RECORD_KEY), wanted));
     MessageType keys = stringColumns(MetaFields.RECORD_KEY);
-    return new KeyColumnsIterator<>(openReader(filter), keys, parquetFooter.getFileMetaData().getCreatedBy(),
-        row -> row[0], e -> readError(path, e), true);
+    Utf8KeySet set = new Utf8KeySet(candidates);
+    ParquetFileReader reader = openReader(filter);
+    try {
+      return KeyMatcher.found(reader, keys, createdBy(), set, filtered);
+    } catch (IOException | RuntimeException e) {
+      throw readError(path, e);
+    }
   }
 
   /** Record key and partition path of every row, reading only those two columns (for the simple index). */

@@ -4,13 +4,11 @@ import dev.sluice.basefile.BaseFileReader;
 import dev.sluice.fsview.BaseFile;
 import dev.sluice.fsview.FileSystemView;
 import dev.sluice.storage.Storage;
-import dev.sluice.util.CloseableIterator;
 import dev.sluice.util.KeySort;
 import dev.sluice.util.Parallel;
 import dev.sluice.write.WriteRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -142,17 +140,10 @@ final class KeyLookupIndex implements Index {
     if (candidates.isEmpty()) {
       return List.of();
     }
-    Set<String> wanted = new HashSet<>(candidates);
     Location loc = new Location(task.partition(), task.file().fileId(), task.file().instantTime());
-    List<Match> out = new ArrayList<>();
-    try (CloseableIterator<String> keys = reader.recordKeysAmong(candidates)) {
-      while (keys.hasNext()) {
-        String k = keys.next();
-        if (wanted.contains(k)) {
-          out.add(new Match(k, loc));
-        }
-      }
-    }
+    List<String> keys = reader.recordKeysFoundAmong(candidates);
+    List<Match> out = new ArrayList<>(keys.size());
+    keys.forEach(k -> out.add(new Match(k, loc)));
     return out;
   }
 }

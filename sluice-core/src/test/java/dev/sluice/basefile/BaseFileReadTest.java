@@ -241,27 +241,80 @@ class BaseFileReadTest {
   }
 
   @Test
-  void recordKeysAmongFewCandidatesReadOnlyTheRowGroupsAndPagesThatMayHoldThem() {
+  void recordKeysFoundAmongCandidatesAreThePresentOnesOnceInFileOrder() {
+    // few candidates (the filtered path), with an absent key and a duplicate
     String a = TestRecords.key(10);
     String b = TestRecords.key(1500);
-    List<String> keys = new ArrayList<>();
-    try (BaseFileReader r = BaseFileReader.open(storage, path);
-        CloseableIterator<String> it = r.recordKeysAmong(List.of(a, b, "absent"))) {
-      it.forEachRemaining(keys::add);
+    try (BaseFileReader r = BaseFileReader.open(storage, path)) {
+      assertEquals(List.of(a, b), r.recordKeysFoundAmong(List.of(b, "absent", a, b)));
+      assertEquals(List.of(), r.recordKeysFoundAmong(List.of("absent", "key-")));
+      assertEquals(List.of(), r.recordKeysFoundAmong(List.of()));
     }
-    assertTrue(keys.contains(a) && keys.contains(b), keys.toString());
-    // keys "key-<i>" in i order overlap in string order across row groups, yet most groups and pages are ruled out
-    assertTrue(keys.size() < ROWS / 2, "read " + keys.size() + " of " + ROWS + " keys");
+    // many candidates (every page read): every other key plus absent ones and keys that extend present ones
     List<String> all = written.stream().map(g -> g.get(MetaFields.RECORD_KEY).toString()).toList();
-    assertTrue(all.containsAll(keys));
-    // many candidates: every key, as recordKeys()
-    List<String> many = all.subList(0, BaseFileReader.KEY_FILTER_LIMIT + 1);
-    List<String> every = new ArrayList<>();
-    try (BaseFileReader r = BaseFileReader.open(storage, path);
-        CloseableIterator<String> it = r.recordKeysAmong(many)) {
-      it.forEachRemaining(every::add);
+    List<String> candidates = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < ROWS; i += 2) {
+      candidates.add(all.get(i) + "0");
+      candidates.add(all.get(i));
+      candidates.add("absent-" + i);
+      expected.add(all.get(i));
     }
-    assertEquals(all, every);
+    // keys extended by a digit are often present keys themselves ("key-1" + "0"): those count as found too
+    java.util.Collections.reverse(candidates);
+    try (BaseFileReader r = BaseFileReader.open(storage, path)) {
+      List<String> found = r.recordKeysFoundAmong(candidates);
+      List<String> want = all.stream().filter(candidates::contains).toList();
+      assertEquals(want, found);
+      assertTrue(found.containsAll(expected));
+    }
+  }
+
+  @Test
+  void recordKeysFoundAmongReadsPlainAndDictionaryEncodedKeyColumnsAlike() throws IOException {
+    // a file as other writers make it (parquet-avro, dictionary on), each key on four rows so the dictionary stays;
+    // Sluice itself always writes the key column plain (unique keys make a dictionary fall back anyway)
+    String dict = dir.resolve("dict.parquet").toString();
+    String plain = dir.resolve("plain.parquet").toString();
+    try (org.apache.parquet.hadoop.ParquetWriter<GenericRecord> d =
+            org.apache.parquet.avro.AvroParquetWriter.<GenericRecord>builder(new StorageOutputFile(storage, dict))
+                .withSchema(TestRecords.WITH_META).withDictionaryEncoding(true).withPageSize(4096).build();
+        BaseFileWriter p = BaseFileWriter.open(storage, plain, TestRecords.WITH_META,
+            BaseFileWriterOptions.defaults().withRowGroupSize(16 * 1024).withPageSize(4096))) {
+      for (int i = 0; i < ROWS; i++) {
+        GenericRecord g = TestRecords.record(i / 4, "f.parquet");
+        d.write(g);
+        p.write(g);
+      }
+      p.finish();
+    }
+    try (ParquetFileReader d = ParquetFileReader.open(new StorageInputFile(storage, dict));
+        ParquetFileReader p = ParquetFileReader.open(new StorageInputFile(storage, plain))) {
+      assertTrue(keyColumn(d).hasDictionaryPage(), "the first file's keys are dictionary-encoded");
+      assertTrue(!keyColumn(p).hasDictionaryPage(), "the second file's keys are not");
+    }
+    List<String> candidates = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < ROWS / 4; i++) {
+      if (i % 3 == 0) {
+        candidates.add(TestRecords.key(i));
+        expected.add(TestRecords.key(i));
+      }
+      candidates.add("k" + i);
+    }
+    try (BaseFileReader d = BaseFileReader.open(storage, dict); BaseFileReader p = BaseFileReader.open(storage, plain)) {
+      assertEquals(expected, d.recordKeysFoundAmong(candidates));
+      assertEquals(expected, p.recordKeysFoundAmong(candidates));
+    }
+  }
+
+  private static ColumnChunkMetaData keyColumn(ParquetFileReader reader) {
+    for (ColumnChunkMetaData c : reader.getFooter().getBlocks().get(0).getColumns()) {
+      if (c.getPath().toDotString().equals(MetaFields.RECORD_KEY)) {
+        return c;
+      }
+    }
+    throw new AssertionError("no key column");
   }
 
   @Test

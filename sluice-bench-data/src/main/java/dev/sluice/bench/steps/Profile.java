@@ -5,11 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.ParseException;
+import java.time.Duration;
 import java.util.Optional;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
-/** A JFR recording (the JDK's "profile" settings) of one measured span, dumped to a file when it stops. */
+/** A JFR recording (the JDK's "profile" settings, Java stacks sampled every millisecond) of one measured span, dumped to a file when it stops. */
 final class Profile {
   private final Recording recording;
   private final Path file;
@@ -28,6 +29,8 @@ final class Profile {
     try {
       Files.createDirectories(Path.of(dir));
       Recording r = new Recording(Configuration.getConfiguration("profile"));
+      // the settings' 10-20 ms sampling gives a 1-second step a hundred samples: too few to rank its hot paths
+      r.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(1));
       r.setName(name);
       r.setToDisk(true);
       r.start();
