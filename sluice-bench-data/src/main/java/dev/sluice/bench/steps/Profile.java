@@ -10,7 +10,10 @@ import java.util.Optional;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
-/** A JFR recording (the JDK's "profile" settings, Java stacks sampled every millisecond) of one measured span, dumped to a file when it stops. */
+/**
+ * A JFR recording (the JDK's "profile" settings, Java stacks sampled every millisecond) of one measured span, dumped
+ * to a file when it stops.
+ */
 final class Profile {
   private final Recording recording;
   private final Path file;
