@@ -283,7 +283,7 @@ public final class BaseFileReader implements Closeable {
   public CloseableIterator<String> recordKeys() {
     MessageType keys = stringColumns(MetaFields.RECORD_KEY);
     return new KeyColumnsIterator<>(openReader(FilterCompat.NOOP), keys,
-        parquetFooter.getFileMetaData().getCreatedBy(), row -> row[0], e -> readError(path, e), false);
+        parquetFooter.getFileMetaData().getCreatedBy(), row -> row[0], e -> readError(path, e));
   }
 
   /**
@@ -317,7 +317,7 @@ public final class BaseFileReader implements Closeable {
     MessageType cols = stringColumns(MetaFields.RECORD_KEY, MetaFields.PARTITION_PATH);
     return new KeyColumnsIterator<>(openReader(FilterCompat.NOOP), cols,
         parquetFooter.getFileMetaData().getCreatedBy(), row -> new KeyAndPartition(row[0], row[1]),
-        e -> readError(path, e), false);
+        e -> readError(path, e));
   }
 
   private MessageType stringColumns(String... names) {

@@ -14,8 +14,6 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 
@@ -34,7 +32,7 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   private final Function<String[], T> rowFn;
   private final Function<Throwable, RuntimeException> errors;
   private final StringConverter[] converters;
-  private final RootConverter root;
+  private final TopLevelConverters root;
   private final ColumnReader[] readers;
   private final RowGroups groups;
   private long leftInGroup;
@@ -42,10 +40,9 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   private boolean done;
 
   KeyColumnsIterator(ParquetFileReader reader, MessageType schema, String createdBy, Function<String[], T> rowFn,
-      Function<Throwable, RuntimeException> errors, boolean filtered) {
+      Function<Throwable, RuntimeException> errors) {
     this.reader = reader;
-    // filtered: only the rows of the pages the reader's filter admits (column index), not whole row groups
-    this.groups = new RowGroups(reader, filtered);
+    this.groups = new RowGroups(reader, false);
     this.schema = schema;
     this.columns = schema.getColumns().toArray(new ColumnDescriptor[0]);
     this.createdBy = createdBy;
@@ -55,7 +52,7 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
     for (int i = 0; i < columns.length; i++) {
       converters[i] = new StringConverter();
     }
-    this.root = new RootConverter(converters);
+    this.root = new TopLevelConverters(converters);
     this.readers = new ColumnReader[columns.length];
     reader.setRequestedSchema(schema);
   }
@@ -174,28 +171,6 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
     @Override
     public void addBinary(Binary b) {
       value = utf8(b);
-    }
-  }
-
-  /** Parquet looks column converters up by field index under the root. */
-  private static final class RootConverter extends GroupConverter {
-    private final StringConverter[] fields;
-
-    RootConverter(StringConverter[] fields) {
-      this.fields = fields;
-    }
-
-    @Override
-    public Converter getConverter(int fieldIndex) {
-      return fields[fieldIndex];
-    }
-
-    @Override
-    public void start() {
-    }
-
-    @Override
-    public void end() {
     }
   }
 }

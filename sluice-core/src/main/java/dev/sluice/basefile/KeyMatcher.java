@@ -12,8 +12,6 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 
@@ -34,20 +32,7 @@ final class KeyMatcher {
     ColumnDescriptor column = schema.getColumns().get(0);
     int maxDef = column.getMaxDefinitionLevel();
     Probe probe = new Probe(wanted);
-    GroupConverter root = new GroupConverter() {
-      @Override
-      public Converter getConverter(int fieldIndex) {
-        return probe;
-      }
-
-      @Override
-      public void start() {
-      }
-
-      @Override
-      public void end() {
-      }
-    };
+    TopLevelConverters root = new TopLevelConverters(probe);
     reader.setRequestedSchema(schema);
     try (RowGroups groups = new RowGroups(reader, filtered)) {
       Optional<PageReadStore> pages;
