@@ -271,6 +271,37 @@ class BaseFileReadTest {
   }
 
   @Test
+  void recordKeysFoundAmongFewCandidatesSkipsTheRowGroupsTheirKeyStatisticsRuleOut() throws IOException {
+    String wanted = TestRecords.key(10);
+    Binary w = Binary.fromString(wanted);
+    int excluded = -1;
+    List<BlockMetaData> groups = rowGroups();
+    for (int g = 0; g < groups.size() && excluded < 0; g++) {
+      for (ColumnChunkMetaData c : groups.get(g).getColumns()) {
+        if (c.getPath().toDotString().equals(MetaFields.RECORD_KEY)) {
+          Binary min = (Binary) c.getStatistics().genericGetMin();
+          Binary max = (Binary) c.getStatistics().genericGetMax();
+          if (w.compareTo(min) < 0 || w.compareTo(max) > 0) {
+            excluded = g;
+          }
+        }
+      }
+    }
+    assertTrue(excluded >= 0, "some row group's key range leaves out " + wanted);
+    smashColumn(excluded, MetaFields.RECORD_KEY);
+    List<String> many = new ArrayList<>(List.of(wanted));
+    for (int i = 0; i < BaseFileReader.KEY_FILTER_LIMIT; i++) {
+      many.add("absent-" + i);
+    }
+    try (BaseFileReader r = BaseFileReader.open(storage, path)) {
+      // the damaged key chunk is never read: its statistics rule the candidate out
+      assertEquals(List.of(wanted), r.recordKeysFoundAmong(List.of(wanted, "absent")));
+      // with more candidates than the filter takes, every key chunk is read, the damaged one too
+      assertThrows(SluiceException.class, () -> r.recordKeysFoundAmong(many));
+    }
+  }
+
+  @Test
   void recordKeysFoundAmongReadsPlainAndDictionaryEncodedKeyColumnsAlike() throws IOException {
     // a file as other writers make it (parquet-avro, dictionary on), each key on four rows so the dictionary stays;
     // Sluice itself always writes the key column plain (unique keys make a dictionary fall back anyway)
