@@ -26,9 +26,9 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 
 /**
- * The fast path of a Copy-on-Write merge: walks a base file row by row on Parquet's column readers and copies the
- * rows the merge keeps straight into a {@link BaseFileWriter}'s column writers, every value with its repetition and
- * definition levels, without building an Avro record ({@code _hoodie_file_name} is replaced by the new file's
+ * The fast path of a Copy-on-Write merge: walks a base file row by row on column readers ({@link CopyColumnReader}
+ * where it decodes the chunk, Parquet's otherwise) and copies the rows the merge keeps straight into a
+ * {@link BaseFileWriter}'s column writers, every value with its repetition and definition levels, without building an Avro record ({@code _hoodie_file_name} is replaced by the new file's
  * name). Values and levels are the ones the row was written with, so the output is the file that shredding the
  * same rows as records would give (the writer's page and row group cuts are driven by the same row ends).
  *
@@ -53,6 +53,8 @@ public final class RowCopier implements Closeable {
   private final ColumnReader[] readers;
   private final long[] remaining;
   private final ColumnWriter[] writers;
+  /** Columns whose chunks {@link CopyColumnReader} decodes; the others are read by Parquet's reader. */
+  private final boolean[] ownReader;
   private final ParquetFileReader parquet;
   private long boundGeneration = -1;
   private final RowGroups groups;
@@ -88,6 +90,10 @@ public final class RowCopier implements Closeable {
     this.parquet = source.openAll();
     this.groups = new RowGroups(parquet, false);
     parquet.setRequestedSchema(schema);
+    this.ownReader = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      ownReader[i] = CopyColumnReader.readsAll(columns[i], parquet.getRowGroups());
+    }
   }
 
   /**
@@ -315,7 +321,7 @@ public final class RowCopier implements Closeable {
    * buffer accessors: a fifth of a compaction's samples before this. The bytes are not copied (the value stays as
    * constant as the reader made it).
    */
-  private static Binary onHeap(Binary b) {
+  static Binary onHeap(Binary b) {
     if (b.getClass() != BUFFER_BACKED) {
       return b;
     }
@@ -342,9 +348,16 @@ public final class RowCopier implements Closeable {
       return false;
     }
     leftInGroup = pages.get().getRowCount();
-    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages.get(), new Ignored(schema), schema, source.createdBy());
+    ColumnReadStoreImpl store = null;
     for (int c = 0; c < columns.length; c++) {
-      readers[c] = store.getColumnReader(columns[c]);
+      if (ownReader[c]) {
+        readers[c] = CopyColumnReader.open(columns[c], pages.get().getPageReader(columns[c]));
+      } else {
+        if (store == null) {
+          store = new ColumnReadStoreImpl(pages.get(), new Ignored(schema), schema, source.createdBy());
+        }
+        readers[c] = store.getColumnReader(columns[c]);
+      }
       remaining[c] = readers[c].getTotalValueCount();
     }
     return true;
@@ -368,7 +381,7 @@ public final class RowCopier implements Closeable {
   }
 
   /** Column readers need a converter tree; values are taken from the readers directly, never through it. */
-  private static final class Ignored extends GroupConverter {
+  static final class Ignored extends GroupConverter {
     private final Converter[] children;
 
     Ignored(GroupType type) {

@@ -16,6 +16,12 @@ import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
+import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.avro.AvroWriteSupport;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -177,6 +183,55 @@ class RowCopierTest {
         assertEquals(r.get("s"), byString.ordering());
       }
       assertTrue(!byOptional.next() && !byString.next());
+    }
+  }
+
+  /**
+   * A source written with v2 pages and no dictionaries (delta-encoded columns, read by Parquet's reader, beside
+   * columns {@link CopyColumnReader} reads): the copied rows are the source's rows, in order.
+   */
+  @Test
+  void copiesAFileWhoseColumnsTwoReadersRead() throws IOException {
+    Path src = dir.resolve("v2.parquet");
+    PlainParquetConfiguration conf = new PlainParquetConfiguration();
+    conf.setBoolean(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, true);
+    try (ParquetWriter<GenericRecord> w = AvroParquetWriter.<GenericRecord>builder(
+            new StorageOutputFile(storage, src.toString())).withConf(conf).withSchema(SCHEMA)
+        .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0).withDictionaryEncoding(false)
+        .withPageSize(2048).withRowGroupSize(64 * 1024L).build()) {
+      for (int i = 0; i < 1500; i++) {
+        w.write(row(i, "source.parquet"));
+      }
+    }
+    Path copied = dir.resolve("copied-v2.parquet");
+    try (BaseFileReader reader = BaseFileReader.open(storage, src.toString());
+        BaseFileWriter w = BaseFileWriter.open(storage, copied.toString(), SCHEMA, SMALL)) {
+      try (RowCopier c = RowCopier.open(reader, w, Optional.of("l"), "new.parquet").orElseThrow()) {
+        int i = 0;
+        while (c.next()) {
+          if (dropped(i++)) {
+            c.drop();
+          } else {
+            c.copy();
+          }
+        }
+      }
+      w.finish();
+    }
+    try (BaseFileReader a = BaseFileReader.open(storage, src.toString());
+        BaseFileReader b = BaseFileReader.open(storage, copied.toString());
+        CloseableIterator<GenericRecord> ia = a.read(SCHEMA);
+        CloseableIterator<GenericRecord> ib = b.read(SCHEMA)) {
+      int i = 0;
+      int kept = 0;
+      while (ia.hasNext()) {
+        GenericRecord expected = ia.next();
+        if (!dropped(i++)) {
+          expected.put(MetaFields.FILE_NAME, new Utf8("new.parquet"));
+          assertEquals(expected, ib.next(), "kept row " + kept++);
+        }
+      }
+      assertTrue(!ib.hasNext() && kept > 1000);
     }
   }
 }
