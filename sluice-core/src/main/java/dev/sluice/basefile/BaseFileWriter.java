@@ -9,6 +9,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroSchemaConverter;
@@ -41,7 +42,9 @@ public final class BaseFileWriter implements Closeable {
   private final String path;
   private final Schema schema;
   private final int keyField;
-  private final BloomFilter bloom;
+  private BloomFilter bloom;
+  /** The bloom filter holds the keys of the file this one rewrites ({@link #continueBloom}). */
+  private boolean bloomHasOldKeys;
   private final long rowGroupSize;
   private final MessageType parquetSchema;
   private final ParquetProperties props;
@@ -193,10 +196,40 @@ public final class BaseFileWriter implements Closeable {
   }
 
   /**
+   * Starts this file's bloom filter from {@code old}, the filter of the file this one rewrites ({@code oldRows}
+   * rows), when {@link BloomFilters#continuing} allows; true if it did. Rows copied from that file and records
+   * written with {@link #writeReplacing} then skip hashing their keys into the filter, which holds them already;
+   * new keys are added as before. Only before the first row.
+   */
+  public boolean continueBloom(BloomFilter old, long oldRows) {
+    if (recordCount > 0 || bloomHasOldKeys) {
+      throw Errors.internal("bloom filter of " + path + " continued after rows were written", null);
+    }
+    Optional<BloomFilter> continued = BloomFilters.continuing(old, bloom, oldRows);
+    continued.ifPresent(b -> {
+      bloom = b;
+      bloomHasOldKeys = true;
+    });
+    return bloomHasOldKeys;
+  }
+
+  /**
    * Appends one record; its meta fields must be filled. The record key goes into the bloom filter and the
    * min/max key range.
    */
   public void write(GenericRecord recordWithMetaFields) {
+    write(recordWithMetaFields, false);
+  }
+
+  /**
+   * As {@link #write}, for a record whose key a row of the rewritten file had (an update, or a row carried over as
+   * a record): with a {@linkplain #continueBloom continued} filter the key is not hashed again.
+   */
+  public void writeReplacing(GenericRecord recordWithMetaFields) {
+    write(recordWithMetaFields, true);
+  }
+
+  private void write(GenericRecord recordWithMetaFields, boolean oldKey) {
     if (failed || finished || closed) {
       throw Errors.internal("write to base file " + path + " after it was "
           + (failed ? "failed" : finished ? "finished" : "closed"), null);
@@ -228,7 +261,7 @@ public final class BaseFileWriter implements Closeable {
       throw Errors.badInput("record " + (recordCount + 1) + " (key '" + key + "') written to " + path,
           "does not match the table schema: " + e.getMessage(), e);
     }
-    afterRow(key);
+    afterRow(key, oldKey);
   }
 
   /** The column writers of the current row group for {@link RowCopier}; null while rows go through parquet-avro. */
@@ -258,11 +291,13 @@ public final class BaseFileWriter implements Closeable {
   /** Ends a row {@link RowCopier} wrote into {@link #directColumns()}, whose record key is {@code key}. */
   void endCopiedRow(String key) {
     columnStore.endRecord();
-    afterRow(key);
+    afterRow(key, true);
   }
 
-  private void afterRow(String key) {
-    bloom.add(key);
+  private void afterRow(String key, boolean oldKey) {
+    if (!(oldKey && bloomHasOldKeys)) {
+      bloom.add(key);
+    }
     if (minKey == null || key.compareTo(minKey) < 0) {
       minKey = key;
     }

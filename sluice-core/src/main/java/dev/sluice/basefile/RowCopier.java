@@ -199,7 +199,7 @@ public final class RowCopier implements Closeable {
         throw Errors.badTable(source.path(), "has a row without " + MetaFields.RECORD_KEY,
             "Files written with hoodie.populate.meta.fields=false cannot be merged by key.");
       }
-      key = k.getBinary().toStringUsingUTF8();
+      key = KeyColumnsIterator.utf8(k.getBinary());
       rowOpen = true;
       return true;
     } catch (SluiceException e) {

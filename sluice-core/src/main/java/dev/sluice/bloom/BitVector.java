@@ -31,6 +31,13 @@ final class BitVector {
     this.words = new long[(int) (((long) vectorSize + 63) >>> 6)];
   }
 
+  /** An independent copy. */
+  BitVector copy() {
+    BitVector c = new BitVector(vectorSize, nbHash, hashType);
+    System.arraycopy(words, 0, c.words, 0, words.length);
+    return c;
+  }
+
   /** Rejects sizes and hash types no filter can have. */
   static void checkShape(int vectorSize, int nbHash, int hashType) {
     if (vectorSize <= 0) {

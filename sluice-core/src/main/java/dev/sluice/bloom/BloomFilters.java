@@ -2,6 +2,7 @@ package dev.sluice.bloom;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.Optional;
 
 /** Creates bloom filters sized like Hudi's and reads them back from footer strings. */
 public final class BloomFilters {
@@ -33,6 +34,20 @@ public final class BloomFilters {
       case SIMPLE -> new SimpleBloomFilter(new BitVector(bits, hashes, KeyHash.MURMUR));
       case DYNAMIC_V0 -> new DynamicBloomFilter(bits, hashes, KeyHash.MURMUR, numEntries, maxEntries);
     };
+  }
+
+  /**
+   * A new filter that starts with {@code old}'s keys, for a file that rewrites {@code old}'s file: it takes new keys
+   * as {@code fresh} would. Empty unless both are {@link BloomFilterType#DYNAMIC_V0} filters that hash alike, and
+   * {@code old} holds at most a quarter more keys than {@code oldRows} (keys of rows deleted since it was built
+   * stay in a continued filter, so past that bound the file's filter is built anew from its own keys).
+   */
+  public static Optional<BloomFilter> continuing(BloomFilter old, BloomFilter fresh, long oldRows) {
+    if (!(old instanceof DynamicBloomFilter o) || !(fresh instanceof DynamicBloomFilter f)
+        || o.keysAdded() > oldRows + oldRows / 4) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(o.continuedAs(f));
   }
 
   /**

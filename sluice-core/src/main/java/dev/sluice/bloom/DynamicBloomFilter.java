@@ -116,6 +116,27 @@ final class DynamicBloomFilter implements BloomFilter {
     return true;
   }
 
+  /** Keys added, as far as the serialized state tells (round-robin adds past the maximum are not counted). */
+  long keysAdded() {
+    return (long) (rows.length - 1) * entriesPerRow + keysInCurrentRow;
+  }
+
+  /**
+   * A copy holding this filter's keys that takes further keys as {@code fresh} (a new filter) would, with its
+   * maximum; null if the two do not hash alike or this one has reached that maximum.
+   */
+  DynamicBloomFilter continuedAs(DynamicBloomFilter fresh) {
+    if (!uniform || vectorSize != fresh.vectorSize || nbHash != fresh.nbHash || hashType != fresh.hashType
+        || entriesPerRow != fresh.entriesPerRow || (long) rows.length * entriesPerRow >= fresh.maxEntries) {
+      return null;
+    }
+    BitVector[] copy = new BitVector[rows.length];
+    for (int i = 0; i < rows.length; i++) {
+      copy[i] = rows[i].copy();
+    }
+    return new DynamicBloomFilter(vectorSize, nbHash, hashType, entriesPerRow, fresh.maxEntries, keysInCurrentRow, copy);
+  }
+
   @Override
   public String serialize() {
     int size = BitVector.HEADER_BYTES + 12;

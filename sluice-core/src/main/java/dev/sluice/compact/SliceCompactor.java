@@ -171,6 +171,8 @@ final class SliceCompactor {
   private void mergeBase(BaseFileReader reader, MergedLogRecords logs, RecordAssembler assembler, BaseFileWriter writer,
       String fileName, Counts n) {
     Schema fileSchema = reader.footer().schema();
+    // base keys (kept or replaced by their log record) are in the base file's filter already
+    reader.bloomFilter().ifPresent(b -> writer.continueBloom(b, reader.footer().rowCount()));
     MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
     FieldPath orderingField = merge.ordering().orElse(null);
     Optional<RowCopier> copier = merge.copier();
@@ -198,7 +200,7 @@ final class SliceCompactor {
             writer, fileName, n)) {
           continue;
         }
-        writer.write(assembler.carry(row, fileName));
+        writer.writeReplacing(assembler.carry(row, fileName));
         n.written++;
       }
     }
@@ -218,7 +220,7 @@ final class SliceCompactor {
     if (l.isDelete() || flaggedDeleted(l.record())) {
       n.deleted++;
     } else {
-      writer.write(assembler.carry(l.record(), fileName));
+      writer.writeReplacing(assembler.carry(l.record(), fileName));
       n.updated++;
       n.written++;
     }

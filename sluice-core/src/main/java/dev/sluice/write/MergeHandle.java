@@ -98,6 +98,8 @@ final class MergeHandle {
         BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(),
             DictionaryChoice.forRewrite(setup.fileOptions(), reader, fileName))) {
       Schema fileSchema = reader.footer().schema();
+      // kept and updated keys are in the old file's filter already: only new keys are hashed
+      reader.bloomFilter().ifPresent(b -> writer.continueBloom(b, reader.footer().rowCount()));
       MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
       FieldPath orderingField = merge.ordering().orElse(null);
       Optional<RowCopier> copier = merge.copier();
@@ -116,7 +118,7 @@ final class MergeHandle {
                   deleted++;
                   continue;
                 }
-                writer.write(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+                writer.writeReplacing(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
                 updated++;
                 written++;
                 continue;
@@ -141,13 +143,13 @@ final class MergeHandle {
                   deleted++;
                   continue;
                 }
-                writer.write(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+                writer.writeReplacing(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
                 updated++;
                 written++;
                 continue;
               }
             }
-            writer.write(assembler.carry(stored, fileName));
+            writer.writeReplacing(assembler.carry(stored, fileName));
             written++;
           }
         }

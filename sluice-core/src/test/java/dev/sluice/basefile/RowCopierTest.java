@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.bloom.BloomFilter;
+import dev.sluice.bloom.BloomFilterType;
+import dev.sluice.bloom.BloomFilters;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
@@ -232,6 +235,49 @@ class RowCopierTest {
         }
       }
       assertTrue(!ib.hasNext() && kept > 1000);
+    }
+  }
+
+  /**
+   * A rewrite starts from the old file's bloom filter: copied and updated keys are not hashed again, so the new
+   * filter is exactly the old one with the inserted key added (deleted keys stay in it, which a filter built anew
+   * would not have).
+   */
+  @Test
+  void aRewriteContinuesTheOldFilesBloomFilter() {
+    Path src = source(1500);
+    Path out = dir.resolve("continued.parquet");
+    String oldBloom;
+    int deleted = 0;
+    try (BaseFileReader reader = BaseFileReader.open(storage, src.toString());
+        BaseFileWriter w = BaseFileWriter.open(storage, out.toString(), SCHEMA, SMALL)) {
+      BloomFilter old = reader.bloomFilter().orElseThrow();
+      oldBloom = old.serialize();
+      assertTrue(w.continueBloom(old, reader.footer().rowCount()));
+      try (RowCopier c = RowCopier.open(reader, w, Optional.of("l"), "new.parquet").orElseThrow()) {
+        int i = 0;
+        while (c.next()) {
+          if (i % 11 == 5) {
+            c.drop();
+            deleted++;
+          } else if (dropped(i)) {
+            c.drop();
+            w.writeReplacing(row(i, "new.parquet"));
+          } else {
+            c.copy();
+          }
+          i++;
+        }
+      }
+      w.write(row(SCHEMA, 5000, "new.parquet"));
+      w.finish();
+    }
+    BloomFilter expected = BloomFilters.deserialize(oldBloom, BloomFilterType.DYNAMIC_V0);
+    expected.add(TestRecords.key(5000));
+    try (BaseFileReader r = BaseFileReader.open(storage, out.toString())) {
+      assertEquals(expected.serialize(), r.bloomFilter().orElseThrow().serialize());
+      assertEquals(1501 - deleted, r.footer().rowCount());
+      assertTrue(deleted > 100);
     }
   }
 }
