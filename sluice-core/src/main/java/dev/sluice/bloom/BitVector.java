@@ -31,6 +31,18 @@ final class BitVector {
     this.words = new long[(int) (((long) vectorSize + 63) >>> 6)];
   }
 
+  /** Distinct keys added, estimated from the fraction of bits set (the standard bloom filter estimate). */
+  double estimatedKeys() {
+    long set = 0;
+    for (long w : words) {
+      set += Long.bitCount(w);
+    }
+    if (set >= vectorSize) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return -((double) vectorSize / nbHash) * Math.log1p(-(double) set / vectorSize);
+  }
+
   /** An independent copy. */
   BitVector copy() {
     BitVector c = new BitVector(vectorSize, nbHash, hashType);

@@ -44,7 +44,7 @@ public final class BloomFilters {
    */
   public static Optional<BloomFilter> continuing(BloomFilter old, BloomFilter fresh, long oldRows) {
     if (!(old instanceof DynamicBloomFilter o) || !(fresh instanceof DynamicBloomFilter f)
-        || o.keysAdded() > oldRows + oldRows / 4) {
+        || o.estimatedKeys() > 1.25 * oldRows) {
       return Optional.empty();
     }
     return Optional.ofNullable(o.continuedAs(f));

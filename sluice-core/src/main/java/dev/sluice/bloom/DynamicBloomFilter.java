@@ -116,18 +116,26 @@ final class DynamicBloomFilter implements BloomFilter {
     return true;
   }
 
-  /** Keys added, as far as the serialized state tells (round-robin adds past the maximum are not counted). */
-  long keysAdded() {
-    return (long) (rows.length - 1) * entriesPerRow + keysInCurrentRow;
+  /**
+   * The number of distinct keys the bits say were added: per row, {@code -(m / k) ln(1 - set / m)} for {@code m}
+   * bits, {@code k} hashes and {@code set} bits set. The serialized state does not count keys added round-robin
+   * once the filter is full; the bits do.
+   */
+  double estimatedKeys() {
+    double keys = 0;
+    for (BitVector r : rows) {
+      keys += r.estimatedKeys();
+    }
+    return keys;
   }
 
   /**
    * A copy holding this filter's keys that takes further keys as {@code fresh} (a new filter) would, with its
-   * maximum; null if the two do not hash alike or this one has reached that maximum.
+   * maximum; null if the two do not hash alike.
    */
   DynamicBloomFilter continuedAs(DynamicBloomFilter fresh) {
     if (!uniform || vectorSize != fresh.vectorSize || nbHash != fresh.nbHash || hashType != fresh.hashType
-        || entriesPerRow != fresh.entriesPerRow || (long) rows.length * entriesPerRow >= fresh.maxEntries) {
+        || entriesPerRow != fresh.entriesPerRow) {
       return null;
     }
     BitVector[] copy = new BitVector[rows.length];

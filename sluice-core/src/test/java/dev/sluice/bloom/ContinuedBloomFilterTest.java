@@ -34,7 +34,8 @@ class ContinuedBloomFilterTest {
       assertTrue(c.mightContain("new-" + i), "new key " + i);
     }
     // rows were added past the stored filter's (unknown) maximum: 650 keys at 100 per row
-    assertEquals(650, ((DynamicBloomFilter) c).keysAdded());
+    assertEquals(650, ((DynamicBloomFilter) c).estimatedKeys(), 650 * 0.05);
+    assertTrue(c.serialize().length() > old.serialize().length() * 2, "rows were added");
     int falsePositives = 0;
     for (int i = 0; i < 10_000; i++) {
       falsePositives += c.mightContain("absent-" + i) ? 1 : 0;
@@ -56,13 +57,30 @@ class ContinuedBloomFilterTest {
 
   @Test
   void startsAnewWhenDeletedKeysWouldPileUpOrTheFiltersDiffer() {
-    BloomFilter old = stored(250, 100, 1000);
-    assertTrue(BloomFilters.continuing(old, dynamic(100, 1000), 200).isPresent(), "a quarter more keys than rows");
-    assertTrue(BloomFilters.continuing(old, dynamic(100, 1000), 199).isEmpty(), "more than a quarter");
-    assertTrue(BloomFilters.continuing(old, dynamic(120, 1000), 250).isEmpty(), "another row size");
-    assertTrue(BloomFilters.continuing(old, dynamic(100, 300), 250).isEmpty(), "at the new maximum");
+    BloomFilter old = stored(2500, 1000, 10_000);
+    assertTrue(BloomFilters.continuing(old, dynamic(1000, 10_000), 2100).isPresent(), "under a quarter more keys");
+    assertTrue(BloomFilters.continuing(old, dynamic(1000, 10_000), 1900).isEmpty(), "over a quarter more keys");
+    assertTrue(BloomFilters.continuing(old, dynamic(1200, 10_000), 2500).isEmpty(), "another row size");
     BloomFilter simple = BloomFilters.create(BloomFilterType.SIMPLE, 100, 1e-6, 0);
     assertTrue(BloomFilters.continuing(simple, simple, 0).isEmpty(), "simple filters are always built anew");
-    assertTrue(BloomFilters.continuing(old, simple, 250).isEmpty());
+    assertTrue(BloomFilters.continuing(old, simple, 2500).isEmpty());
+  }
+
+  /** A full filter (rows up to its maximum) goes on round-robin, as it would have, and keeps every key. */
+  @Test
+  void aFullFilterIsContinuedRoundRobin() {
+    BloomFilter old = stored(350, 100, 300);
+    BloomFilter c = BloomFilters.continuing(old, dynamic(100, 300), 350).orElseThrow();
+    String before = c.serialize();
+    for (int i = 0; i < 100; i++) {
+      c.add("new-" + i);
+    }
+    assertEquals(before.length(), c.serialize().length(), "no row added past the maximum");
+    for (int i = 0; i < 350; i++) {
+      assertTrue(c.mightContain("old-" + i), "old key " + i);
+    }
+    for (int i = 0; i < 100; i++) {
+      assertTrue(c.mightContain("new-" + i), "new key " + i);
+    }
   }
 }
