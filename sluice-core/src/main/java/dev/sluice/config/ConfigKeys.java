@@ -95,7 +95,7 @@ public final class ConfigKeys {
    */
   public static final ConfigKey<String> LOGFILE_DATA_BLOCK_FORMAT = ConfigKey.ofString(
       "hoodie.logfile.data.block.format", "avro",
-      "MoR: log data block format, avro (default) or parquet (smaller, compressed logs; costlier to encode).");
+      "MoR: log data block format, avro (default) or parquet (compressed columnar blocks; costlier to encode).");
   /** Heap budget for the merged log records of one file slice. */
   public static final ConfigKey<Long> LOG_MERGE_MAX_MEMORY = ConfigKey.ofLong("hoodie.memory.compaction.max.size",
       Math.min(1_073_741_824L, Runtime.getRuntime().maxMemory() / 4),
