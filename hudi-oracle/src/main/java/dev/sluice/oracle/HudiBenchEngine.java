@@ -40,8 +40,11 @@ final class HudiBenchEngine implements Engine {
   private final long smallFileLimit;
   private final long maxFileSize;
   private final int parallelism;
+  /** MoR log data block format, avro or parquet (the bench's --log-format, as on the Sluice side). */
+  private final String logFormat;
 
   HudiBenchEngine(StepArgs args) {
+    this.logFormat = args.find("log-format").orElse("avro");
     this.smallFileLimit = args.getLong("small-file-limit");
     this.maxFileSize = args.getLong("max-file-size");
     this.parallelism = args.getInt("parallelism");
@@ -90,6 +93,7 @@ final class HudiBenchEngine implements Engine {
     p.setProperty("hoodie.parquet.max.file.size", Long.toString(maxFileSize));
     p.setProperty("hoodie.parquet.block.size", Long.toString(maxFileSize));
     p.setProperty("hoodie.parquet.page.size", "1048576");
+    p.setProperty("hoodie.logfile.data.block.format", logFormat);
     for (String op : List.of("insert", "upsert", "bulkinsert", "delete")) {
       p.setProperty("hoodie." + op + ".shuffle.parallelism", Integer.toString(parallelism));
     }

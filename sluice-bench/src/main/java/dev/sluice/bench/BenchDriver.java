@@ -189,6 +189,7 @@ public final class BenchDriver {
     m.put("warmup", Long.toString(o.scale().warmup()));
     m.put("scratch", work.resolve("scratch").toString());
     m.put("records", Long.toString(o.scale().records()));
+    m.put("log-format", o.logFormat());
     return m;
   }
 

@@ -38,6 +38,8 @@ final class SluiceBenchEngine implements Engine {
     m.put("hoodie.parquet.max.file.size", args.get("max-file-size"));
     m.put("hoodie.parquet.block.size", args.get("max-file-size"));
     m.put("hoodie.parquet.page.size", "1048576");
+    // --log-format: both engines write MoR log data blocks in the same format
+    m.put("hoodie.logfile.data.block.format", args.find("log-format").orElse("avro"));
     m.put("sluice.write.parallelism", args.get("parallelism"));
     m.put("hoodie.combine.before.insert", "false");
     m.put("hoodie.combine.before.upsert", "true");

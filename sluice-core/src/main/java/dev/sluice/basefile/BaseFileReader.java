@@ -78,8 +78,19 @@ public final class BaseFileReader implements Closeable {
     return open(new StorageInputFile(storage, path, length));
   }
 
+  /**
+   * Opens the Parquet file held in {@code length} bytes of {@code path} from {@code offset} (a MoR log block's
+   * content); {@code label} names it in messages, e.g. the log file and block offset.
+   */
+  public static BaseFileReader openRange(Storage storage, String path, long offset, long length, String label) {
+    return open(StorageInputFile.range(storage, path, offset, length), label);
+  }
+
   private static BaseFileReader open(StorageInputFile file) {
-    String path = file.path();
+    return open(file, file.path());
+  }
+
+  private static BaseFileReader open(StorageInputFile file, String path) {
     ParquetMetadata meta;
     try (ParquetFileReader r = ParquetFileReader.open(file, options(FilterCompat.NOOP))) {
       meta = r.getFooter();

@@ -25,6 +25,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
@@ -55,6 +56,8 @@ public final class BaseFileWriter implements Closeable {
   private final CodecFactory codecs;
   private final CompressionCodecFactory.BytesInputCompressor compressor;
   private final ParquetFileWriter fileWriter;
+  /** False for the Parquet file of a log block: Hudi writes it without bloom filter and min/max keys. */
+  private final boolean keyFooter;
 
   private ColumnChunkPageWriteStore pageStore;
   private ColumnWriteStore columnStore;
@@ -82,7 +85,8 @@ public final class BaseFileWriter implements Closeable {
   private BaseFileWriter(String path, Schema schema, int keyField, BloomFilter bloom, long rowGroupSize,
       MessageType parquetSchema, ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport,
       RowShredder shredder, Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
-      ParquetFileWriter fileWriter) {
+      ParquetFileWriter fileWriter, boolean keyFooter) {
+    this.keyFooter = keyFooter;
     this.path = path;
     this.schema = schema;
     this.checkedSchemas[0] = schema;
@@ -116,6 +120,21 @@ public final class BaseFileWriter implements Closeable {
    */
   static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
       boolean direct) {
+    return open(new StorageOutputFile(storage, path), path, schemaWithMeta, options, direct, true);
+  }
+
+  /**
+   * A writer of the Parquet file held by a MoR log block ({@code PARQUET_DATA_BLOCK}) into {@code out}, named
+   * {@code label} in messages. Hudi 0.15 writes that file with parquet-avro and no bloom filter or min/max record
+   * keys in its footer (its stream writer turns the bloom filter off), so neither is written here.
+   */
+  public static BaseFileWriter openLogBlock(OutputFile out, String label, Schema schemaWithMeta,
+      BaseFileWriterOptions options) {
+    return open(out, label, schemaWithMeta, options, true, false);
+  }
+
+  private static BaseFileWriter open(OutputFile out, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
+      boolean direct, boolean keyFooter) {
     Schema.Field key = schemaWithMeta.getType() == Schema.Type.RECORD
         ? schemaWithMeta.getField(MetaFields.RECORD_KEY) : null;
     if (key == null) {
@@ -149,13 +168,13 @@ public final class BaseFileWriter implements Closeable {
     try {
       CompressionCodecFactory.BytesInputCompressor compressor =
           ((CompressionCodecFactory) codecs).getCompressor(ParquetSettings.codec(options.codec()));
-      fileWriter = new ParquetFileWriter(new StorageOutputFile(storage, path), context.getSchema(),
+      fileWriter = new ParquetFileWriter(out, context.getSchema(),
           ParquetFileWriter.Mode.CREATE, options.rowGroupSize(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
       fileWriter.start();
       RowShredder shredder = direct
           ? RowShredder.compile(schemaWithMeta, context.getSchema(), ParquetSettings.writeModel()).orElse(null) : null;
       BaseFileWriter w = new BaseFileWriter(path, schemaWithMeta, key.pos(), bloom, options.rowGroupSize(),
-          context.getSchema(), props, support, shredder, context.getExtraMetaData(), codecs, compressor, fileWriter);
+          context.getSchema(), props, support, shredder, context.getExtraMetaData(), codecs, compressor, fileWriter, keyFooter);
       w.startRowGroup();
       KillPoints.reach("basefile.create.after");
       return w;
@@ -295,7 +314,7 @@ public final class BaseFileWriter implements Closeable {
   }
 
   private void afterRow(String key, boolean oldKey) {
-    if (!(oldKey && bloomHasOldKeys)) {
+    if (keyFooter && !(oldKey && bloomHasOldKeys)) {
       bloom.add(key);
     }
     if (minKey == null || key.compareTo(minKey) < 0) {
@@ -464,6 +483,9 @@ public final class BaseFileWriter implements Closeable {
     Map<String, String> m = new LinkedHashMap<>(initMetadata);
     m.put(FooterKeys.WRITER_MODEL, writeSupport.getName());
     m.putAll(writeSupport.finalizeWrite().getExtraMetaData());
+    if (!keyFooter) {
+      return m;
+    }
     m.put(FooterKeys.BLOOM_FILTER, bloom.serialize());
     if (bloom.type().writesTypeCode()) {
       m.put(FooterKeys.BLOOM_FILTER_TYPE, bloom.type().name());

@@ -12,18 +12,36 @@ import org.apache.parquet.io.SeekableInputStream;
 public final class StorageInputFile implements InputFile {
   private final Storage storage;
   private final String path;
+  /** Where the Parquet file starts in the storage file: 0, or a log block's content offset. */
+  private final long start;
   private long length = -1;
 
   /** The file at {@code path}; nothing is opened until Parquet asks. */
   public StorageInputFile(Storage storage, String path) {
+    this(storage, path, 0L, -1L);
+  }
+
+  /**
+   * The {@code length} bytes of {@code path} from {@code start}, read as a file of their own: a Parquet file held
+   * inside a MoR log file as a block's content. Positions Parquet asks for are relative to {@code start}.
+   */
+  public static StorageInputFile range(Storage storage, String path, long start, long length) {
+    if (start < 0 || length < 0) {
+      throw new IllegalArgumentException("negative range " + start + "+" + length + " of " + path);
+    }
+    return new StorageInputFile(storage, path, start, length);
+  }
+
+  private StorageInputFile(Storage storage, String path, long start, long length) {
     this.storage = storage;
     this.path = path;
+    this.start = start;
+    this.length = length;
   }
 
   /** The file at {@code path} whose length is already known (saves a round trip on object stores). */
   public StorageInputFile(Storage storage, String path, long length) {
-    this(storage, path);
-    this.length = length;
+    this(storage, path, 0L, length);
   }
 
   /** The path this file reads. */
@@ -46,7 +64,16 @@ public final class StorageInputFile implements InputFile {
   @Override
   public SeekableInputStream newStream() throws IOException {
     try {
-      return new Stream(storage.openRead(path));
+      SeekableInput in = storage.openRead(path);
+      try {
+        if (start > 0) {
+          in.seek(start);
+        }
+      } catch (IOException | RuntimeException e) {
+        in.close();
+        throw e;
+      }
+      return new Stream(in, start);
     } catch (IOException e) {
       throw new StorageReadException(e);
     }
@@ -60,20 +87,22 @@ public final class StorageInputFile implements InputFile {
   /** Parquet's seekable stream over a storage input; bulk reads go straight to the storage stream. */
   private static final class Stream extends DelegatingSeekableInputStream {
     private final Guard in;
+    private final long start;
 
-    Stream(SeekableInput in) {
-      this(new Guard(in));
+    Stream(SeekableInput in, long start) {
+      this(new Guard(in), start);
     }
 
-    private Stream(Guard in) {
+    private Stream(Guard in, long start) {
       super(in);
       this.in = in;
+      this.start = start;
     }
 
     @Override
     public long getPos() throws IOException {
       try {
-        return in.in.getPos();
+        return in.in.getPos() - start;
       } catch (IOException e) {
         throw new StorageReadException(e);
       }
@@ -82,7 +111,7 @@ public final class StorageInputFile implements InputFile {
     @Override
     public void seek(long newPos) throws IOException {
       try {
-        in.in.seek(newPos);
+        in.in.seek(start + newPos);
       } catch (IOException e) {
         throw new StorageReadException(e);
       }

@@ -88,6 +88,14 @@ public final class ConfigKeys {
   /** Log file size after which appends go to a new log version. */
   public static final ConfigKey<Long> LOGFILE_MAX_SIZE = ConfigKey.ofLong("hoodie.logfile.max.size",
       1_073_741_824L, "MoR: a log file larger than this (bytes, 1 GiB) is closed; later appends start a new version.");
+  /**
+   * Content format of MoR log data blocks (default {@code avro}). {@code parquet} writes each block's records as
+   * one embedded Parquet file (block type PARQUET_DATA_BLOCK) compressed with {@code hoodie.parquet.compression.codec}
+   * and with {@code hoodie.parquet.dictionary.enabled}; {@code hfile} is for Hudi's metadata table and is refused.
+   */
+  public static final ConfigKey<String> LOGFILE_DATA_BLOCK_FORMAT = ConfigKey.ofString(
+      "hoodie.logfile.data.block.format", "avro",
+      "MoR: log data block format, avro (default) or parquet (compressed columnar blocks; costlier to encode).");
   /** Heap budget for the merged log records of one file slice. */
   public static final ConfigKey<Long> LOG_MERGE_MAX_MEMORY = ConfigKey.ofLong("hoodie.memory.compaction.max.size",
       Math.min(1_073_741_824L, Runtime.getRuntime().maxMemory() / 4),
@@ -277,7 +285,8 @@ public final class ConfigKeys {
         BLOOM_PRUNE_BY_RANGES, BLOOM_FILTER_TYPE, BLOOM_NUM_ENTRIES, BLOOM_FPP, BLOOM_DYNAMIC_MAX_ENTRIES,
         BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH, COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
         WRITE_PARALLELISM, PAYLOAD_CLASS, MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT, LOGFILE_MAX_SIZE,
-        LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY, WRITE_CONCURRENCY_MODE, LOCK_PROVIDER,
+        LOGFILE_DATA_BLOCK_FORMAT, LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY,
+        WRITE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
         HEARTBEAT_TOLERABLE_MISSES,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,

@@ -1,5 +1,6 @@
 package dev.sluice.log;
 
+import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
@@ -93,6 +94,10 @@ final class BlockEncoder {
   }
 
   private void writeData(DataBlock block) throws IOException {
+    if (block.type() == LogBlockType.PARQUET_DATA_BLOCK) {
+      writeParquet(block);
+      return;
+    }
     if (block.type() != LogBlockType.AVRO_DATA_BLOCK && block.type() != LogBlockType.CDC_DATA_BLOCK) {
       throw Errors.unsupported("Writing a " + block.type(), "Write Avro data blocks.");
     }
@@ -124,6 +129,18 @@ final class BlockEncoder {
       }
     }
     sink.putInt(countPos, count);
+  }
+
+  private void writeParquet(DataBlock block) throws IOException {
+    Schema schema = block.writerSchema();
+    String label = "the Parquet log block of instant " + block.header().get(HeaderKey.INSTANT_TIME);
+    // a stored Parquet block being rewritten (no options of its own) keeps the default encoding
+    BaseFileWriterOptions options = block.parquetOptions()
+        .orElseGet(() -> ParquetBlockContent.options(BaseFileWriterOptions.defaults()));
+    List<GenericRecord> inMemory = block.inMemoryRecords().orElse(null);
+    try (CloseableIterator<GenericRecord> stored = inMemory == null ? block.records(schema) : CloseableIterator.empty()) {
+      ParquetBlockContent.write(inMemory == null ? stored : inMemory.iterator(), schema, options, label, sink);
+    }
   }
 
   private void writeDeletes(DeleteBlock block) throws IOException {

@@ -1,5 +1,6 @@
 package dev.sluice.log;
 
+import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
 import java.io.ByteArrayOutputStream;
@@ -29,7 +30,8 @@ import org.apache.avro.io.EncoderFactory;
  * one at a time, decoding each with the block's writer schema (header {@code SCHEMA}) resolved to the reader's.
  *
  * <p>Content of an Avro block ({@code HoodieAvroDataBlock}): int content version (3), int record count, then per
- * record an int length and the record's Avro binary encoding.
+ * record an int length and the record's Avro binary encoding. A Parquet block's content is one Parquet file
+ * ({@link ParquetBlockContent}).
  */
 public final class DataBlock implements LogBlock {
   private final LogBlockType type;
@@ -39,12 +41,30 @@ public final class DataBlock implements LogBlock {
   private final List<GenericRecord> records;
   private final StoredContent stored;
   private final int recordCount;
+  /** How a Parquet block to write is encoded; null for Avro blocks and stored blocks. */
+  private final BaseFileWriterOptions parquetOptions;
 
   /**
    * An Avro data block to write. The header gets {@code SCHEMA = writerSchema} (a {@code SCHEMA} already in
    * {@code header} must be that schema); Hudi's writers also put {@code INSTANT_TIME}.
    */
   public DataBlock(Map<HeaderKey, String> header, Schema writerSchema, List<GenericRecord> records) {
+    this(LogBlockType.AVRO_DATA_BLOCK, header, writerSchema, records, null);
+  }
+
+  /**
+   * A Parquet data block to write ({@code hoodie.logfile.data.block.format=parquet}): the records become one
+   * Parquet file encoded with the codec and dictionary setting of {@code tableOptions} (the table's base file
+   * options) and Hudi's fixed block writer sizes. Header as for {@link #DataBlock(Map, Schema, List)}.
+   */
+  public static DataBlock parquet(Map<HeaderKey, String> header, Schema writerSchema, List<GenericRecord> records,
+      BaseFileWriterOptions tableOptions) {
+    return new DataBlock(LogBlockType.PARQUET_DATA_BLOCK, header, writerSchema, records,
+        ParquetBlockContent.options(Objects.requireNonNull(tableOptions, "tableOptions")));
+  }
+
+  private DataBlock(LogBlockType type, Map<HeaderKey, String> header, Schema writerSchema, List<GenericRecord> records,
+      BaseFileWriterOptions parquetOptions) {
     Objects.requireNonNull(writerSchema, "writerSchema");
     Map<HeaderKey, String> h = new EnumMap<>(HeaderKey.class);
     h.putAll(header);
@@ -56,7 +76,8 @@ public final class DataBlock implements LogBlock {
     if (given == null) {
       h.put(HeaderKey.SCHEMA, writerSchema.toString());
     }
-    this.type = LogBlockType.AVRO_DATA_BLOCK;
+    this.type = type;
+    this.parquetOptions = parquetOptions;
     this.header = LogFormat.copyHeader(h);
     this.span = Optional.empty();
     this.writerSchema = writerSchema;
@@ -74,6 +95,7 @@ public final class DataBlock implements LogBlock {
     this.records = null;
     this.stored = stored;
     this.recordCount = recordCount;
+    this.parquetOptions = null;
   }
 
   /** An Avro data block as Hudi's append handle writes it: header {@code INSTANT_TIME} and {@code SCHEMA}. */
@@ -124,6 +146,16 @@ public final class DataBlock implements LogBlock {
     return stored == null ? "an in-memory log block" : stored.path() + " (log block at offset " + stored.blockOffset() + ")";
   }
 
+  /** Where a stored block's content lies; empty for a block built in memory. */
+  Optional<StoredContent> storedContent() {
+    return Optional.ofNullable(stored);
+  }
+
+  /** The encoding options of a Parquet block built for writing; empty for Avro blocks and stored blocks. */
+  Optional<BaseFileWriterOptions> parquetOptions() {
+    return Optional.ofNullable(parquetOptions);
+  }
+
   /** The in-memory records of a block built for writing; empty for a block read from a file. */
   Optional<List<GenericRecord>> inMemoryRecords() {
     return Optional.ofNullable(records);
@@ -139,9 +171,12 @@ public final class DataBlock implements LogBlock {
     if (records != null) {
       return readerSchema.equals(writerSchema) ? CloseableIterator.of(records) : resolveInMemory(readerSchema);
     }
+    if (type == LogBlockType.PARQUET_DATA_BLOCK) {
+      return ParquetBlockContent.read(stored, readerSchema);
+    }
     if (type != LogBlockType.AVRO_DATA_BLOCK && type != LogBlockType.CDC_DATA_BLOCK) {
       throw Errors.unsupported("Reading records of a " + type + " (in " + stored.path() + " at offset " + stored.blockOffset() + ")",
-          "Have Hudi write Avro log blocks (hoodie.logfile.data.block.format=avro).");
+          "Have Hudi write Avro or Parquet log blocks (hoodie.logfile.data.block.format=avro or parquet).");
     }
     Schema writer = writerSchema();
     try {

@@ -1,5 +1,6 @@
 package dev.sluice.write;
 
+import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.config.ConfigKeys;
 import dev.sluice.fsview.FileGroupId;
@@ -36,7 +37,8 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * Merge-on-Read append of one file group's updates and deletes to the log of its current file slice, as Hudi's
- * {@code HoodieAppendHandle} does: one Avro data block of full rows (the five meta fields filled, the file id as
+ * {@code HoodieAppendHandle} does: one Avro (with {@code hoodie.logfile.data.block.format=parquet}: Parquet) data
+ * block of full rows (the five meta fields filled, the file id as
  * {@code _hoodie_file_name}) and/or one delete block (key, partition, ordering value), headers
  * {@code INSTANT_TIME} and {@code SCHEMA}, appended in one call (a batch past the write memory budget appends such a
  * pair per slice of its records, all of one instant). The base file is not read. An {@code APPEND}
@@ -80,6 +82,7 @@ final class AppendHandle {
     header.put(HeaderKey.INSTANT_TIME, instant);
     header.put(HeaderKey.SCHEMA, setup.writerSchema().toString());
     String partitionDir = StoragePaths.join(setup.basePath(), partition);
+    Optional<BaseFileWriterOptions> parquet = setup.parquetLogBlocks() ? Optional.of(setup.fileOptions()) : Optional.empty();
     List<Appended> appended = new ArrayList<>();
     try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, slice.baseInstant())
         .writeToken(taskIndex + "-0-0")
@@ -103,7 +106,8 @@ final class AppendHandle {
         }
         List<LogBlock> blocks = new ArrayList<>(2);
         if (!rows.isEmpty()) {
-          blocks.add(new DataBlock(header, setup.writerSchema(), rows));
+          blocks.add(parquet.isPresent() ? DataBlock.parquet(header, setup.writerSchema(), rows, parquet.get())
+              : new DataBlock(header, setup.writerSchema(), rows));
         }
         if (!deletes.isEmpty()) {
           blocks.add(new DeleteBlock(header, deletes));

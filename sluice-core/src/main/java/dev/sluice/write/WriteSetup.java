@@ -4,11 +4,13 @@ import dev.sluice.basefile.BaseFileWriterOptions;
 import dev.sluice.basefile.MetaFields;
 import dev.sluice.config.Config;
 import dev.sluice.config.ConfigKeys;
+import dev.sluice.error.Errors;
 import dev.sluice.index.Indexes;
 import dev.sluice.merge.MergeMode;
 import dev.sluice.merge.RecordMerger;
 import dev.sluice.storage.Storage;
 import dev.sluice.table.TableConfig;
+import java.util.Locale;
 import org.apache.avro.Schema;
 
 /**
@@ -27,7 +29,11 @@ public record WriteSetup(Storage storage, String basePath, TableConfig tableConf
 
   /** A setup for a table and schema. */
   public static WriteSetup of(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Config config) {
-    return new WriteSetup(storage, basePath, tableConfig, userSchema, MetaFields.withMetaFields(userSchema), config);
+    WriteSetup setup = new WriteSetup(storage, basePath, tableConfig, userSchema, MetaFields.withMetaFields(userSchema),
+        config);
+    // fail before writing: a bad log block format is refused before any file is touched
+    setup.parquetLogBlocks();
+    return setup;
   }
 
   /** The table's merge rules. */
@@ -43,6 +49,22 @@ public record WriteSetup(Storage storage, String basePath, TableConfig tableConf
   /** Base file writer options. */
   public BaseFileWriterOptions fileOptions() {
     return BaseFileWriterOptions.from(config);
+  }
+
+  /**
+   * True if MoR log data blocks are written as Parquet ({@code hoodie.logfile.data.block.format=parquet}); false
+   * for Avro, the default. {@code hfile} (Hudi's metadata-table format) and unknown values are refused.
+   */
+  public boolean parquetLogBlocks() {
+    String format = config.get(ConfigKeys.LOGFILE_DATA_BLOCK_FORMAT).trim().toLowerCase(Locale.ROOT);
+    return switch (format) {
+      case "", "avro" -> false;
+      case "parquet" -> true;
+      case "hfile" -> throw Errors.unsupported("Writing HFile log data blocks ("
+          + ConfigKeys.LOGFILE_DATA_BLOCK_FORMAT.name() + "=hfile)",
+          "HFile blocks are only for Hudi's metadata table; set it to avro or parquet.");
+      default -> throw Errors.badConfig(ConfigKeys.LOGFILE_DATA_BLOCK_FORMAT.name(), format, "avro or parquet");
+    };
   }
 
   /** Target base file size. */
