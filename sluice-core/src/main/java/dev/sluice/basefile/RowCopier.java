@@ -29,8 +29,9 @@ import org.apache.parquet.schema.Type;
  * The fast path of a Copy-on-Write merge: walks a base file row by row on column readers ({@link CopyColumnReader}
  * where it decodes the chunk, Parquet's otherwise) and copies the rows the merge keeps straight into a
  * {@link BaseFileWriter}'s column writers, every value with its repetition and definition levels, without building
- * an Avro record ({@code _hoodie_file_name} is replaced by the new file's name). Values and levels are the ones the row was written with, so the output is the file that shredding the
- * same rows as records would give (the writer's page and row group cuts are driven by the same row ends).
+ * an Avro record ({@code _hoodie_file_name} is replaced by the new file's name). Values and levels are the ones
+ * the row was written with, so the output is the file that shredding the same rows as records would give (the
+ * writer's page and row group cuts are driven by the same row ends).
  *
  * <p>Only for a source file whose Parquet schema equals the target's, a target that writes rows directly (not
  * through parquet-avro's record consumer, which caches nulls across rows) and an ordering field (if any) that is a
