@@ -256,7 +256,7 @@ final class CopyColumnReader implements ColumnReader {
     if (at + 4 > end) {
       throw corrupt();
     }
-    return (data[at] & 0xff) | (data[at + 1] & 0xff) << 8 | (data[at + 2] & 0xff) << 16 | (data[at + 3] & 0xff) << 24;
+    return littleEndianInt(data, at);
   }
 
   private int readIntLe() {

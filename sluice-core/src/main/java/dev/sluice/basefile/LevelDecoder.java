@@ -57,7 +57,7 @@ final class LevelDecoder {
     if (repeated) {
       return value;
     }
-    return msbFirst ? packedMsb() : packedLsb();
+    return packed();
   }
 
   private void header() {
@@ -95,7 +95,7 @@ final class LevelDecoder {
       left = groups * 8;
       packedStart = pos;
       bit = 0;
-      // the last run may be cut short of its padding: reads past the end are caught in packedLsb
+      // the last run may be cut short of its padding: reads past the end are caught in packed
       pos = (int) Math.min(end, pos + (long) groups * width);
     }
     if (left == 0) {
@@ -103,7 +103,8 @@ final class LevelDecoder {
     }
   }
 
-  private int packedLsb() {
+  /** The next bit-packed value: least significant bit first (hybrid runs) or most significant first (old levels). */
+  private int packed() {
     if (width == 0) {
       return 0;
     }
@@ -115,27 +116,10 @@ final class LevelDecoder {
     }
     long acc = 0;
     for (int i = 0; i < bytes; i++) {
-      acc |= (long) (buf[first + i] & 0xff) << (8 * i);
+      int v = buf[first + i] & 0xff;
+      acc = msbFirst ? acc << 8 | v : acc | (long) v << (8 * i);
     }
     bit += width;
-    return (int) (acc >>> shift) & mask;
-  }
-
-  private int packedMsb() {
-    if (width == 0) {
-      return 0;
-    }
-    int first = packedStart + (int) (bit >>> 3);
-    int shift = (int) (bit & 7);
-    int bytes = (shift + width + 7) >>> 3;
-    if (first + bytes > end) {
-      throw new IllegalStateException("bit-packed levels end before their values do");
-    }
-    long acc = 0;
-    for (int i = 0; i < bytes; i++) {
-      acc = acc << 8 | (buf[first + i] & 0xff);
-    }
-    bit += width;
-    return (int) (acc >>> (bytes * 8 - shift - width)) & mask;
+    return (int) (msbFirst ? acc >>> (bytes * 8 - shift - width) : acc >>> shift) & mask;
   }
 }
