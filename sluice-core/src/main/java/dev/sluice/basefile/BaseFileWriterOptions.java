@@ -107,6 +107,19 @@ public record BaseFileWriterOptions(String codec, long rowGroupSize, int pageSiz
         plainColumns);
   }
 
+  /**
+   * A copy whose bloom filter is sized for a file that will hold at most {@code keys} keys, when that is fewer
+   * than {@link #bloomNumEntries}: the false positive rate stays the configured one, and a small file does not
+   * carry a filter sized for a full one (at the defaults, 431 KB of footer whatever the file's size). A dynamic
+   * filter that gets more keys than the estimate adds rows as usual.
+   */
+  public BaseFileWriterOptions withBloomSizedFor(long keys) {
+    int entries = (int) Math.max(1, Math.min(bloomNumEntries, keys));
+    return entries == bloomNumEntries ? this
+        : new BaseFileWriterOptions(codec, rowGroupSize, pageSize, dictionary, bloomType, entries, bloomFpp,
+            bloomMaxEntries, plainColumns);
+  }
+
   /** A copy that writes these columns (dotted leaf paths) without a dictionary. */
   public BaseFileWriterOptions withPlainColumns(Set<String> columns) {
     return new BaseFileWriterOptions(codec, rowGroupSize, pageSize, dictionary, bloomType, bloomNumEntries, bloomFpp,

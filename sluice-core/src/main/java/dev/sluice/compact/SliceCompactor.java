@@ -119,7 +119,8 @@ final class SliceCompactor {
       try (BaseFileReader base = op.dataFileName().isPresent()
               ? BaseFileReader.open(storage, StoragePaths.join(dir, op.dataFileName().get())) : null;
           BaseFileWriter writer = BaseFileWriter.open(storage, StoragePaths.join(basePath, relative), writerSchema,
-              base == null ? fileOptions : DictionaryChoice.forRewrite(fileOptions, base, fileName))) {
+              (base == null ? fileOptions : DictionaryChoice.forRewrite(fileOptions, base, fileName))
+                  .withBloomSizedFor((base == null ? 0 : base.footer().rowCount()) + mergedKeys))) {
         RecordAssembler assembler = new RecordAssembler(writerSchema);
         if (base != null) {
           mergeBase(base, logs, assembler, writer, fileName, n);

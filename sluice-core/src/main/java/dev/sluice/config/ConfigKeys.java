@@ -48,7 +48,8 @@ public final class ConfigKeys {
       "DYNAMIC_V0", "Bloom filter type in base file footers: DYNAMIC_V0 or SIMPLE.");
   /** Entries per bloom filter (per row for dynamic filters). */
   public static final ConfigKey<Integer> BLOOM_NUM_ENTRIES = ConfigKey.ofInt("hoodie.index.bloom.num_entries",
-      60_000, "Keys a bloom filter is sized for (per row of a dynamic filter).");
+      60_000, "Keys a bloom filter is sized for (per row of a dynamic filter); a file written with fewer keys gets a filter"
+          + " sized for those.");
   /** False positive probability. */
   public static final ConfigKey<Double> BLOOM_FPP = ConfigKey.ofDouble("hoodie.index.bloom.fpp",
       0.000000001, "Bloom filter false positive probability.");

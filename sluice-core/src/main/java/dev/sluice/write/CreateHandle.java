@@ -30,11 +30,14 @@ final class CreateHandle {
   }
 
   List<FileWriteResult> write(FileGroupWrite.Create task, int taskIndex) {
-    return write(task.id(), task.inserts().iterator(), taskIndex);
+    return write(task.id(), task.inserts().iterator(), task.inserts().size(), taskIndex);
   }
 
-  /** Writes new file group {@code id} (and any it rolls over to) from {@code inserts}, read once, in order. */
-  List<FileWriteResult> write(FileGroupId id, Iterator<WriteRecord> inserts, int taskIndex) {
+  /**
+   * Writes new file group {@code id} (and any it rolls over to) from {@code inserts} ({@code count} records),
+   * read once, in order.
+   */
+  List<FileWriteResult> write(FileGroupId id, Iterator<WriteRecord> inserts, long count, int taskIndex) {
     String partition = id.partitionPath();
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
     // the first records choose the columns written without a dictionary; then they are written like the rest
@@ -59,6 +62,7 @@ final class CreateHandle {
     };
     List<FileWriteResult> results = new ArrayList<>();
     String fileId = id.fileId();
+    long remaining = count;
     while (records.hasNext()) {
       long start = System.nanoTime();
       String writeToken = taskIndex + "-0-0";
@@ -66,20 +70,22 @@ final class CreateHandle {
       String relative = partition.isEmpty() ? fileName : partition + "/" + fileName;
       String path = StoragePaths.join(setup.basePath(), relative);
       markers.create(partition, fileName, IOType.CREATE);
-      long count = 0;
-      try (BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(), options)) {
+      long written = 0;
+      try (BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(),
+          options.withBloomSizedFor(remaining))) {
         while (records.hasNext()) {
           WriteRecord r = records.next();
-          writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, count), fileName));
-          count++;
+          writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+          written++;
           if (writer.estimatedBytes() >= setup.maxFileSize()) {
             break;
           }
         }
         WrittenFile done = writer.finish();
-        results.add(new FileWriteResult(partition, fileId, relative, FileWriteResult.NULL_COMMIT, count, 0, 0, count,
-            done.sizeBytes(), (System.nanoTime() - start) / 1_000_000));
+        results.add(new FileWriteResult(partition, fileId, relative, FileWriteResult.NULL_COMMIT, written, 0, 0,
+            written, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000));
       }
+      remaining -= written;
       fileId = FileNames.fileId(FileNames.newFileIdPrefix(), 0);
     }
     return results;

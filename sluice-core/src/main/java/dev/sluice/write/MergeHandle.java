@@ -74,12 +74,15 @@ final class MergeHandle {
         return pending.values().iterator();
       }
     };
-    return write(task.id(), task.current(), updates, task.inserts().iterator(), taskIndex);
+    return write(task.id(), task.current(), updates, task.inserts().iterator(), task.inserts().size(), taskIndex);
   }
 
-  /** Rewrites file group {@code id} from {@code current}, applying {@code pending}, then appending {@code inserts}. */
+  /**
+   * Rewrites file group {@code id} from {@code current}, applying {@code pending}, then appending {@code inserts}
+   * ({@code insertCount} records).
+   */
   FileWriteResult write(FileGroupId id, BaseFile current, PendingUpdates pending, Iterator<WriteRecord> inserts,
-      int taskIndex) {
+      long insertCount, int taskIndex) {
     long start = System.nanoTime();
     String partition = id.partitionPath();
     String fileId = id.fileId();
@@ -96,7 +99,8 @@ final class MergeHandle {
     String oldPath = current.path();
     try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath, current.size());
         BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(),
-            DictionaryChoice.forRewrite(setup.fileOptions(), reader, fileName))) {
+            DictionaryChoice.forRewrite(setup.fileOptions(), reader, fileName)
+                .withBloomSizedFor(reader.footer().rowCount() + insertCount))) {
       Schema fileSchema = reader.footer().schema();
       // kept and updated keys are in the old file's filter already: only new keys are hashed
       reader.bloomFilter().ifPresent(b -> writer.continueBloom(b, reader.footer().rowCount()));

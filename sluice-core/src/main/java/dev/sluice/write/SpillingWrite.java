@@ -210,7 +210,7 @@ final class SpillingWrite implements Closeable {
           case MERGE -> out.add(merge(merges, s, groupUpdates, groupInserts, i));
           case APPEND -> out.addAll(appends.write(s.id(), s.slice().orElseThrow(), groupUpdates, i,
               Math.max(1, budget.bytes() / 8), sizes::estimateSize));
-          default -> out.addAll(creates.write(s.id(), groupInserts, i));
+          default -> out.addAll(creates.write(s.id(), groupInserts, s.inserts(), i));
         }
         if (groupUpdates.hasNext() || groupInserts.hasNext()) {
           throw Errors.internal("file group " + s.id() + " did not take all its planned records", null);
@@ -258,7 +258,7 @@ final class SpillingWrite implements Closeable {
         public Iterator<WriteRecord> rest() {
           return pending.entries().map(Map.Entry::getValue);
         }
-      }, groupInserts, index);
+      }, groupInserts, s.inserts(), index);
     }
   }
 

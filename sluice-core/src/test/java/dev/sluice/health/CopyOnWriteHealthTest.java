@@ -45,7 +45,7 @@ class CopyOnWriteHealthTest {
     }
     assertEquals(md.totalBytesWritten() / changed, c.writeAmplification().getAsDouble(), 1e-9);
     assertEquals(HealthTables.PER_GROUP, c.writeAmplification().getAsDouble(), 1e-6,
-        "one changed record of 100 per file: each file written is 100 times its change");
+        "one changed record per file: each file written is " + HealthTables.PER_GROUP + " times its change");
     assertEquals(HealthTables.PER_GROUP, c.recordAmplification().getAsDouble(), 1e-9);
     assertEquals(1.0, c.changedRecordsPerRewrittenFileGroup().getAsDouble(), 1e-9);
 

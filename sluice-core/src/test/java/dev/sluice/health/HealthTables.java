@@ -19,12 +19,12 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * Real tables for the health tests: {@value #GROUPS} file groups of {@value #PER_GROUP} trips each in partition p0
- * (bulk insert sorts keys, so group k holds ids k*100 .. k*100+99), no small-file handling (updates of a
+ * (bulk insert sorts keys, so group k holds ids k*200 .. k*200+199), no small-file handling (updates of a
  * Merge-on-Read table go to logs).
  */
 final class HealthTables {
   static final int GROUPS = 12;
-  static final int PER_GROUP = 100;
+  static final int PER_GROUP = 200;
 
   private HealthTables() {
   }
