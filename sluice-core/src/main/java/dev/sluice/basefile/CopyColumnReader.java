@@ -291,15 +291,20 @@ final class CopyColumnReader implements ColumnReader {
     return Binary.fromConstantByteArray(data, start, length);
   }
 
+  /** The column's dotted path, for messages. */
+  private String columnName() {
+    return String.join(".", column.getPath());
+  }
+
   private IllegalStateException corrupt() {
-    return new IllegalStateException("a data page of column " + String.join(".", column.getPath())
+    return new IllegalStateException("a data page of column " + columnName()
         + " ends before its values do");
   }
 
   private void readPage() {
     DataPage page = pages.readPage();
     if (page == null) {
-      throw new IllegalStateException("column " + String.join(".", column.getPath()) + " has fewer values ("
+      throw new IllegalStateException("column " + columnName() + " has fewer values ("
           + consumed + ") than its chunk's count (" + total + ")");
     }
     try {
@@ -309,7 +314,7 @@ final class CopyColumnReader implements ColumnReader {
         readPageV2((DataPageV2) page);
       }
     } catch (IOException e) {
-      throw new IllegalStateException("cannot decode a data page of column " + String.join(".", column.getPath()), e);
+      throw new IllegalStateException("cannot decode a data page of column " + columnName(), e);
     }
     leftInPage = page.getValueCount();
   }
@@ -363,7 +368,7 @@ final class CopyColumnReader implements ColumnReader {
       case PLAIN -> idsInUse = false;
       case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
         if (dictionary == null) {
-          throw new IllegalStateException("column " + String.join(".", column.getPath())
+          throw new IllegalStateException("column " + columnName()
               + " has dictionary-encoded values and no dictionary page");
         }
         if (at >= limit) {
@@ -387,7 +392,7 @@ final class CopyColumnReader implements ColumnReader {
   }
 
   private IllegalStateException unsupported(Encoding encoding) {
-    return new IllegalStateException("column " + String.join(".", column.getPath()) + " has a page encoded as "
+    return new IllegalStateException("column " + columnName() + " has a page encoded as "
         + encoding + ", which its chunk's metadata did not list");
   }
 
