@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code sluice stats}, {@code sluice advise}, the warnings of {@code sluice files} and {@code --json} everywhere. */
 class HealthCliTest {
   private static final int GROUPS = 6;
-  private static final int PER_GROUP = 100;
+  private static final int PER_GROUP = 200;
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String[] SIZING = {"--conf", "hoodie.copyonwrite.record.size.estimate=1000", "--conf",
       "hoodie.parquet.max.file.size=" + 1000 * PER_GROUP, "--conf", "hoodie.parquet.small.file.limit=0", "--conf",
