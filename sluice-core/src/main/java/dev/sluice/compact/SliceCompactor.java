@@ -119,8 +119,7 @@ final class SliceCompactor {
       try (BaseFileReader base = op.dataFileName().isPresent()
               ? BaseFileReader.open(storage, StoragePaths.join(dir, op.dataFileName().get())) : null;
           BaseFileWriter writer = BaseFileWriter.open(storage, StoragePaths.join(basePath, relative), writerSchema,
-              (base == null ? fileOptions : DictionaryChoice.forRewrite(fileOptions, base, fileName))
-                  .withBloomSizedFor((base == null ? 0 : base.footer().rowCount()) + mergedKeys))) {
+              outputOptions(base, fileName, mergedKeys))) {
         RecordAssembler assembler = new RecordAssembler(writerSchema);
         if (base != null) {
           mergeBase(base, logs, assembler, writer, fileName, n);
@@ -162,6 +161,17 @@ final class SliceCompactor {
           .runtimeStats(new WriteStat.RuntimeStats(scanMillis, merged ? writeMillis : 0, merged ? 0 : writeMillis))
           .build());
     }
+  }
+
+  /**
+   * How the compacted file is written: with the base file's dictionary choices when there is one, and a bloom
+   * filter sized for at most its rows plus the merged log keys.
+   */
+  private BaseFileWriterOptions outputOptions(BaseFileReader base, String fileName, long mergedKeys) {
+    if (base == null) {
+      return fileOptions.withBloomSizedFor(mergedKeys);
+    }
+    return DictionaryChoice.forRewrite(fileOptions, base, fileName).withBloomSizedFor(base.footer().rowCount() + mergedKeys);
   }
 
   /**

@@ -66,11 +66,7 @@ class SizedBloomFilterTest {
     Table t = TripFixture.create(dir, TripFixture.spec().build(),
         Map.of("hoodie.index.bloom.num_entries", "60000", "hoodie.bloom.index.filter.type", "SIMPLE"));
     t.insert(it(trips(0, 120, 1, 1)));
-    BloomFilter expected = BloomFilters.create(BloomFilterType.SIMPLE, 120, FPP, MAX);
-    for (int i = 0; i < 120; i++) {
-      expected.add(String.format("id-%06d", i));
-    }
-    assertEquals(expected.serialize(), onlyFilter(t).serialize());
+    assertEquals(filled(BloomFilterType.SIMPLE, 120, 120).serialize(), onlyFilter(t).serialize());
   }
 
   @Test
@@ -86,18 +82,21 @@ class SizedBloomFilterTest {
     t.compaction().run(instant);
     BloomFilter compacted = onlyFilter(Tables.open(dir.toString(), t.options()));
     // 150 base rows + 50 logged keys bound the file's keys; every key is in it
-    BloomFilter expected = sized(200, 0);
     for (int i = 0; i < 150; i++) {
       String key = String.format("id-%06d", i);
       assertTrue(compacted.mightContain(key), key);
-      expected.add(key);
     }
-    assertEquals(expected.serialize(), compacted.serialize());
+    assertEquals(sized(200, 150).serialize(), compacted.serialize());
   }
 
   /** A dynamic filter sized for {@code entries} per row, holding id-000000.. id-(keys-1). */
   private static BloomFilter sized(int entries, int keys) {
-    BloomFilter f = BloomFilters.create(BloomFilterType.DYNAMIC_V0, entries, FPP, MAX);
+    return filled(BloomFilterType.DYNAMIC_V0, entries, keys);
+  }
+
+  /** A filter of {@code type} sized for {@code entries}, holding id-000000.. id-(keys-1). */
+  private static BloomFilter filled(BloomFilterType type, int entries, int keys) {
+    BloomFilter f = BloomFilters.create(type, entries, FPP, MAX);
     for (int i = 0; i < keys; i++) {
       f.add(String.format("id-%06d", i));
     }
