@@ -205,8 +205,7 @@ final class SliceCompactor {
     try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
       while (rows.hasNext()) {
         GenericRecord row = rows.next();
-        Object key = row.get(MetaFields.RECORD_KEY);
-        Optional<LogRecord> log = key == null || logs.size() == 0 ? Optional.empty() : logs.remove(key.toString());
+        Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.remove(row);
         if (log.isPresent() && replace(log.get(), orderingField == null ? null : orderingField.get(row), assembler,
             writer, fileName, n)) {
           continue;

@@ -1,6 +1,7 @@
 package dev.sluice.log;
 
 import dev.sluice.util.CloseableIterator;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -35,6 +36,11 @@ final class InMemoryLogRecords implements MutableLogRecords {
   @Override
   public Optional<LogRecord> remove(String key) {
     return Optional.ofNullable(byKey.remove(key));
+  }
+
+  @Override
+  public Optional<LogRecord> remove(byte[] utf8, int offset, int length) {
+    return remove(new String(utf8, offset, length, StandardCharsets.UTF_8));
   }
 
   @Override

@@ -1,7 +1,10 @@
 package dev.sluice.log;
 
+import dev.sluice.basefile.MetaFields;
 import dev.sluice.util.CloseableIterator;
 import java.util.Optional;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
 
 /**
  * The result of merging a file slice's log: per record key its latest record or delete. Implementations may keep
@@ -16,6 +19,24 @@ public interface MergedLogRecords extends AutoCloseable {
    * the base file, so that {@link #all()} afterwards yields only the keys that are in the logs alone.
    */
   Optional<LogRecord> remove(String key);
+
+  /**
+   * {@link #remove(String)} for the key whose UTF-8 bytes are {@code utf8[offset, offset + length)}: a base row's
+   * key as the file holds it, which the in-memory table probes without building a {@code String}.
+   */
+  Optional<LogRecord> remove(byte[] utf8, int offset, int length);
+
+  /**
+   * Removes the merged state of a base row's key ({@code _hoodie_record_key}), if any; a row without one has none.
+   * A {@code Utf8} key is probed by its bytes.
+   */
+  default Optional<LogRecord> remove(GenericRecord row) {
+    Object key = row.get(MetaFields.RECORD_KEY);
+    if (key instanceof Utf8 u) {
+      return remove(u.getBytes(), 0, u.getByteLength());
+    }
+    return key == null ? Optional.empty() : remove(key.toString());
+  }
 
   /** Every merged entry (records and deletes) not removed; close the iterator. */
   CloseableIterator<LogRecord> all();

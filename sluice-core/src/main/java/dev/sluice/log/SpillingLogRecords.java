@@ -49,6 +49,11 @@ final class SpillingLogRecords implements MutableLogRecords {
   }
 
   @Override
+  public Optional<LogRecord> remove(byte[] utf8, int offset, int length) {
+    return map.remove(utf8, offset, length);
+  }
+
+  @Override
   public CloseableIterator<LogRecord> all() {
     CloseableIterator<Map.Entry<String, LogRecord>> entries = map.entries();
     return entries.map(Map.Entry::getValue);

@@ -158,8 +158,7 @@ final class MergedSliceReader {
       if (logs.size() == 0) {
         return row;
       }
-      Object key = row.get(MetaFields.RECORD_KEY);
-      Optional<LogRecord> log = key == null ? Optional.empty() : logs.remove(key.toString());
+      Optional<LogRecord> log = logs.remove(row);
       if (log.isEmpty()) {
         return row;
       }

@@ -4,9 +4,9 @@ import dev.sluice.error.Errors;
 import dev.sluice.util.CloseableIterator;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ConcurrentModificationException;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -25,7 +25,8 @@ import java.util.Optional;
  *
  * <h2>Layout</h2>
  * <ul>
- *   <li>Entries live in a {@link HashMap} while the estimated heap of the in-memory entries (key, value by
+ *   <li>Entries live in a {@link Utf8KeyTable} (probed by {@code String} or by the key's UTF-8 bytes, so a base
+ *   row's key need not be decoded) while the estimated heap of the in-memory entries (key, value by
  *   {@link RecordSerializer#estimateSize}, and a fixed per-entry overhead) stays within the budget. An update of
  *   an in-memory key stays in memory, even past the budget; a removal frees its share.</li>
  *   <li>Past the budget, a new key, and every later update of a spilled key, is appended to the spill file as
@@ -39,8 +40,8 @@ import java.util.Optional;
  * </ul>
  *
  * <h2>Costs</h2>
- * An in-memory get is a {@code HashMap} get. A spilled get is a {@code HashMap} miss (the key's cached hash
- * also feeds the fingerprint), an index probe, one positional read of exactly the record (lookups arrive in
+ * An in-memory get is one probe of the table. A spilled get is a table miss, an index probe (a byte-keyed
+ * probe decodes the key first), one positional read of exactly the record (lookups arrive in
  * base-file order, so they are random in the spill file: there is no read-ahead or cache to keep warm, and the
  * OS page cache serves a file that fits in RAM) and a decode. Records still in the write buffer are read from
  * it. A put of a new key past the budget is an encode and a buffered append; a put of a key whose fingerprint
@@ -56,7 +57,10 @@ import java.util.Optional;
  * @param <V> value type
  */
 public final class SpillableMap<V> implements Closeable {
-  /** HashMap.Node (32 bytes) plus the node's share of the table. */
+  /**
+   * The table's share per entry: key, hash and value slots (12 bytes, up to twice that while the arrays grow)
+   * and two to four {@code int} probe slots.
+   */
   static final long ENTRY_OVERHEAD = 40;
   static final long MIN_COMPACTION_BYTES = 1L << 20;
   private static final int SCAN_BUFFER = 1 << 20;
@@ -66,7 +70,7 @@ public final class SpillableMap<V> implements Closeable {
   private final Path directory;
   private final int writeBufferBytes;
   private final long minCompactionBytes;
-  private final HashMap<String, V> memory = new HashMap<>();
+  private final Utf8KeyTable<V> memory = new Utf8KeyTable<>();
   private final ByteSink keyBytes = new ByteSink(64);
   private ByteSink valueBytes = new ByteSink(256);
   private SpillFile file;
@@ -160,13 +164,26 @@ public final class SpillableMap<V> implements Closeable {
     }
   }
 
+  /**
+   * The value of the key whose UTF-8 bytes are {@code utf8[offset, offset + length)}, if any: a base row's key
+   * as the file holds it, looked up without decoding it (unless entries have spilled).
+   */
+  public Optional<V> get(byte[] utf8, int offset, int length) {
+    checkOpen();
+    V v = memory.get(utf8, offset, length);
+    if (v != null || spilledCount() == 0) {
+      return Optional.ofNullable(v);
+    }
+    return get(new String(utf8, offset, length, StandardCharsets.UTF_8));
+  }
+
   /** Whether {@code key} has a value. */
   public boolean containsKey(String key) {
     checkOpen();
     if (key == null) {
       return false;
     }
-    if (memory.containsKey(key)) {
+    if (memory.get(key) != null) {
       return true;
     }
     if (spilledCount() == 0) {
@@ -209,6 +226,27 @@ public final class SpillableMap<V> implements Closeable {
     } catch (IOException e) {
       throw Errors.storage("read spill file", file.path().toString(), e);
     }
+  }
+
+  /**
+   * Removes the key whose UTF-8 bytes are {@code utf8[offset, offset + length)}, answering the value it had:
+   * {@link #remove(String)} for a key as a base file holds it, without decoding it (unless entries have spilled).
+   */
+  public Optional<V> remove(byte[] utf8, int offset, int length) {
+    checkOpen();
+    int slot = memory.slotOf(utf8, offset, length);
+    if (slot >= 0) {
+      int chars = memory.keyAt(slot).length();
+      V v = memory.removeSlot(slot);
+      modCount++;
+      memoryBytes -= ENTRY_OVERHEAD + Serializers.stringHeap(chars) + serializer.estimateSize(v);
+      memoryBytes = Math.max(0, memoryBytes);
+      return Optional.of(v);
+    }
+    if (spilledCount() == 0) {
+      return Optional.empty();
+    }
+    return remove(new String(utf8, offset, length, StandardCharsets.UTF_8));
   }
 
   /** The number of entries, in memory and spilled. */
@@ -385,7 +423,7 @@ public final class SpillableMap<V> implements Closeable {
   /** In-memory entries first, then a sequential scan of the spill file keeping the live records. */
   private final class Entries implements CloseableIterator<Map.Entry<String, V>> {
     private final int expectedModCount = modCount;
-    private final Iterator<Map.Entry<String, V>> inMemory = memory.entrySet().iterator();
+    private final Iterator<Map.Entry<String, V>> inMemory = memory.entries();
     private final SpillScanner scan;
     private long spilledLeft = spilledCount();
     private Map.Entry<String, V> pending;

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,7 @@ class SpillableMapPropertyTest {
       RecordSerializer.field(Val::note, RecordSerializer.string().nullable()),
       Val::new);
 
-  enum Kind { PUT, GET, REMOVE, CONTAINS, ITERATE }
+  enum Kind { PUT, GET, GET_BYTES, REMOVE, REMOVE_BYTES, CONTAINS, ITERATE }
 
   record Op(Kind kind, String key, Val value) {
   }
@@ -47,8 +49,8 @@ class SpillableMapPropertyTest {
         Arbitraries.strings().withCharRange('a', 'z').withChars('é', '€').ofMaxLength(120),
         Arbitraries.longs(),
         Arbitraries.strings().alpha().ofMaxLength(8).injectNull(0.3)).as(Val::new);
-    Arbitrary<Kind> kinds = Arbitraries.of(Kind.PUT, Kind.PUT, Kind.PUT, Kind.GET, Kind.REMOVE, Kind.CONTAINS,
-        Kind.ITERATE);
+    Arbitrary<Kind> kinds = Arbitraries.of(Kind.PUT, Kind.PUT, Kind.PUT, Kind.PUT, Kind.GET, Kind.GET_BYTES,
+        Kind.REMOVE, Kind.REMOVE_BYTES, Kind.CONTAINS, Kind.ITERATE);
     return Combinators.combine(kinds, Arbitraries.of(KEYS), values).as(Op::new).list().ofMaxSize(400);
   }
 
@@ -75,7 +77,15 @@ class SpillableMapPropertyTest {
             model.put(op.key(), op.value());
           }
           case GET -> assertEquals(Optional.ofNullable(model.get(op.key())), map.get(op.key()), op.key());
+          case GET_BYTES -> {
+            byte[] b = padded(op.key());
+            assertEquals(Optional.ofNullable(model.get(op.key())), map.get(b, 3, b.length - 5), op.key());
+          }
           case REMOVE -> assertEquals(Optional.ofNullable(model.remove(op.key())), map.remove(op.key()));
+          case REMOVE_BYTES -> {
+            byte[] b = padded(op.key());
+            assertEquals(Optional.ofNullable(model.remove(op.key())), map.remove(b, 3, b.length - 5));
+          }
           case CONTAINS -> assertEquals(model.containsKey(op.key()), map.containsKey(op.key()));
           case ITERATE -> assertEquals(model, drain(map));
           default -> throw new AssertionError(op);
@@ -95,6 +105,15 @@ class SpillableMapPropertyTest {
       assertEquals(0, left.count(), "close deletes the spill file");
     }
     Files.delete(dir);
+  }
+
+  /** The key's UTF-8 bytes inside a larger array (3 bytes before, 2 after), as a page buffer holds them. */
+  private static byte[] padded(String key) {
+    byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+    byte[] b = new byte[utf8.length + 5];
+    Arrays.fill(b, (byte) 'x');
+    System.arraycopy(utf8, 0, b, 3, utf8.length);
+    return b;
   }
 
   private static Map<String, Val> drain(SpillableMap<Val> map) {
