@@ -19,7 +19,7 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * A {@link ColumnReader} over one column chunk for {@link RowCopier}: it decodes data pages (v1 and v2) with plain
+ * A {@link ColumnReader} over one column chunk for {@link RowCopier} and {@link RowAssembler}: it decodes data pages (v1 and v2) with plain
  * or dictionary values and RLE or bit-packed levels straight from each page's bytes.
  *
  * <p>Why not Parquet's own reader: it hands out every plain binary value as a sliced {@code ByteBuffer} wrapped in a
@@ -205,6 +205,28 @@ final class CopyColumnReader implements ColumnReader {
       taken = true;
     }
     return binaryValue;
+  }
+
+  /**
+   * The current value's dictionary id, taking the value, if the current page's values are dictionary-encoded and
+   * the value was not taken yet; otherwise -1 and nothing is taken. {@link #dictionaryBinary} gives the value.
+   */
+  int takeDictionaryId() {
+    if (!idsInUse || taken) {
+      return -1;
+    }
+    taken = true;
+    return ids.next();
+  }
+
+  /** The number of entries in the chunk's dictionary of binaries (0 without one). */
+  int dictionarySize() {
+    return dictionaryBinaries == null ? 0 : dictionaryBinaries.length;
+  }
+
+  /** Entry {@code id} of the chunk's dictionary of binaries. */
+  Binary dictionaryBinary(int id) {
+    return dictionaryBinaries[id];
   }
 
   @Override

@@ -372,7 +372,11 @@ final class RowAssembler {
     private final ColumnDescriptor column;
     private final int def;
     private final Holder holder = new Holder();
+    private final PrimitiveTypeName physical;
     private ColumnReader reader;
+    /** The reader when it is Sluice's own, else null (Parquet's reader, through {@link #holder}). */
+    private CopyColumnReader own;
+    private Object[] ownDecoded;
     private long remaining;
 
     Leaf(Schema schema, ColumnDescriptor column, int def) {
@@ -381,6 +385,7 @@ final class RowAssembler {
       this.uuid = type == Schema.Type.STRING && schema.getLogicalType() != null
           && schema.getLogicalType().getName().equals(LogicalTypes.uuid().getName());
       this.column = column;
+      this.physical = column.getPrimitiveType().getPrimitiveTypeName();
       this.def = def;
     }
 
@@ -393,6 +398,13 @@ final class RowAssembler {
     void bind(ColumnReader r) {
       reader = r;
       remaining = r.getTotalValueCount();
+      if (r instanceof CopyColumnReader c) {
+        own = c;
+        ownDecoded = c.dictionarySize() == 0 ? null : new Object[c.dictionarySize()];
+      } else {
+        own = null;
+        ownDecoded = null;
+      }
     }
 
     int level() {
@@ -411,8 +423,12 @@ final class RowAssembler {
     Object read() {
       Object v = null;
       if (reader.getCurrentDefinitionLevel() == def) {
-        reader.writeCurrentValueToConverter();
-        v = holder.value;
+        if (own != null) {
+          v = ownValue();
+        } else {
+          reader.writeCurrentValueToConverter();
+          v = holder.value;
+        }
       }
       reader.consume();
       remaining--;
@@ -423,6 +439,33 @@ final class RowAssembler {
     void skip() {
       reader.consume();
       remaining--;
+    }
+
+    /**
+     * The current value from Sluice's own column reader: the same objects {@link Holder} gets from Parquet's
+     * (boxed primitives, binaries converted once per dictionary entry), without the converter calls and Parquet's
+     * stream-based plain decoding.
+     */
+    private Object ownValue() {
+      return switch (physical) {
+        case INT64 -> own.getLong();
+        case DOUBLE -> own.getDouble();
+        case INT32 -> own.getInteger();
+        case FLOAT -> own.getFloat();
+        case BOOLEAN -> own.getBoolean();
+        default -> {
+          int id = own.takeDictionaryId();
+          if (id < 0) {
+            yield binary(own.getBinary());
+          }
+          Object v = ownDecoded[id];
+          if (v == null) {
+            v = binary(own.dictionaryBinary(id));
+            ownDecoded[id] = v;
+          }
+          yield v;
+        }
+      };
     }
 
     /** The Avro value of a binary the way parquet-avro's converters make it. */
@@ -540,6 +583,7 @@ final class RowAssembler {
     private final Function<Throwable, RuntimeException> errors;
     private final Converters converters = new Converters(requested, List.of());
     private final RowGroups groups;
+    private final boolean[] ownReader;
     private long leftInGroup;
     private boolean done;
 
@@ -547,6 +591,11 @@ final class RowAssembler {
         Function<Throwable, RuntimeException> errors) {
       this.reader = reader;
       this.groups = new RowGroups(reader, false);
+      // columns whose every chunk Sluice's reader decodes (plain and dictionary pages); the rest go to Parquet's
+      this.ownReader = new boolean[leaves.size()];
+      for (int i = 0; i < ownReader.length; i++) {
+        ownReader[i] = CopyColumnReader.readsAll(leaves.get(i).column, reader.getRowGroups());
+      }
       this.createdBy = createdBy;
       this.finish = finish;
       this.errors = errors;
@@ -589,10 +638,18 @@ final class RowAssembler {
         return false;
       }
       leftInGroup = pages.get().getRowCount();
-      ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages.get(), converters, requested, createdBy);
-      for (Leaf l : leaves) {
+      ColumnReadStoreImpl store = null;
+      for (int i = 0; i < leaves.size(); i++) {
+        Leaf l = leaves.get(i);
         l.forgetDictionary();
-        l.bind(store.getColumnReader(l.column));
+        if (ownReader[i]) {
+          l.bind(CopyColumnReader.open(l.column, pages.get().getPageReader(l.column)));
+        } else {
+          if (store == null) {
+            store = new ColumnReadStoreImpl(pages.get(), converters, requested, createdBy);
+          }
+          l.bind(store.getColumnReader(l.column));
+        }
       }
       return true;
     }

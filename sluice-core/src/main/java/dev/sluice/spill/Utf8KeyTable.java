@@ -11,32 +11,37 @@ import java.util.NoSuchElementException;
  * probed with a {@code String} or with the key's UTF-8 bytes as a Parquet page or Avro record holds them.
  *
  * <p>Why not a {@code HashMap<String, V>}: a snapshot read or compaction probes the merged log once per base row,
- * and most base rows are misses. With a {@code HashMap} each probe first decodes the row's key into a new
- * {@code String} and hashes it, then follows a node pointer into the heap. Here a probe hashes the bytes where
- * they lie, reads one {@code int} slot array (load at most one half, so a miss usually stops at the first empty
- * slot) and compares the stored 32-bit hash before the key itself. Nothing is allocated.
+ * most base rows are misses, and between two probes the row decoding has pushed the table out of the CPU caches.
+ * With a {@code HashMap} each probe first decodes the row's key into a new {@code String} and hashes it, then
+ * follows a node pointer into the heap. Here a probe hashes the bytes where they lie and reads one {@code long}
+ * slot holding the key's 32-bit hash beside its entry index, so a miss usually costs one cache line (load at most
+ * one half) and a hit three more: the entry's key and value (side by side in one array) and the key's bytes.
+ * Nothing is allocated.
  *
  * <p>The hash is defined over the key's UTF-8 bytes, so {@link #hash(String)} and {@link #hash(byte[], int, int)}
- * agree; for an ASCII key it is the key's {@code String.hashCode}, mixed. Linear probing; a removal shifts the
- * rest of its probe run back (no tombstones) and frees the entry's index for the next insert. Iteration goes by
- * entry index, which is insertion order until something is removed. Not thread-safe; values are never null.
+ * agree. Linear probing; a removal shifts the rest of its probe run back (no tombstones) and frees the entry's
+ * index for the next insert. Iteration goes by entry index, which is insertion order until something is removed.
+ * Not thread-safe; values are never null.
  *
  * @param <V> value type
  */
 final class Utf8KeyTable<V> {
   private static final int INITIAL_ENTRIES = 16;
 
-  private String[] keys = new String[INITIAL_ENTRIES];
-  private int[] hashes = new int[INITIAL_ENTRIES];
-  private Object[] values = new Object[INITIAL_ENTRIES];
-  /** Slot to entry index + 1; 0 is an empty slot. */
-  private int[] slots = new int[INITIAL_ENTRIES * 2];
-  private int mask = slots.length - 1;
+  /** Entry {@code e}'s key at {@code 2e} and value at {@code 2e + 1}; a free entry holds nulls. */
+  private Object[] entries;
+  /** {@code hash << 32 | (entry + 1)}; 0 is an empty slot. */
+  private long[] slots;
+  private int mask;
   /** Entry indexes below this have been used. */
   private int used;
-  private int[] free = new int[0];
+  private int[] free;
   private int freeCount;
   private int size;
+
+  Utf8KeyTable() {
+    clear();
+  }
 
   /** The number of entries. */
   int size() {
@@ -45,23 +50,23 @@ final class Utf8KeyTable<V> {
 
   /** The value of {@code key}, or null. */
   V get(String key) {
-    int e = find(key, hash(key));
-    return e < 0 ? null : value(e);
+    int slot = slotOf(key, hash(key));
+    return slot < 0 ? null : valueIn(slot);
   }
 
   /** The value of the key whose UTF-8 bytes are {@code b[off, off + len)}, or null. */
   V get(byte[] b, int off, int len) {
     int slot = slotOf(b, off, len);
-    return slot < 0 ? null : value(slots[slot] - 1);
+    return slot < 0 ? null : valueIn(slot);
   }
 
   /** Sets {@code key} to {@code value}; returns the previous value or null. */
   V put(String key, V value) {
     int h = hash(key);
-    int e = find(key, h);
-    if (e >= 0) {
-      V previous = value(e);
-      values[e] = value;
+    int slot = slotOf(key, h);
+    if (slot >= 0) {
+      V previous = valueIn(slot);
+      entries[2 * entry(slots[slot]) + 1] = value;
       return previous;
     }
     insert(key, h, value);
@@ -70,28 +75,27 @@ final class Utf8KeyTable<V> {
 
   /** Replaces the value of {@code key} if it is present; returns the previous value or null (nothing added). */
   V replace(String key, V value) {
-    int e = find(key, hash(key));
-    if (e < 0) {
+    int slot = slotOf(key, hash(key));
+    if (slot < 0) {
       return null;
     }
-    V previous = value(e);
-    values[e] = value;
+    V previous = valueIn(slot);
+    entries[2 * entry(slots[slot]) + 1] = value;
     return previous;
   }
 
   /** Removes {@code key}; returns its value or null. */
   V remove(String key) {
-    int h = hash(key);
-    return removeAt(slotOf(key, h));
+    int slot = slotOf(key, hash(key));
+    return slot < 0 ? null : removeSlot(slot);
   }
 
   /** The slot of the key whose UTF-8 bytes are {@code b[off, off + len)}, or -1. */
   int slotOf(byte[] b, int off, int len) {
     int h = hash(b, off, len);
     int slot = h & mask;
-    for (int s = slots[slot]; s != 0; s = slots[slot]) {
-      int e = s - 1;
-      if (hashes[e] == h && KeyBytes.equal(b, off, len, keys[e])) {
+    for (long s = slots[slot]; s != 0; s = slots[slot]) {
+      if ((int) (s >>> 32) == h && KeyBytes.equal(b, off, len, (String) entries[2 * entry(s)])) {
         return slot;
       }
       slot = (slot + 1) & mask;
@@ -99,22 +103,82 @@ final class Utf8KeyTable<V> {
     return -1;
   }
 
-  /** The key in occupied {@code slot}. */
-  String keyAt(int slot) {
-    return keys[slots[slot] - 1];
+  /**
+   * Loads the table lines that probes of these {@code n} keys will read, key {@code i} being the UTF-8 bytes
+   * {@code arrays[i][offsets[i], offsets[i] + lengths[i])}, and returns a value that depends on them (so the loads
+   * are not optimised away). A hint with no effect on the table: each phase is a loop of independent loads, which
+   * the CPU overlaps, where probing one key at a time between row decodes waits for each miss in turn.
+   */
+  long touch(byte[][] arrays, int[] offsets, int[] lengths, int n, int[] scratch) {
+    long sink = 0;
+    for (int i = 0; i < n; i++) {
+      int h = hash(arrays[i], offsets[i], lengths[i]);
+      scratch[i] = h;
+      sink += slots[h & mask];
+    }
+    for (int i = 0; i < n; i++) {
+      int h = scratch[i];
+      long s = slots[h & mask];
+      scratch[i] = s != 0 && (int) (s >>> 32) == h ? entry(s) : -1;
+    }
+    for (int i = 0; i < n; i++) {
+      int e = scratch[i];
+      if (e >= 0) {
+        Object key = entries[2 * e];
+        Object value = entries[2 * e + 1];
+        sink += key == null || value == null ? 1 : 0;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      int e = scratch[i];
+      if (e >= 0 && entries[2 * e] instanceof String key) {
+        sink += key.length();
+      }
+    }
+    return sink;
   }
 
-  /** Removes the entry in {@code slot} (from {@link #slotOf(byte[], int, int)}); returns its value. */
+  /** The key in occupied {@code slot}. */
+  String keyAt(int slot) {
+    return (String) entries[2 * entry(slots[slot])];
+  }
+
+  /** Removes the entry in occupied {@code slot} (from {@link #slotOf(byte[], int, int)}); returns its value. */
   V removeSlot(int slot) {
-    return removeAt(slot);
+    int e = entry(slots[slot]);
+    @SuppressWarnings("unchecked")
+    V previous = (V) entries[2 * e + 1];
+    entries[2 * e] = null;
+    entries[2 * e + 1] = null;
+    if (freeCount == free.length) {
+      free = Arrays.copyOf(free, Math.max(16, free.length * 2));
+    }
+    free[freeCount++] = e;
+    size--;
+    int gap = slot;
+    int j = slot;
+    while (true) {
+      j = (j + 1) & mask;
+      long s = slots[j];
+      if (s == 0) {
+        break;
+      }
+      int home = (int) (s >>> 32) & mask;
+      // the entry at j may move into the gap unless its home lies cyclically in (gap, j]
+      boolean homeInRun = gap <= j ? home > gap && home <= j : home > gap || home <= j;
+      if (!homeInRun) {
+        slots[gap] = s;
+        gap = j;
+      }
+    }
+    slots[gap] = 0;
+    return previous;
   }
 
   /** Drops every entry and the arrays' growth. */
   void clear() {
-    keys = new String[INITIAL_ENTRIES];
-    hashes = new int[INITIAL_ENTRIES];
-    values = new Object[INITIAL_ENTRIES];
-    slots = new int[INITIAL_ENTRIES * 2];
+    entries = new Object[2 * INITIAL_ENTRIES];
+    slots = new long[2 * INITIAL_ENTRIES];
     mask = slots.length - 1;
     used = 0;
     free = new int[0];
@@ -129,7 +193,7 @@ final class Utf8KeyTable<V> {
 
       private int advance(int from) {
         int i = from;
-        while (i < used && values[i] == null) {
+        while (i < used && entries[2 * i] == null) {
           i++;
         }
         return i;
@@ -141,33 +205,32 @@ final class Utf8KeyTable<V> {
       }
 
       @Override
+      @SuppressWarnings("unchecked")
       public Map.Entry<String, V> next() {
         if (e >= used) {
           throw new NoSuchElementException();
         }
-        Map.Entry<String, V> entry = Map.entry(keys[e], value(e));
+        Map.Entry<String, V> entry = Map.entry((String) entries[2 * e], (V) entries[2 * e + 1]);
         e = advance(e + 1);
         return entry;
       }
     };
   }
 
-  @SuppressWarnings("unchecked")
-  private V value(int e) {
-    return (V) values[e];
+  private static int entry(long slot) {
+    return (int) slot - 1;
   }
 
-  private int find(String key, int h) {
-    int slot = slotOf(key, h);
-    return slot < 0 ? -1 : slots[slot] - 1;
+  @SuppressWarnings("unchecked")
+  private V valueIn(int slot) {
+    return (V) entries[2 * entry(slots[slot]) + 1];
   }
 
   /** The slot holding {@code key}, or -1. */
   private int slotOf(String key, int h) {
     int slot = h & mask;
-    for (int s = slots[slot]; s != 0; s = slots[slot]) {
-      int e = s - 1;
-      if (hashes[e] == h && keys[e].equals(key)) {
+    for (long s = slots[slot]; s != 0; s = slots[slot]) {
+      if ((int) (s >>> 32) == h && key.equals(entries[2 * entry(s)])) {
         return slot;
       }
       slot = (slot + 1) & mask;
@@ -183,31 +246,27 @@ final class Utf8KeyTable<V> {
     if (freeCount > 0) {
       e = free[--freeCount];
     } else {
-      if (used == keys.length) {
-        int n = keys.length * 2;
-        keys = Arrays.copyOf(keys, n);
-        hashes = Arrays.copyOf(hashes, n);
-        values = Arrays.copyOf(values, n);
+      if (2 * used == entries.length) {
+        entries = Arrays.copyOf(entries, entries.length * 2);
       }
       e = used++;
     }
-    keys[e] = key;
-    hashes[e] = h;
-    values[e] = value;
+    entries[2 * e] = key;
+    entries[2 * e + 1] = value;
     int slot = h & mask;
     while (slots[slot] != 0) {
       slot = (slot + 1) & mask;
     }
-    slots[slot] = e + 1;
+    slots[slot] = (long) h << 32 | (e + 1);
     size++;
   }
 
   private void rehash(int capacity) {
-    int[] fresh = new int[capacity];
+    long[] fresh = new long[capacity];
     int m = capacity - 1;
-    for (int s : slots) {
+    for (long s : slots) {
       if (s != 0) {
-        int slot = hashes[s - 1] & m;
+        int slot = (int) (s >>> 32) & m;
         while (fresh[slot] != 0) {
           slot = (slot + 1) & m;
         }
@@ -216,40 +275,6 @@ final class Utf8KeyTable<V> {
     }
     slots = fresh;
     mask = m;
-  }
-
-  /** Empties {@code slot} (if not -1), closes the gap in its probe run and frees the entry. */
-  private V removeAt(int slot) {
-    if (slot < 0) {
-      return null;
-    }
-    int e = slots[slot] - 1;
-    V previous = value(e);
-    keys[e] = null;
-    values[e] = null;
-    if (freeCount == free.length) {
-      free = Arrays.copyOf(free, Math.max(16, free.length * 2));
-    }
-    free[freeCount++] = e;
-    size--;
-    int gap = slot;
-    int j = slot;
-    while (true) {
-      j = (j + 1) & mask;
-      int s = slots[j];
-      if (s == 0) {
-        break;
-      }
-      int home = hashes[s - 1] & mask;
-      // the entry at j may move into the gap unless its home lies cyclically in (gap, j]
-      boolean homeInRun = gap <= j ? home > gap && home <= j : home > gap || home <= j;
-      if (!homeInRun) {
-        slots[gap] = s;
-        gap = j;
-      }
-    }
-    slots[gap] = 0;
-    return previous;
   }
 
   /** The hash of {@code key}'s UTF-8 bytes, as {@link #hash(byte[], int, int)} gives it. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,10 +18,17 @@ import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RowAssemblerTest {
   private static final Storage STORAGE = new LocalStorage();
@@ -63,8 +71,12 @@ class RowAssemblerTest {
   }
 
   private static List<GenericRecord> read(Schema projection, boolean direct) {
+    return read(path, projection, direct);
+  }
+
+  private static List<GenericRecord> read(String file, Schema projection, boolean direct) {
     List<GenericRecord> out = new ArrayList<>();
-    try (BaseFileReader r = BaseFileReader.open(STORAGE, path);
+    try (BaseFileReader r = BaseFileReader.open(STORAGE, file);
         CloseableIterator<GenericRecord> it = r.read(projection, FilterCompat.NOOP, direct)) {
       it.forEachRemaining(out::add);
     }
@@ -133,6 +145,41 @@ class RowAssemblerTest {
         new Schema.Field(SCHEMA.getField(MetaFields.RECORD_KEY), SCHEMA.getField(MetaFields.RECORD_KEY).schema()),
         new Schema.Field(SCHEMA.getField("recs"), SCHEMA.getField("recs").schema())));
     sameAsParquetAvro(projection);
+  }
+
+  /**
+   * Parquet's v2 writer delta-encodes some columns, which Sluice's column reader leaves to Parquet's: one row
+   * group then mixes the two readers, and the rows are still parquet-avro's.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void readsV2FilesMixingBothColumnReaders(boolean dictionary) throws IOException {
+    String v2 = dir.resolve("v2-" + dictionary + ".parquet").toString();
+    try (ParquetWriter<GenericRecord> w = AvroParquetWriter.<GenericRecord>builder(new StorageOutputFile(STORAGE, v2))
+        .withSchema(SCHEMA).withWriterVersion(WriterVersion.PARQUET_2_0).withDictionaryEncoding(dictionary)
+        .withPageSize(2048).withRowGroupSize(64 * 1024L).build()) {
+      for (int i = 0; i < ROWS; i++) {
+        GenericRecord full = TestRecords.record(i, "f.parquet");
+        GenericData.Record r = new GenericData.Record(SCHEMA);
+        for (Schema.Field f : SCHEMA.getFields()) {
+          r.put(f.pos(), full.get(f.name()));
+        }
+        w.write(r);
+      }
+    }
+    try (ParquetFileReader f = ParquetFileReader.open(new StorageInputFile(STORAGE, v2))) {
+      List<ColumnDescriptor> columns = f.getFooter().getFileMetaData().getSchema().getColumns();
+      long own = columns.stream().filter(c -> CopyColumnReader.readsAll(c, f.getRowGroups())).count();
+      assertTrue(own > 0 && own < columns.size(), own + " of " + columns.size() + " columns read by Sluice's reader");
+      assertTrue(f.getRowGroups().size() > 1, "several row groups");
+    }
+    List<GenericRecord> viaAvro = read(v2, SCHEMA, false);
+    List<GenericRecord> direct = read(v2, SCHEMA, true);
+    assertEquals(ROWS, viaAvro.size());
+    assertEquals(ROWS, direct.size());
+    for (int i = 0; i < ROWS; i++) {
+      assertSame(viaAvro.get(i), direct.get(i), "row " + i);
+    }
   }
 
   @Test
