@@ -34,10 +34,18 @@ final class KeyMatcher {
     Probe probe = new Probe(wanted);
     TopLevelConverters root = new TopLevelConverters(probe);
     reader.setRequestedSchema(schema);
+    // Sluice's column reader decodes the common encodings straight from the page; a filtered read (pages skipped
+    // by the column index) and other encodings go through Parquet's
+    boolean own = !filtered && CopyColumnReader.readsAll(column, reader.getRowGroups());
     try (RowGroups groups = new RowGroups(reader, filtered)) {
       Optional<PageReadStore> pages;
       while ((pages = groups.next()).isPresent()) {
         probe.dictionary = null;
+        if (own) {
+          probeAll(CopyColumnReader.open(column, pages.get().getPageReader(column)), pages.get().getRowCount(),
+              maxDef, probe);
+          continue;
+        }
         ColumnReader r = new ColumnReadStoreImpl(pages.get(), root, schema, createdBy).getColumnReader(column);
         for (long left = pages.get().getRowCount(); left > 0; left--) {
           if (r.getCurrentDefinitionLevel() == maxDef) {
@@ -50,6 +58,29 @@ final class KeyMatcher {
       reader.close();
     }
     return probe.found;
+  }
+
+  /** Probes {@code rows} values of one row group's chunk; a dictionary entry is probed once. */
+  private static void probeAll(CopyColumnReader r, long rows, int maxDef, Probe probe) {
+    int[] dictionaryHits = new int[r.dictionarySize()];
+    for (long left = rows; left > 0; left--) {
+      if (r.getCurrentDefinitionLevel() == maxDef) {
+        int id = r.takeDictionaryId();
+        if (id < 0) {
+          probe.addBinary(r.getBinary());
+        } else {
+          int hit = dictionaryHits[id];
+          if (hit == 0) {
+            hit = probe.probe(r.dictionaryBinary(id)) + 2;
+            dictionaryHits[id] = hit;
+          }
+          if (hit > 1) {
+            probe.mark(hit - 2);
+          }
+        }
+      }
+      r.consume();
+    }
   }
 
   /** Probes each value it is given; remembers each key found once. */
