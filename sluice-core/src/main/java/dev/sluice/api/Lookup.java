@@ -1,7 +1,6 @@
 package dev.sluice.api;
 
 import dev.sluice.basefile.BaseFileReader;
-import dev.sluice.basefile.MetaFields;
 import dev.sluice.error.Errors;
 import dev.sluice.fsview.BaseFile;
 import dev.sluice.fsview.FileSlice;
@@ -11,22 +10,19 @@ import dev.sluice.index.Indexes;
 import dev.sluice.index.Location;
 import dev.sluice.index.TaggedRecord;
 import dev.sluice.merge.Ordering;
-import dev.sluice.util.CloseableIterator;
 import dev.sluice.write.WriteRecord;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.parquet.filter2.compat.FilterCompat;
-import org.apache.parquet.filter2.predicate.FilterApi;
-import org.apache.parquet.io.api.Binary;
 
 /**
  * Point lookups by record key on the table as it was when the lookup was made ({@link #of}): the table's index
  * finds the file group holding the key (key ranges and bloom filters rule out the other files, then the key column
- * of the candidates is checked), and the row is read from that group's latest base file with a record-key
- * predicate, so Parquet statistics skip the row groups and pages that cannot hold it. Not thread-safe.
+ * of the candidates is checked), and the row is read from that group's latest base file: its key column gives the
+ * row's position, and only the pages holding that row are read from the other columns
+ * ({@link BaseFileReader#rowWithKey}). Not thread-safe.
  *
  * <p>Rows come back as stored, meta columns first. Only base files are read: a key whose file group has log
  * files (Merge-on-Read, not yet compacted) is refused rather than answered from a stale base file.
@@ -75,20 +71,9 @@ public final class Lookup {
     BaseFile base = slice.baseFile().orElseThrow(() -> Errors.internal("file group " + loc.fileId()
         + " has no base file", null));
     dataFilesOpened++;
-    FilterCompat.Filter byKey = FilterCompat.get(
-        FilterApi.eq(FilterApi.binaryColumn(MetaFields.RECORD_KEY), Binary.fromString(recordKey)));
     BaseFileReader reader = readers.computeIfAbsent(base.path(),
         p -> BaseFileReader.open(table.storage(), p, base.size()));
-    try (CloseableIterator<GenericRecord> rows = reader.read(reader.footer().schema(), byKey)) {
-      while (rows.hasNext()) {
-        GenericRecord row = rows.next();
-        Object key = row.get(MetaFields.RECORD_KEY);
-        if (key != null && recordKey.equals(key.toString())) {
-          return Optional.of(row);
-        }
-      }
-    }
-    return Optional.empty();
+    return reader.rowWithKey(recordKey, reader.footer().schema());
   }
 
   /** Base files the index opened over all lookups so far (footers and key columns). */

@@ -298,6 +298,36 @@ public final class BaseFileReader implements Closeable {
   }
 
   /**
+   * The row whose record key is {@code key} in {@code projection}, if this file holds it: the point lookup. Reads
+   * the key column of the row groups whose key statistics admit the key, then from each column only the pages that
+   * hold the row. Files whose key column has other encodings or that lack offset indexes are read with a record
+   * filter on the key instead.
+   */
+  public Optional<GenericRecord> rowWithKey(String key, Schema projection) {
+    String missing = Projection.missingField(projection, fileSchema);
+    if (projection.getType() != Schema.Type.RECORD || missing != null) {
+      throw Errors.badRequest("Looking up a key in " + path, "the read schema is not a record of the file's fields",
+          "Pass the table's record schema or a subset of its fields.");
+    }
+    MessageType requested = Projection.requested(fileSchema, projection);
+    Optional<RowAssembler> assembler = RowAssembler.compile(projection, requested);
+    MessageType keys = stringColumns(MetaFields.RECORD_KEY);
+    if (assembler.isPresent() && KeyedRowRead.serves(parquetFooter.getBlocks(), keys.getColumns().get(0))) {
+      ParquetFileReader reader = openReader(FilterCompat.NOOP);
+      try (reader) {
+        return KeyedRowRead.find(reader, keys, requested, assembler.get(), createdBy(), key);
+      } catch (IOException | RuntimeException e) {
+        throw readError(path, e);
+      }
+    }
+    FilterCompat.Filter byKey = FilterCompat.get(
+        FilterApi.eq(FilterApi.binaryColumn(MetaFields.RECORD_KEY), Binary.fromString(key)));
+    try (CloseableIterator<GenericRecord> rows = read(projection, byKey)) {
+      return rows.hasNext() ? Optional.of(rows.next()) : Optional.empty();
+    }
+  }
+
+  /**
    * The distinct {@code candidates} this file holds a row for, in the order its rows hold them: the exact check of
    * bloom index tagging. Reads only the record key column (with few candidates, only the pages whose key statistics
    * admit one) and matches its values as bytes, building no String per row.

@@ -77,6 +77,20 @@ final class RowAssembler {
     return schema;
   }
 
+  /**
+   * The first row of {@code pages}, a row group filtered to the rows wanted ({@link PageReadStore#getRowIndexes}),
+   * read with Parquet's column readers, which skip to those rows; this assembler is then bound to {@code pages}.
+   */
+  GenericRecord readOne(PageReadStore pages, String createdBy) {
+    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new Converters(requested, List.of()), requested,
+        createdBy);
+    for (Leaf l : leaves) {
+      l.forgetDictionary();
+      l.bind(store.getColumnReader(l.column));
+    }
+    return (GenericRecord) root.read();
+  }
+
   // ---- compilation ----
 
   private static Group group(Schema avro, GroupType parquet, MessageType message, List<String> path, int def,
