@@ -19,6 +19,7 @@ import dev.sluice.log.MergedLogRecords;
 import dev.sluice.log.ScanStats;
 import dev.sluice.marker.IOType;
 import dev.sluice.marker.Markers;
+import dev.sluice.merge.DeleteFlag;
 import dev.sluice.merge.Ordering;
 import dev.sluice.merge.RecordMerger;
 import dev.sluice.storage.FileInfo;
@@ -48,6 +49,8 @@ final class SliceCompactor {
   private final Storage storage;
   private final String basePath;
   private final Schema writerSchema;
+  /** Log records are read in {@link #writerSchema}. */
+  private final DeleteFlag deleted;
   private final Optional<String> precombine;
   private final RecordMerger merger;
   private final Timeline timeline;
@@ -62,6 +65,7 @@ final class SliceCompactor {
     this.storage = c.storage;
     this.basePath = c.basePath;
     this.writerSchema = c.writerSchema;
+    this.deleted = DeleteFlag.of(c.writerSchema);
     this.precombine = c.precombine;
     this.merger = c.merger;
     this.timeline = c.timeline;
@@ -127,7 +131,7 @@ final class SliceCompactor {
         try (CloseableIterator<LogRecord> rest = logs.all()) {
           while (rest.hasNext()) {
             LogRecord r = rest.next();
-            if (!r.isDelete() && !flaggedDeleted(r.record())) {
+            if (!r.isDelete() && !deleted.isSet(r.record())) {
               writer.write(assembler.carry(r.record(), fileName));
               n.written++;
               n.inserted++;
@@ -202,10 +206,12 @@ final class SliceCompactor {
       }
       return;
     }
+    Schema.Field keyField = fileSchema.getField(MetaFields.RECORD_KEY);
     try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
       while (rows.hasNext()) {
         GenericRecord row = rows.next();
-        Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.remove(row);
+        Object key = keyField == null ? null : row.get(keyField.pos());
+        Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.removeKeyOf(key);
         if (log.isPresent() && replace(log.get(), orderingField == null ? null : orderingField.get(row), assembler,
             writer, fileName, n)) {
           continue;
@@ -227,7 +233,7 @@ final class SliceCompactor {
     if (!merger.incomingWins(ordering, l.ordering(), l.hardDelete())) {
       return false;
     }
-    if (l.isDelete() || flaggedDeleted(l.record())) {
+    if (l.isDelete() || deleted.isSet(l.record())) {
       n.deleted++;
     } else {
       writer.writeReplacing(assembler.carry(l.record(), fileName));
@@ -260,10 +266,6 @@ final class SliceCompactor {
     return out;
   }
 
-  private static boolean flaggedDeleted(GenericRecord r) {
-    Schema.Field f = r.getSchema().getField(MetaFields.IS_DELETED);
-    return f != null && Boolean.TRUE.equals(r.get(f.pos()));
-  }
 
   private static final class Counts {
     private long written;

@@ -1,9 +1,7 @@
 package dev.sluice.log;
 
-import dev.sluice.basefile.MetaFields;
 import dev.sluice.util.CloseableIterator;
 import java.util.Optional;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 
 /**
@@ -27,11 +25,10 @@ public interface MergedLogRecords extends AutoCloseable {
   Optional<LogRecord> remove(byte[] utf8, int offset, int length);
 
   /**
-   * Removes the merged state of a base row's key ({@code _hoodie_record_key}), if any; a row without one has none.
-   * A {@code Utf8} key is probed by its bytes.
+   * Removes the merged state of a base row's record key as the row holds it ({@code _hoodie_record_key}'s value),
+   * if any: a {@code Utf8} is probed by its bytes; null (a row without a key) has none.
    */
-  default Optional<LogRecord> remove(GenericRecord row) {
-    Object key = row.get(MetaFields.RECORD_KEY);
+  default Optional<LogRecord> removeKeyOf(Object key) {
     if (key instanceof Utf8 u) {
       return remove(u.getBytes(), 0, u.getByteLength());
     }

@@ -8,6 +8,7 @@ import dev.sluice.key.FieldPath;
 import dev.sluice.log.LogRecord;
 import dev.sluice.log.LogScanner;
 import dev.sluice.log.MergedLogRecords;
+import dev.sluice.merge.DeleteFlag;
 import dev.sluice.merge.Ordering;
 import dev.sluice.storage.Storage;
 import dev.sluice.util.CloseableIterator;
@@ -28,6 +29,8 @@ final class MergedSliceReader {
   private final Storage storage;
   private final Schema readSchema;
   private final LogMerge merge;
+  /** Log records come in {@link #readSchema}. */
+  private final DeleteFlag deleted;
 
   /**
    * @param readSchema the table schema with meta fields, projected to the columns to read; it holds the record
@@ -37,6 +40,7 @@ final class MergedSliceReader {
     this.storage = storage;
     this.readSchema = readSchema;
     this.merge = merge;
+    this.deleted = DeleteFlag.of(readSchema);
   }
 
   /** The merged rows of {@code slice}; opens its files now and releases them on close. */
@@ -55,11 +59,14 @@ final class MergedSliceReader {
     BaseFileReader base = null;
     CloseableIterator<GenericRecord> baseRows = CloseableIterator.empty();
     FieldPath ordering = null;
+    int keyPosition = -1;
     try {
       if (slice.baseFile().isPresent()) {
         BaseFile f = slice.baseFile().get();
         base = BaseFileReader.open(storage, f.path(), f.size());
         Schema projection = ScanPlan.project(base.footer().schema(), readSchema);
+        Schema.Field key = projection.getField(MetaFields.RECORD_KEY);
+        keyPosition = key == null ? -1 : key.pos();
         if (precombine.isPresent() && projection.getField(precombine.get()) != null) {
           ordering = FieldPath.resolve(projection, precombine.get(), "precombine");
         }
@@ -75,7 +82,7 @@ final class MergedSliceReader {
       }, logs::close);
       throw e;
     }
-    return new Rows(logs, base, baseRows, ordering);
+    return new Rows(logs, base, baseRows, ordering, keyPosition);
   }
 
   /** Closes every part, even if one fails; the first failure is thrown, later ones are suppressed. */
@@ -97,11 +104,6 @@ final class MergedSliceReader {
     }
   }
 
-  /** True if a log record is an Avro delete marker ({@code _hoodie_is_deleted = true}). */
-  private static boolean flaggedDeleted(GenericRecord r) {
-    Schema.Field f = r.getSchema().getField(MetaFields.IS_DELETED);
-    return f != null && Boolean.TRUE.equals(r.get(f.pos()));
-  }
 
   /** Base rows merged with log records, then log-only records. */
   private final class Rows implements CloseableIterator<GenericRecord> {
@@ -113,7 +115,12 @@ final class MergedSliceReader {
     private GenericRecord next;
     private boolean closed;
 
-    Rows(MergedLogRecords logs, BaseFileReader base, CloseableIterator<GenericRecord> baseRows, FieldPath ordering) {
+    /** Where base rows hold the record key, -1 if they do not (no row then matches a log record). */
+    private final int keyPosition;
+
+    Rows(MergedLogRecords logs, BaseFileReader base, CloseableIterator<GenericRecord> baseRows, FieldPath ordering,
+        int keyPosition) {
+      this.keyPosition = keyPosition;
       this.logs = logs;
       this.base = base;
       this.baseRows = baseRows;
@@ -137,7 +144,7 @@ final class MergedSliceReader {
         }
         while (next == null && logOnly.hasNext()) {
           LogRecord r = logOnly.next();
-          if (!r.isDelete() && !flaggedDeleted(r.record())) {
+          if (!r.isDelete() && !deleted.isSet(r.record())) {
             next = r.record();
           }
         }
@@ -158,7 +165,7 @@ final class MergedSliceReader {
       if (logs.size() == 0) {
         return row;
       }
-      Optional<LogRecord> log = logs.remove(row);
+      Optional<LogRecord> log = logs.removeKeyOf(keyPosition < 0 ? null : row.get(keyPosition));
       if (log.isEmpty()) {
         return row;
       }
@@ -167,7 +174,7 @@ final class MergedSliceReader {
       if (!merge.merger().incomingWins(baseOrdering, l.ordering(), l.hardDelete())) {
         return row;
       }
-      return l.isDelete() || flaggedDeleted(l.record()) ? null : l.record();
+      return l.isDelete() || deleted.isSet(l.record()) ? null : l.record();
     }
 
     @Override
