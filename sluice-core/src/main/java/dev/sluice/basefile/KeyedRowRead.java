@@ -28,8 +28,8 @@ final class KeyedRowRead {
   }
 
   /**
-   * True if this read serves files of {@code footer}: every key chunk has only encodings Sluice's column reader
-   * decodes and every column chunk has an offset index (Parquet writes one since 1.11).
+   * True if this read serves a file of {@code rowGroups}: every chunk of {@code keyColumn} has only encodings
+   * Sluice's column reader decodes, and every column chunk has an offset index (Parquet writes one since 1.11).
    */
   static boolean serves(List<BlockMetaData> rowGroups, ColumnDescriptor keyColumn) {
     if (!CopyColumnReader.readsAll(keyColumn, rowGroups)) {
