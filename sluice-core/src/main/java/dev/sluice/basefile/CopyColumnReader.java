@@ -3,6 +3,7 @@ package dev.sluice.basefile;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -217,6 +218,11 @@ final class CopyColumnReader implements ColumnReader {
     }
     taken = true;
     return ids.next();
+  }
+
+  /** The chunk's dictionary, if it has one. */
+  Optional<Dictionary> dictionary() {
+    return Optional.ofNullable(dictionary);
   }
 
   /** The number of entries in the chunk's dictionary of binaries (0 without one). */

@@ -60,23 +60,16 @@ final class KeyMatcher {
     return probe.found;
   }
 
-  /** Probes {@code rows} values of one row group's chunk; a dictionary entry is probed once. */
+  /** Probes {@code rows} values of one row group's chunk; a dictionary entry is probed once, as Parquet's reader does. */
   private static void probeAll(CopyColumnReader r, long rows, int maxDef, Probe probe) {
-    int[] dictionaryHits = new int[r.dictionarySize()];
+    r.dictionary().ifPresent(probe::setDictionary);
     for (long left = rows; left > 0; left--) {
       if (r.getCurrentDefinitionLevel() == maxDef) {
         int id = r.takeDictionaryId();
         if (id < 0) {
           probe.addBinary(r.getBinary());
         } else {
-          int hit = dictionaryHits[id];
-          if (hit == 0) {
-            hit = probe.probe(r.dictionaryBinary(id)) + 2;
-            dictionaryHits[id] = hit;
-          }
-          if (hit > 1) {
-            probe.mark(hit - 2);
-          }
+          probe.addValueFromDictionary(id);
         }
       }
       r.consume();

@@ -390,7 +390,6 @@ final class RowAssembler {
     private ColumnReader reader;
     /** The reader when it is Sluice's own, else null (Parquet's reader, through {@link #holder}). */
     private CopyColumnReader own;
-    private Object[] ownDecoded;
     private long remaining;
 
     Leaf(Schema schema, ColumnDescriptor column, int def) {
@@ -414,10 +413,10 @@ final class RowAssembler {
       remaining = r.getTotalValueCount();
       if (r instanceof CopyColumnReader c) {
         own = c;
-        ownDecoded = c.dictionarySize() == 0 ? null : new Object[c.dictionarySize()];
+        // the holder converts each dictionary entry once, as it does for Parquet's reader
+        c.dictionary().ifPresent(holder::setDictionary);
       } else {
         own = null;
-        ownDecoded = null;
       }
     }
 
@@ -472,12 +471,8 @@ final class RowAssembler {
           if (id < 0) {
             yield binary(own.getBinary());
           }
-          Object v = ownDecoded[id];
-          if (v == null) {
-            v = binary(own.dictionaryBinary(id));
-            ownDecoded[id] = v;
-          }
-          yield v;
+          holder.addValueFromDictionary(id);
+          yield holder.value;
         }
       };
     }

@@ -65,9 +65,7 @@ final class Utf8KeyTable<V> {
     int h = hash(key);
     int slot = slotOf(key, h);
     if (slot >= 0) {
-      V previous = valueIn(slot);
-      entries[2 * entry(slots[slot]) + 1] = value;
-      return previous;
+      return swap(slot, value);
     }
     insert(key, h, value);
     return null;
@@ -76,9 +74,11 @@ final class Utf8KeyTable<V> {
   /** Replaces the value of {@code key} if it is present; returns the previous value or null (nothing added). */
   V replace(String key, V value) {
     int slot = slotOf(key, hash(key));
-    if (slot < 0) {
-      return null;
-    }
+    return slot < 0 ? null : swap(slot, value);
+  }
+
+  /** Sets the value in occupied {@code slot}; returns the one it replaces. */
+  private V swap(int slot, V value) {
     V previous = valueIn(slot);
     entries[2 * entry(slots[slot]) + 1] = value;
     return previous;

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
@@ -35,25 +34,10 @@ class KeyedRowReadTest {
   Path dir;
 
   /** The test schema without the three-branch union, which the direct assembler leaves to parquet-avro. */
-  private static final Schema SCHEMA = without(TestRecords.WITH_META, "multi");
-
-  private static Schema without(Schema s, String field) {
-    List<Schema.Field> fields = new ArrayList<>();
-    for (Schema.Field f : s.getFields()) {
-      if (!f.name().equals(field)) {
-        fields.add(new Schema.Field(f, f.schema()));
-      }
-    }
-    return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
-  }
+  private static final Schema SCHEMA = TestRecords.without(TestRecords.WITH_META, "multi");
 
   private static GenericRecord row(int i, String key) {
-    GenericRecord full = TestRecords.record(i, key, "p", "f.parquet");
-    GenericData.Record r = new GenericData.Record(SCHEMA);
-    for (Schema.Field f : SCHEMA.getFields()) {
-      r.put(f.pos(), full.get(f.name()));
-    }
-    return r;
+    return TestRecords.projected(TestRecords.record(i, key, "p", "f.parquet"), SCHEMA);
   }
 
   private Optional<GenericRecord> filtered(BaseFileReader r, String key) {

@@ -16,7 +16,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -40,17 +39,7 @@ class RowAssemblerTest {
   private static String path;
 
   /** The test schema without the one field (a three-branch union) the assembler leaves to parquet-avro. */
-  private static final Schema SCHEMA = without(TestRecords.WITH_META, "multi");
-
-  private static Schema without(Schema s, String field) {
-    List<Schema.Field> fields = new ArrayList<>();
-    for (Schema.Field f : s.getFields()) {
-      if (!f.name().equals(field)) {
-        fields.add(new Schema.Field(f, f.schema()));
-      }
-    }
-    return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
-  }
+  private static final Schema SCHEMA = TestRecords.without(TestRecords.WITH_META, "multi");
 
   /** Several row groups and pages, dictionary and plain pages (repeating and unique strings). */
   @BeforeAll
@@ -59,12 +48,7 @@ class RowAssemblerTest {
     try (BaseFileWriter w = BaseFileWriter.open(STORAGE, path, SCHEMA,
         BaseFileWriterOptions.defaults().withRowGroupSize(64 * 1024).withPageSize(2048))) {
       for (int i = 0; i < ROWS; i++) {
-        GenericRecord full = TestRecords.record(i, "f.parquet");
-        GenericData.Record r = new GenericData.Record(SCHEMA);
-        for (Schema.Field f : SCHEMA.getFields()) {
-          r.put(f.pos(), full.get(f.name()));
-        }
-        w.write(r);
+        w.write(TestRecords.projected(TestRecords.record(i, "f.parquet"), SCHEMA));
       }
       w.finish();
     }
@@ -159,12 +143,7 @@ class RowAssemblerTest {
         .withSchema(SCHEMA).withWriterVersion(WriterVersion.PARQUET_2_0).withDictionaryEncoding(dictionary)
         .withPageSize(2048).withRowGroupSize(64 * 1024L).build()) {
       for (int i = 0; i < ROWS; i++) {
-        GenericRecord full = TestRecords.record(i, "f.parquet");
-        GenericData.Record r = new GenericData.Record(SCHEMA);
-        for (Schema.Field f : SCHEMA.getFields()) {
-          r.put(f.pos(), full.get(f.name()));
-        }
-        w.write(r);
+        w.write(TestRecords.projected(TestRecords.record(i, "f.parquet"), SCHEMA));
       }
     }
     try (ParquetFileReader f = ParquetFileReader.open(new StorageInputFile(STORAGE, v2))) {

@@ -29,25 +29,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RowCopierTest {
-  private static final Schema SCHEMA = without(TestRecords.WITH_META, "multi");
+  private static final Schema SCHEMA = TestRecords.without(TestRecords.WITH_META, "multi");
   /** Map entries come back from records in hash order, from the copier in stored order: bytes differ there. */
-  private static final Schema NO_MAPS = without(without(SCHEMA, "m"), "mrec");
+  private static final Schema NO_MAPS = TestRecords.without(TestRecords.without(SCHEMA, "m"), "mrec");
   private static final BaseFileWriterOptions SMALL =
       BaseFileWriterOptions.defaults().withRowGroupSize(64 * 1024).withPageSize(2048);
   private final Storage storage = new LocalStorage();
 
   @TempDir
   Path dir;
-
-  private static Schema without(Schema s, String field) {
-    List<Schema.Field> fields = new ArrayList<>();
-    for (Schema.Field f : s.getFields()) {
-      if (!f.name().equals(field)) {
-        fields.add(new Schema.Field(f, f.schema()));
-      }
-    }
-    return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
-  }
 
   private static GenericRecord row(int i, String fileName) {
     return row(SCHEMA, i, fileName);
@@ -158,7 +148,7 @@ class RowCopierTest {
   @Test
   void declinesASourceOfAnotherSchemaAndATargetWritingThroughParquetAvro() {
     Path src = source(10);
-    Schema other = without(SCHEMA, "opt_arr");
+    Schema other = TestRecords.without(SCHEMA, "opt_arr");
     try (BaseFileReader reader = BaseFileReader.open(storage, src.toString());
         BaseFileWriter narrower = BaseFileWriter.open(storage, dir.resolve("a.parquet").toString(), other, SMALL);
         BaseFileWriter viaAvro = BaseFileWriter.open(storage, dir.resolve("b.parquet").toString(), SCHEMA, SMALL,

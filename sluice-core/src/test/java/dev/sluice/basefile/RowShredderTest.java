@@ -13,10 +13,7 @@ import dev.sluice.util.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.junit.jupiter.api.Test;
@@ -29,25 +26,10 @@ class RowShredderTest {
   Path dir;
 
   /** The test schema of every Avro type but the one the shredder leaves to parquet-avro (a 3-branch union). */
-  private static final Schema SHREDDABLE = without(TestRecords.WITH_META, "multi");
-
-  private static Schema without(Schema s, String field) {
-    List<Schema.Field> fields = new ArrayList<>();
-    for (Schema.Field f : s.getFields()) {
-      if (!f.name().equals(field)) {
-        fields.add(new Schema.Field(f, f.schema()));
-      }
-    }
-    return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
-  }
+  private static final Schema SHREDDABLE = TestRecords.without(TestRecords.WITH_META, "multi");
 
   private static GenericRecord reduced(int i) {
-    GenericRecord full = TestRecords.record(i, "f.parquet");
-    GenericData.Record out = new GenericData.Record(SHREDDABLE);
-    for (Schema.Field f : SHREDDABLE.getFields()) {
-      out.put(f.pos(), full.get(f.name()));
-    }
-    return out;
+    return TestRecords.projected(TestRecords.record(i, "f.parquet"), SHREDDABLE);
   }
 
   private Path write(String name, Schema schema, boolean direct, int rows, java.util.function.IntFunction<GenericRecord> gen) {

@@ -128,4 +128,24 @@ final class TestRecords {
   private static byte[] fixed8(long v) {
     return ByteBuffer.allocate(8).putLong(v).array();
   }
+
+  /** {@code s} without its field {@code field}. */
+  static Schema without(Schema s, String field) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : s.getFields()) {
+      if (!f.name().equals(field)) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Schema.createRecord(s.getName(), s.getDoc(), s.getNamespace(), false, fields);
+  }
+
+  /** {@code full}'s values of the fields of {@code schema}, matched by name. */
+  static GenericRecord projected(GenericRecord full, Schema schema) {
+    GenericData.Record out = new GenericData.Record(schema);
+    for (Schema.Field f : schema.getFields()) {
+      out.put(f.pos(), full.get(f.name()));
+    }
+    return out;
+  }
 }
