@@ -79,7 +79,7 @@ public final class Cleaner {
     schedule().ifPresent(requested -> done.add(run(requested)));
     if (!done.isEmpty()) {
       // a clean that ran sweeps what failed writes and crashed publishes left (writes do not list for them)
-      new Rollbacks(storage, basePath).cleanStale();
+      new Rollbacks(storage, basePath, lock.isPresent()).cleanStale();
     }
     return new CleanResult(done);
   }
@@ -132,8 +132,9 @@ public final class Cleaner {
       return Optional.empty();
     }
     MetadataTable.removeIfPresent(storage, basePath);
-    Instant requested = Instant.requested(InstantTimes.newInstantTime(zone()), Action.CLEAN);
-    store.createRequested(requested, CleanAvro.encode(plan));
+    ZoneId zone = zone();
+    Instant requested = store.createRequestedAtNewTime(Action.CLEAN, () -> InstantTimes.newInstantTime(zone), timeline,
+        CleanAvro.encode(plan), lock.isPresent());
     return Optional.of(requested);
   }
 

@@ -86,7 +86,7 @@ final class CompactionExecutor {
           "Name a pending compaction (sluice timeline TABLE shows them).");
     }
     // an earlier attempt died: its partial files go first, and a rollback of it that died is finished
-    new Rollbacks(storage, basePath).rollbackInflightCompaction(time);
+    new Rollbacks(storage, basePath, lock.isPresent()).rollbackInflightCompaction(time);
     tl = store.load();
     Instant requested = Instant.requested(time, Action.COMPACTION);
     CompactionPlan plan = CompactionPlan.fromAvroBytes(store.read(requested), store.pathOf(requested));

@@ -64,9 +64,12 @@ final class CompactionScheduler {
     if (plan.isEmpty()) {
       return Optional.empty();
     }
-    store.createRequested(Instant.requested(time, Action.COMPACTION), plan.toAvroBytes());
+    // with other writers the time is checked against theirs, and a later one taken if it clashed
+    java.util.Iterator<String> first = List.of(time).iterator();
+    String planned = store.createRequestedAtNewTime(Action.COMPACTION, () -> first.hasNext() ? first.next()
+        : newInstantTime(tl), tl, plan.toAvroBytes(), multiWriter).time();
     KillPoints.reach("compaction.planned");
-    return Optional.of(time);
+    return Optional.of(planned);
   }
 
   /** True if the trigger fires for a compaction at {@code time} ({@code needCompact}). */

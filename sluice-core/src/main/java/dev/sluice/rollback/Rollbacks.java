@@ -36,12 +36,22 @@ public final class Rollbacks {
   private final Storage storage;
   private final String basePath;
   private final TimelineStore store;
+  private final boolean concurrentWriters;
 
-  /** Rollbacks for the table at {@code basePath}; does no I/O. */
+  /** Rollbacks for the table at {@code basePath} that one process writes; does no I/O. */
   public Rollbacks(Storage storage, String basePath) {
+    this(storage, basePath, false);
+  }
+
+  /**
+   * Rollbacks for the table at {@code basePath}; with {@code concurrentWriters} (optimistic concurrency control) a
+   * rollback instant never takes a time another process's instant has. Does no I/O.
+   */
+  public Rollbacks(Storage storage, String basePath, boolean concurrentWriters) {
     this.storage = storage;
     this.basePath = basePath;
     this.store = new TimelineStore(storage, basePath);
+    this.concurrentWriters = concurrentWriters;
   }
 
   /** A rollback that was planned but not finished. */
@@ -150,20 +160,11 @@ public final class Rollbacks {
     } else {
       Instant t = target.orElseThrow(() -> Errors.internal("nothing to roll back at " + time, null));
       plan = new RollbackPlanner(storage, basePath, tableType()).plan(t, tl, restore);
-      rollback = Instant.requested(newInstantTime(tl), Action.ROLLBACK);
-      store.createRequested(rollback, plan.toAvroBytes());
+      rollback = store.createRequestedAtNewTime(Action.ROLLBACK, InstantTimes::newInstantTime, tl, plan.toAvroBytes(),
+          concurrentWriters);
       KillPoints.reach("rollback.requested");
     }
     return new RollbackExecutor(storage, basePath).execute(rollback, plan, target, publish);
-  }
-
-  private String newInstantTime(Timeline tl) {
-    String t = InstantTimes.newInstantTime();
-    // never reuse a time the timeline already has (another process's clock may be ahead of ours)
-    while (tl.contains(t)) {
-      t = InstantTimes.newInstantTime();
-    }
-    return t;
   }
 
   private TableType tableType() {

@@ -60,8 +60,8 @@ public final class Restores {
       restore = pending.get();
     } else {
       plan = plan(tl, savepointTime);
-      restore = Instant.requested(newInstantTime(tl), Action.RESTORE);
-      store.createRequested(restore, plan.toAvroBytes());
+      restore = store.createRequestedAtNewTime(Action.RESTORE, InstantTimes::newInstantTime, tl, plan.toAvroBytes(),
+          false);
     }
     Instant inflight = restore.isRequested() ? store.transitionToInflight(restore, new byte[0]) : restore;
     KillPoints.reach("restore.inflight");
@@ -111,11 +111,4 @@ public final class Restores {
     return new RestorePlan(infos, RestorePlan.VERSION, savepointTime);
   }
 
-  private static String newInstantTime(Timeline tl) {
-    String t = InstantTimes.newInstantTime();
-    while (tl.contains(t)) {
-      t = InstantTimes.newInstantTime();
-    }
-    return t;
-  }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.timeline;
 
+import dev.sluice.error.ErrorKind;
 import dev.sluice.error.Errors;
+import dev.sluice.error.SluiceException;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The timeline files under {@code .hoodie/}: loading the active timeline and moving instants through their states
@@ -27,6 +30,8 @@ import java.util.Set;
 public final class TimelineStore {
   private static final Set<Action> COMMIT_METADATA_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT,
       Action.REPLACECOMMIT);
+
+  private static final int NEW_TIME_ATTEMPTS = 5;
 
   private final Storage storage;
   private final String basePath;
@@ -72,6 +77,90 @@ public final class TimelineStore {
       throw Errors.internal("createRequested needs a requested instant, got " + requested, null);
     }
     publish(requested, content, "request");
+  }
+
+  /**
+   * As {@link #createRequested}, for tables that several processes write: also fails with CONFLICT if another
+   * instant (of another action) already has the time, removing the file just created again. One listing more.
+   *
+   * <p>Two processes may take the same millisecond for different actions, say a writer's commit and another
+   * writer's rollback. Their files do not collide by name, but an instant time must name one instant: the markers,
+   * heartbeat and rollback bookkeeping of one would act on the other's files. Whichever creator lists second sees
+   * the first one's file, so at most one of them keeps the time. (Within one process the times never repeat.)
+   */
+  public void createRequestedWithUniqueTime(Instant requested, byte[] content) {
+    createRequested(requested, content);
+    Optional<String> other;
+    try {
+      other = otherInstantAt(requested);
+    } catch (SluiceException e) {
+      removeClashing(requested, e);
+      throw e;
+    }
+    if (other.isPresent()) {
+      SluiceException conflict = Errors.conflict("Cannot request instant " + requested.time() + " ("
+          + requested.action().id() + ")", other.get() + " has the same instant time; take a new one");
+      removeClashing(requested, conflict);
+      throw conflict;
+    }
+  }
+
+  private void removeClashing(Instant requested, SluiceException cause) {
+    String path = pathOf(requested);
+    try {
+      storage.delete(path);
+    } catch (IOException e) {
+      // the requested instant stays, without files; the next rollback of failed writes removes it
+      cause.addSuppressed(e);
+    }
+  }
+
+  /**
+   * Creates the requested state of a new instant of {@code action} at a time from {@code times}, skipping times
+   * {@code known} (the timeline as last loaded) has. With {@code concurrentWriters} the time must be unique among
+   * all actions ({@link #createRequestedWithUniqueTime}) and the next time is taken while another process holds it.
+   */
+  public Instant createRequestedAtNewTime(Action action, Supplier<String> times, Timeline known, byte[] content,
+      boolean concurrentWriters) {
+    for (int attempt = 1; ; attempt++) {
+      String time = times.get();
+      if (known.contains(time)) {
+        continue;
+      }
+      Instant requested = Instant.requested(time, action);
+      try {
+        if (concurrentWriters) {
+          createRequestedWithUniqueTime(requested, content);
+        } else {
+          createRequested(requested, content);
+        }
+        return requested;
+      } catch (SluiceException e) {
+        if (e.kind() != ErrorKind.CONFLICT || attempt >= NEW_TIME_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** The file name of another instant (another action) at {@code instant}'s time, if the folder has one. */
+  private Optional<String> otherInstantAt(Instant instant) {
+    List<FileInfo> files;
+    try {
+      files = storage.list(metaPath);
+    } catch (IOException e) {
+      throw Errors.storage("list the timeline folder", metaPath, e);
+    }
+    for (FileInfo f : files) {
+      if (f.directory() || !f.name().startsWith(instant.time())) {
+        continue;
+      }
+      Optional<Instant> i = Instant.parse(f.name());
+      if (i.isPresent() && i.get().time().equals(instant.time()) && i.get().action() != instant.action()) {
+        return Optional.of(f.name());
+      }
+    }
+    return Optional.empty();
   }
 
   /** Creates the inflight state of an instant that has no requested state (a savepoint) with {@code content}. */

@@ -34,7 +34,7 @@ public final class TableActions {
 
   /** Rolls back one instant (a pending write or the latest completed one). */
   public RollbackMetadata rollback(String instantTime) {
-    return locked("roll back instant " + instantTime, () -> new Rollbacks(storage, basePath).rollback(instantTime));
+    return locked("roll back instant " + instantTime, () -> rollbacks().rollback(instantTime));
   }
 
   /**
@@ -48,7 +48,11 @@ public final class TableActions {
       eligible = i -> hb.isExpired(i.time());
     }
     Predicate<Instant> which = eligible;
-    return locked("roll back failed writes", () -> new Rollbacks(storage, basePath).rollbackFailedWrites(which));
+    return locked("roll back failed writes", () -> rollbacks().rollbackFailedWrites(which));
+  }
+
+  private Rollbacks rollbacks() {
+    return new Rollbacks(storage, basePath, ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL);
   }
 
   /** Savepoints a completed commit (the latest if empty). */

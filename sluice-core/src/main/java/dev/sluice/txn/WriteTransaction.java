@@ -137,7 +137,7 @@ public final class WriteTransaction implements AutoCloseable {
 
   private static void rollbackFailedWrites(Storage storage, String basePath, Optional<TableLock> lock,
       Predicate<Instant> eligible) {
-    Rollbacks rollbacks = new Rollbacks(storage, basePath);
+    Rollbacks rollbacks = new Rollbacks(storage, basePath, lock.isPresent());
     if (lock.isEmpty()) {
       rollbacks.rollbackFailedWrites(eligible);
       return;
@@ -163,13 +163,18 @@ public final class WriteTransaction implements AutoCloseable {
       Optional<Heartbeat> hb = lazy ? Optional.of(b.heartbeats.start(time)) : Optional.empty();
       Instant req = Instant.requested(time, action);
       try {
-        b.store.createRequested(req, new byte[0]);
+        if (b.lock.isPresent()) {
+          b.store.createRequestedWithUniqueTime(req, new byte[0]);
+        } else {
+          b.store.createRequested(req, new byte[0]);
+        }
         b.requested = req;
         b.heartbeat = hb;
         return;
       } catch (SluiceException e) {
         if (e.kind() == ErrorKind.CONFLICT) {
-          // the other process that took this instant time beats in the same file: leave it
+          // the other process that took this instant time for a write beats in the same file: leave it (if a
+          // rollback or clean took it, the file is stale and the next rollback sweeps it once expired)
           hb.ifPresent(Heartbeat::abandon);
         } else {
           hb.ifPresent(Heartbeat::close);
@@ -177,7 +182,7 @@ public final class WriteTransaction implements AutoCloseable {
         if (e.kind() != ErrorKind.CONFLICT || attempt >= INSTANT_ATTEMPTS) {
           throw e;
         }
-        // another process took the same instant time: take the next one
+        // another process took the same instant time (for any action): take the next one
       }
     }
   }
@@ -254,7 +259,7 @@ public final class WriteTransaction implements AutoCloseable {
     try {
       Optional<TableLock.Held> held = lock.map(l -> l.acquire("roll back instant " + requested.time()));
       try {
-        new Rollbacks(storage, basePath).rollbackFailed(requested);
+        new Rollbacks(storage, basePath, lock.isPresent()).rollbackFailed(requested);
       } finally {
         held.ifPresent(TableLock.Held::close);
       }

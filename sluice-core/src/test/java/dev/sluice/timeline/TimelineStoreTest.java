@@ -56,6 +56,36 @@ class TimelineStoreTest {
   }
 
   @Test
+  void aTimeAnotherActionHoldsIsAConflictAndLeavesNoFile() throws IOException {
+    // another process's rollback took the millisecond this commit wants
+    Files.createFile(dir.resolve(".hoodie/20261203172606805.rollback.requested"));
+    SluiceException e = assertThrows(SluiceException.class,
+        () -> store.createRequestedWithUniqueTime(Instant.requested("20261203172606805", Action.COMMIT), new byte[0]));
+    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertTrue(e.getMessage().contains("20261203172606805.rollback.requested has the same instant time"), e.getMessage());
+    assertFalse(exists("20261203172606805.commit.requested"), "the clashing request is removed again");
+    // one process alone never repeats a time: without other writers only the name is checked
+    store.createRequested(Instant.requested("20261203172606805", Action.COMMIT), new byte[0]);
+    assertTrue(exists("20261203172606805.commit.requested"));
+    // a savepoint shares its commit's time by design; only new instants are checked
+    store.createRequestedWithUniqueTime(Instant.requested("20261203172606806", Action.COMMIT), new byte[0]);
+    store.createInflight(Instant.inflight("20261203172606806", Action.SAVEPOINT), new byte[0]);
+    assertTrue(exists("20261203172606806.savepoint.inflight"));
+  }
+
+  @Test
+  void aNewTimeSkipsTimesThatAreTaken() throws IOException {
+    Files.createFile(dir.resolve(".hoodie/20261203172606802.clean.requested"));
+    Timeline known = Timeline.of(List.of(Instant.completed("20261203172606801", Action.COMMIT)));
+    java.util.Iterator<String> times = List.of("20261203172606801", "20261203172606802", "20261203172606803").iterator();
+    Instant r = store.createRequestedAtNewTime(Action.ROLLBACK, times::next, known, new byte[] {7}, true);
+    assertEquals(Instant.requested("20261203172606803", Action.ROLLBACK), r);
+    assertArrayEquals(new byte[] {7}, store.read(r));
+    assertFalse(exists("20261203172606801.rollback.requested"), "a time the loaded timeline has is not tried");
+    assertFalse(exists("20261203172606802.rollback.requested"), "a time another process took is given up");
+  }
+
+  @Test
   void completingWhenTheCompletedFileExistsIsAConflict() throws IOException {
     Instant req = Instant.requested("002", Action.DELTACOMMIT);
     store.createRequested(req, new byte[0]);

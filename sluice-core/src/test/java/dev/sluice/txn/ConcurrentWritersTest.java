@@ -173,7 +173,8 @@ class ConcurrentWritersTest {
     long rollbacks = t.timeline().filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).instants().size();
     assertEquals(conflicts, rollbacks, "each conflict rolled its write back through a rollback instant");
     assertTrue(t.timeline().filter(i -> !i.isCompleted()).isEmpty(), "nothing pending: " + t.timeline());
-    assertEquals(List.of(), TableChecks.unreferenced(Path.of(t.location()), false));
+    assertEquals(List.of(), TableChecks.unreferenced(Path.of(t.location()), false),
+        "data files that no instant references; timeline: " + t.timeline());
     return conflicts;
   }
 }
