@@ -1,5 +1,6 @@
 package dev.sluice.basefile;
 
+import dev.sluice.basefile.encode.ColumnChunkStore;
 import dev.sluice.bloom.BloomFilter;
 import dev.sluice.bloom.BloomFilters;
 import dev.sluice.error.Errors;
@@ -58,6 +59,8 @@ public final class BaseFileWriter implements Closeable {
   private final ParquetFileWriter fileWriter;
   /** False for the Parquet file of a log block: Hudi writes it without bloom filter and min/max keys. */
   private final boolean keyFooter;
+  /** Sluice's column encoder ({@link ColumnChunkStore}) rather than Parquet's column writers. */
+  private final boolean sluicePages;
 
   private ColumnChunkPageWriteStore pageStore;
   private ColumnWriteStore columnStore;
@@ -85,8 +88,9 @@ public final class BaseFileWriter implements Closeable {
   private BaseFileWriter(String path, Schema schema, int keyField, BloomFilter bloom, long rowGroupSize,
       MessageType parquetSchema, ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport,
       RowShredder shredder, Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
-      ParquetFileWriter fileWriter, boolean keyFooter) {
+      ParquetFileWriter fileWriter, boolean keyFooter, boolean sluicePages) {
     this.keyFooter = keyFooter;
+    this.sluicePages = sluicePages && ColumnChunkStore.supports(parquetSchema);
     this.path = path;
     this.schema = schema;
     this.checkedSchemas[0] = schema;
@@ -120,7 +124,19 @@ public final class BaseFileWriter implements Closeable {
    */
   static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
       boolean direct) {
-    return open(new StorageOutputFile(storage, path), path, schemaWithMeta, options, direct, true);
+    return open(new StorageOutputFile(storage, path), path, schemaWithMeta, options, direct, true, PageEncoder.SLUICE);
+  }
+
+  /** Which column encoder writes the pages: Sluice's, or Parquet's column writers (tests compare the two). */
+  enum PageEncoder {
+    SLUICE,
+    PARQUET
+  }
+
+  /** As {@link #open(Storage, String, Schema, BaseFileWriterOptions, boolean)}, with the pages from {@code encoder}. */
+  static BaseFileWriter open(Storage storage, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
+      boolean direct, PageEncoder encoder) {
+    return open(new StorageOutputFile(storage, path), path, schemaWithMeta, options, direct, true, encoder);
   }
 
   /**
@@ -130,11 +146,11 @@ public final class BaseFileWriter implements Closeable {
    */
   public static BaseFileWriter openLogBlock(OutputFile out, String label, Schema schemaWithMeta,
       BaseFileWriterOptions options) {
-    return open(out, label, schemaWithMeta, options, true, false);
+    return open(out, label, schemaWithMeta, options, true, false, PageEncoder.SLUICE);
   }
 
   private static BaseFileWriter open(OutputFile out, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
-      boolean direct, boolean keyFooter) {
+      boolean direct, boolean keyFooter, PageEncoder encoder) {
     Schema.Field key = schemaWithMeta.getType() == Schema.Type.RECORD
         ? schemaWithMeta.getField(MetaFields.RECORD_KEY) : null;
     if (key == null) {
@@ -150,7 +166,9 @@ public final class BaseFileWriter implements Closeable {
         .withPageSize(options.pageSize())
         .withDictionaryPageSize(options.pageSize())
         .withDictionaryEncoding(options.dictionary())
-        .withWriterVersion(ParquetWriter.DEFAULT_WRITER_VERSION);
+        .withWriterVersion(ParquetWriter.DEFAULT_WRITER_VERSION)
+        // Sluice's encoder keeps none, and Hudi 0.15's Parquet writes none: off for Parquet's writers too
+        .withSizeStatisticsEnabled(false);
     // Unique in every file by construction: a dictionary would only be built to be thrown away at the first page
     // (Parquet falls back to plain encoding), so these are written plain from the start, as they end up anyway.
     for (String unique : MetaFields.UNIQUE_PER_ROW) {
@@ -174,7 +192,8 @@ public final class BaseFileWriter implements Closeable {
       RowShredder shredder = direct
           ? RowShredder.compile(schemaWithMeta, context.getSchema(), ParquetSettings.writeModel()).orElse(null) : null;
       BaseFileWriter w = new BaseFileWriter(path, schemaWithMeta, key.pos(), bloom, options.rowGroupSize(),
-          context.getSchema(), props, support, shredder, context.getExtraMetaData(), codecs, compressor, fileWriter, keyFooter);
+          context.getSchema(), props, support, shredder, context.getExtraMetaData(), codecs, compressor, fileWriter, keyFooter,
+          encoder == PageEncoder.SLUICE);
       w.startRowGroup();
       KillPoints.reach("basefile.create.after");
       return w;
@@ -203,7 +222,8 @@ public final class BaseFileWriter implements Closeable {
   private void startRowGroup() {
     pageStore = new ColumnChunkPageWriteStore(compressor, parquetSchema, props.getAllocator(),
         props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled());
-    columnStore = props.newColumnWriteStore(parquetSchema, pageStore, pageStore);
+    columnStore = sluicePages ? new ColumnChunkStore(parquetSchema, pageStore, props)
+        : props.newColumnWriteStore(parquetSchema, pageStore, pageStore);
     MessageColumnIO io = new ColumnIOFactory(false).getColumnIO(parquetSchema);
     consumer = io.getRecordWriter(columnStore);
     writeSupport.prepareForWrite(consumer);

@@ -1,0 +1,280 @@
+package dev.sluice.basefile.encode;
+
+import dev.sluice.error.Errors;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Optional;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveComparator;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * BINARY values (length-prefixed when plain) and FIXED_LEN_BYTE_ARRAY values (plain only, as Parquet's v1 writer
+ * has it). The dictionary keeps its entries in one byte arena, found by a hash of their bytes, with Parquet's
+ * fallback rule (see {@link NumberValues}). The page's minimum and maximum are kept as places in the arena or the
+ * page buffer, not copies, and compared with {@link Arrays#compareUnsigned} for the unsigned lexicographic order
+ * of strings and plain bytes (the column type's comparator otherwise).
+ */
+final class BinaryValues implements PageValues {
+  private final int fixedLength;
+  private final boolean unsignedOrder;
+  private final PrimitiveComparator<Binary> comparator;
+  private final int maxDictionaryBytes;
+  private final PageBuffer plain;
+  private final DictionaryIds pageIds = new DictionaryIds();
+  private boolean dictionaryMode;
+  private boolean firstPage = true;
+  private final PageBuffer arena = new PageBuffer(4096);
+  private int[] offsets = new int[64];
+  private int[] lengths = new int[64];
+  private int[] hashes = new int[64];
+  private int[] seenOnPage = new int[64];
+  private int dictionarySize;
+  private int lastUsedDictionarySize;
+  private long dictionaryBytes;
+  private int[] table = new int[128];
+  private int page = 1;
+  private long rawBytes;
+  private boolean hasValue;
+  private byte[] minArray;
+  private int minOffset;
+  private int minLength;
+  private byte[] maxArray;
+  private int maxOffset;
+  private int maxLength;
+  private byte[] scratch = new byte[64];
+  private Encoding encoding = Encoding.PLAIN;
+
+  @SuppressWarnings("unchecked")
+  BinaryValues(PrimitiveType type, boolean dictionary, int maxDictionaryBytes, int pageSize) {
+    PrimitiveTypeName name = type.getPrimitiveTypeName();
+    if (name != PrimitiveTypeName.BINARY && name != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+      throw new IllegalArgumentException("not a byte array column: " + name);
+    }
+    this.fixedLength = name == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? type.getTypeLength() : -1;
+    this.comparator = (PrimitiveComparator<Binary>) (PrimitiveComparator<?>) type.comparator();
+    this.unsignedOrder = comparator == PrimitiveComparator.UNSIGNED_LEXICOGRAPHICAL_BINARY_COMPARATOR;
+    this.dictionaryMode = dictionary && fixedLength < 0;
+    this.maxDictionaryBytes = maxDictionaryBytes;
+    this.plain = new PageBuffer(Math.min(pageSize, 64 * 1024));
+  }
+
+  @Override
+  public void write(Binary value) {
+    int length = value.length();
+    ByteBuffer bb = value.toByteBuffer();
+    byte[] array;
+    int offset;
+    if (bb.hasArray()) {
+      array = bb.array();
+      offset = bb.arrayOffset() + bb.position();
+    } else {
+      if (scratch.length < length) {
+        scratch = new byte[Math.max(length, scratch.length * 2)];
+      }
+      bb.duplicate().get(scratch, 0, length);
+      array = scratch;
+      offset = 0;
+    }
+    if (fixedLength >= 0 && length != fixedLength) {
+      throw Errors.internal("a " + length + "-byte value for a FIXED_LEN_BYTE_ARRAY(" + fixedLength + ") column", null);
+    }
+    rawBytes += length + 4;
+    if (dictionaryMode) {
+      int id = idOf(array, offset, length);
+      if (seenOnPage[id] != page) {
+        seenOnPage[id] = page;
+        observe(arena.array(), offsets[id], length);
+      }
+      pageIds.add(id);
+      if (dictionaryBytes > maxDictionaryBytes) {
+        fallBack();
+      }
+    } else {
+      writePlain(array, offset, length);
+      observe(plain.array(), plain.size() - length, length);
+    }
+  }
+
+  private void writePlain(byte[] array, int offset, int length) {
+    if (fixedLength < 0) {
+      plain.writeInt(length);
+    }
+    plain.write(array, offset, length);
+  }
+
+  private void observe(byte[] array, int offset, int length) {
+    if (!hasValue) {
+      minArray = array;
+      minOffset = offset;
+      minLength = length;
+      maxArray = array;
+      maxOffset = offset;
+      maxLength = length;
+      hasValue = true;
+    } else if (compare(array, offset, length, minArray, minOffset, minLength) < 0) {
+      minArray = array;
+      minOffset = offset;
+      minLength = length;
+    } else if (compare(array, offset, length, maxArray, maxOffset, maxLength) > 0) {
+      maxArray = array;
+      maxOffset = offset;
+      maxLength = length;
+    }
+  }
+
+  private int compare(byte[] a, int ao, int al, byte[] b, int bo, int bl) {
+    if (unsignedOrder) {
+      return Arrays.compareUnsigned(a, ao, ao + al, b, bo, bo + bl);
+    }
+    return comparator.compare(Binary.fromConstantByteArray(a, ao, al), Binary.fromConstantByteArray(b, bo, bl));
+  }
+
+  private static int hash(byte[] a, int offset, int length) {
+    long h = 0x9E3779B97F4A7C15L ^ length;
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+      h = (h ^ PageBuffer.readLong(a, offset + i)) * 0xC2B2AE3D27D4EB4FL;
+      h ^= h >>> 31;
+    }
+    for (; i < length; i++) {
+      h = (h ^ (a[offset + i] & 0xff)) * 0x100000001B3L;
+    }
+    h *= 0x9E3779B97F4A7C15L;
+    return (int) (h ^ (h >>> 32));
+  }
+
+  private int idOf(byte[] a, int offset, int length) {
+    int h = hash(a, offset, length);
+    int mask = table.length - 1;
+    int s = h & mask;
+    byte[] stored = arena.array();
+    while (true) {
+      int e = table[s];
+      if (e == 0) {
+        break;
+      }
+      int id = e - 1;
+      if (hashes[id] == h && lengths[id] == length
+          && Arrays.equals(stored, offsets[id], offsets[id] + length, a, offset, offset + length)) {
+        return id;
+      }
+      s = (s + 1) & mask;
+    }
+    int id = dictionarySize++;
+    if (id == offsets.length) {
+      offsets = Arrays.copyOf(offsets, id * 2);
+      lengths = Arrays.copyOf(lengths, id * 2);
+      hashes = Arrays.copyOf(hashes, id * 2);
+      seenOnPage = Arrays.copyOf(seenOnPage, id * 2);
+    }
+    offsets[id] = arena.size();
+    lengths[id] = length;
+    hashes[id] = h;
+    seenOnPage[id] = 0;
+    arena.write(a, offset, length);
+    table[s] = id + 1;
+    dictionaryBytes += length + 4;
+    if (dictionarySize * 2 > table.length) {
+      rehash();
+    }
+    return id;
+  }
+
+  private void rehash() {
+    int[] bigger = new int[table.length * 2];
+    int mask = bigger.length - 1;
+    for (int id = 0; id < dictionarySize; id++) {
+      int s = hashes[id] & mask;
+      while (bigger[s] != 0) {
+        s = (s + 1) & mask;
+      }
+      bigger[s] = id + 1;
+    }
+    table = bigger;
+  }
+
+  private void fallBack() {
+    dictionaryMode = false;
+    byte[] stored = arena.array();
+    for (int i = 0; i < pageIds.count(); i++) {
+      int id = pageIds.get(i);
+      writePlain(stored, offsets[id], lengths[id]);
+    }
+    pageIds.reset();
+    if (lastUsedDictionarySize == 0) {
+      dictionarySize = 0;
+      dictionaryBytes = 0;
+    }
+  }
+
+  @Override
+  public long bufferedSize() {
+    return fixedLength >= 0 ? plain.size() : rawBytes;
+  }
+
+  @Override
+  public long allocatedSize() {
+    return plain.capacity() + arena.capacity() + pageIds.allocatedSize() + 16L * offsets.length + 4L * table.length;
+  }
+
+  @Override
+  public void addMinMax(Statistics<?> stats) {
+    if (hasValue) {
+      // "reused": the statistics must copy the bytes, the page buffer is overwritten by the next page
+      stats.updateStats(Binary.fromReusedByteArray(minArray, minOffset, minLength));
+      stats.updateStats(Binary.fromReusedByteArray(maxArray, maxOffset, maxLength));
+    }
+  }
+
+  @Override
+  public BytesInput pageBytes() {
+    if (dictionaryMode) {
+      BytesInput ids = pageIds.encode(dictionarySize, maxDictionaryBytes);
+      if (!firstPage || ids.size() + dictionaryBytes < rawBytes) {
+        lastUsedDictionarySize = dictionarySize;
+        encoding = Encoding.PLAIN_DICTIONARY;
+        return ids;
+      }
+      fallBack();
+    }
+    encoding = Encoding.PLAIN;
+    return plain.copy();
+  }
+
+  @Override
+  public Encoding pageEncoding() {
+    return encoding;
+  }
+
+  @Override
+  public void startPage() {
+    firstPage = false;
+    page++;
+    pageIds.reset();
+    plain.reset();
+    rawBytes = 0;
+    hasValue = false;
+    minArray = null;
+    maxArray = null;
+  }
+
+  @Override
+  public Optional<DictionaryPage> dictionaryPage() {
+    if (lastUsedDictionarySize == 0) {
+      return Optional.empty();
+    }
+    PageBuffer out = new PageBuffer((int) Math.min(Integer.MAX_VALUE - 16, dictionaryBytes));
+    byte[] stored = arena.array();
+    for (int id = 0; id < lastUsedDictionarySize; id++) {
+      out.writeInt(lengths[id]);
+      out.write(stored, offsets[id], lengths[id]);
+    }
+    return Optional.of(new DictionaryPage(out.copy(), lastUsedDictionarySize, Encoding.PLAIN_DICTIONARY));
+  }
+}
