@@ -132,7 +132,7 @@ class PageEncoderTest {
   }
 
   /** Every column chunk's metadata, for a readable difference before the byte comparison. */
-  private static String describe(Path file) throws IOException {
+  static String describe(Path file) throws IOException {
     StringBuilder out = new StringBuilder();
     try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file))) {
       int g = 0;

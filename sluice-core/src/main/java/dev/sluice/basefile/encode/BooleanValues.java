@@ -31,7 +31,8 @@ final class BooleanValues implements PageValues {
 
   @Override
   public long bufferedSize() {
-    return packed.size();
+    // the partial byte counts, as in Parquet's bit-packing writer: page and row group cuts depend on it
+    return packed.size() + (bits > 0 ? 1 : 0);
   }
 
   @Override
