@@ -38,7 +38,7 @@ class PageEncoderPropertyTest {
   private static final int[] INTS = {Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE};
   private static final long[] LONGS = {Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE};
 
-  @Property(tries = 30)
+  @Property(tries = 50, seed = "20261203")
   void bothEncodersWriteTheSameBytes(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2500) int rows,
       @ForAll @IntRange(min = 1, max = 3000) int distinct, @ForAll @IntRange(min = 0, max = 100) int nullPercent,
       @ForAll @IntRange(min = 7, max = 14) int pageBits, @ForAll boolean dictionary) throws IOException {

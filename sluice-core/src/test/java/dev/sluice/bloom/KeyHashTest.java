@@ -74,12 +74,12 @@ class KeyHashTest {
     return (int) h;
   }
 
-  @Property(tries = 500)
+  @Property(tries = 500, seed = "20261203")
   void murmurAgreesWithReferenceTranscription(@ForAll byte[] data, @ForAll int seed) {
     assertEquals(referenceMurmur(data, seed), KeyHash.murmur(data, seed));
   }
 
-  @Property(tries = 500)
+  @Property(tries = 500, seed = "20261203")
   void premixedMurmurEqualsMurmur(@ForAll byte[] data, @ForAll int seed) {
     byte[] mixed = data.clone();
     KeyHash.mixInPlace(mixed);

@@ -127,7 +127,7 @@ class RecordSerializerTest {
     }
   }
 
-  @Property(tries = 200)
+  @Property(tries = 200, seed = "20261203")
   void stringsLongsBytesAndNullablesRoundTrip(@ForAll String text, @ForAll long n, @ForAll byte[] bytes)
       throws IOException {
     record Trio(String text, Long n, byte[] bytes) {

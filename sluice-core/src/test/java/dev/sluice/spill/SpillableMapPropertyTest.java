@@ -59,7 +59,7 @@ class SpillableMapPropertyTest {
     return Arbitraries.of(0L, 200L, 1500L, 6000L, 1L << 20);
   }
 
-  @Property(tries = 100)
+  @Property(tries = 100, seed = "20261203")
   void behavesLikeAHashMap(@ForAll("ops") List<Op> ops, @ForAll("budgets") long budget,
       @ForAll boolean eagerCompaction) throws IOException {
     Path dir = Files.createTempDirectory("spill-prop");
