@@ -15,8 +15,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * BINARY values (length-prefixed when plain) and FIXED_LEN_BYTE_ARRAY values (plain only, as Parquet's v1 writer
- * has it). The dictionary keeps its entries in one byte arena, found by a hash of their bytes, with Parquet's
- * fallback rule (see {@link NumberValues}). The page's minimum and maximum are kept as places in the arena or the
+ * has it). The dictionary keeps its entries in one byte arena, found by a hash of their bytes, used until
+ * {@link DictionaryRule} ends it for the chunk. The page's minimum and maximum are kept as places in the arena or the
  * page buffer, not copies, and compared with {@link Arrays#compareUnsigned} for the unsigned lexicographic order
  * of strings and plain bytes (the column type's comparator otherwise).
  */
@@ -24,22 +24,15 @@ final class BinaryValues implements PageValues {
   private final int fixedLength;
   private final boolean unsignedOrder;
   private final PrimitiveComparator<Binary> comparator;
-  private final int maxDictionaryBytes;
   private final PageBuffer plain;
-  private final DictionaryIds pageIds = new DictionaryIds();
-  private boolean dictionaryMode;
-  private boolean firstPage = true;
+  private final DictionaryRule rule;
   private final PageBuffer arena = new PageBuffer(4096);
   private int[] offsets = new int[64];
   private int[] lengths = new int[64];
   private int[] hashes = new int[64];
   private int[] seenOnPage = new int[64];
   private int dictionarySize;
-  private int lastUsedDictionarySize;
-  private long dictionaryBytes;
   private int[] table = new int[128];
-  private int page = 1;
-  private long rawBytes;
   private boolean hasValue;
   private byte[] minArray;
   private int minOffset;
@@ -59,8 +52,7 @@ final class BinaryValues implements PageValues {
     this.fixedLength = name == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? type.getTypeLength() : -1;
     this.comparator = (PrimitiveComparator<Binary>) (PrimitiveComparator<?>) type.comparator();
     this.unsignedOrder = comparator == PrimitiveComparator.UNSIGNED_LEXICOGRAPHICAL_BINARY_COMPARATOR;
-    this.dictionaryMode = dictionary && fixedLength < 0;
-    this.maxDictionaryBytes = maxDictionaryBytes;
+    this.rule = new DictionaryRule(dictionary && fixedLength < 0, maxDictionaryBytes);
     this.plain = new PageBuffer(Math.min(pageSize, 64 * 1024));
   }
 
@@ -84,15 +76,14 @@ final class BinaryValues implements PageValues {
     if (fixedLength >= 0 && length != fixedLength) {
       throw Errors.internal("a " + length + "-byte value for a FIXED_LEN_BYTE_ARRAY(" + fixedLength + ") column", null);
     }
-    rawBytes += length + 4;
-    if (dictionaryMode) {
+    rule.addRaw(length + 4);
+    if (rule.on()) {
       int id = idOf(array, offset, length);
-      if (seenOnPage[id] != page) {
-        seenOnPage[id] = page;
+      if (seenOnPage[id] != rule.page()) {
+        seenOnPage[id] = rule.page();
         observe(arena.array(), offsets[id], length);
       }
-      pageIds.add(id);
-      if (dictionaryBytes > maxDictionaryBytes) {
+      if (rule.add(id)) {
         fallBack();
       }
     } else {
@@ -179,7 +170,7 @@ final class BinaryValues implements PageValues {
     seenOnPage[id] = 0;
     arena.write(a, offset, length);
     table[s] = id + 1;
-    dictionaryBytes += length + 4;
+    rule.addEntry(length + 4);
     if (dictionarySize * 2 > table.length) {
       rehash();
     }
@@ -200,27 +191,18 @@ final class BinaryValues implements PageValues {
   }
 
   private void fallBack() {
-    dictionaryMode = false;
     byte[] stored = arena.array();
-    for (int i = 0; i < pageIds.count(); i++) {
-      int id = pageIds.get(i);
-      writePlain(stored, offsets[id], lengths[id]);
-    }
-    pageIds.reset();
-    if (lastUsedDictionarySize == 0) {
-      dictionarySize = 0;
-      dictionaryBytes = 0;
-    }
+    rule.fallBack(id -> writePlain(stored, offsets[id], lengths[id]));
   }
 
   @Override
   public long bufferedSize() {
-    return fixedLength >= 0 ? plain.size() : rawBytes;
+    return fixedLength >= 0 ? plain.size() : rule.rawBytes();
   }
 
   @Override
   public long allocatedSize() {
-    return plain.capacity() + arena.capacity() + pageIds.allocatedSize() + 16L * offsets.length + 4L * table.length;
+    return plain.capacity() + arena.capacity() + rule.allocatedSize() + 16L * offsets.length + 4L * table.length;
   }
 
   @Override
@@ -234,12 +216,11 @@ final class BinaryValues implements PageValues {
 
   @Override
   public BytesInput pageBytes() {
-    if (dictionaryMode) {
-      BytesInput ids = pageIds.encode(dictionarySize, maxDictionaryBytes);
-      if (!firstPage || ids.size() + dictionaryBytes < rawBytes) {
-        lastUsedDictionarySize = dictionarySize;
+    if (rule.on()) {
+      Optional<BytesInput> ids = rule.pageIds(dictionarySize);
+      if (ids.isPresent()) {
         encoding = Encoding.PLAIN_DICTIONARY;
-        return ids;
+        return ids.get();
       }
       fallBack();
     }
@@ -254,11 +235,8 @@ final class BinaryValues implements PageValues {
 
   @Override
   public void startPage() {
-    firstPage = false;
-    page++;
-    pageIds.reset();
+    rule.startPage();
     plain.reset();
-    rawBytes = 0;
     hasValue = false;
     minArray = null;
     maxArray = null;
@@ -266,15 +244,16 @@ final class BinaryValues implements PageValues {
 
   @Override
   public Optional<DictionaryPage> dictionaryPage() {
-    if (lastUsedDictionarySize == 0) {
+    int size = rule.lastUsedSize();
+    if (size == 0) {
       return Optional.empty();
     }
-    PageBuffer out = new PageBuffer((int) Math.min(Integer.MAX_VALUE - 16, dictionaryBytes));
+    PageBuffer out = new PageBuffer((int) Math.min(Integer.MAX_VALUE - 16, rule.dictionaryBytes()));
     byte[] stored = arena.array();
-    for (int id = 0; id < lastUsedDictionarySize; id++) {
+    for (int id = 0; id < size; id++) {
       out.writeInt(lengths[id]);
       out.write(stored, offsets[id], lengths[id]);
     }
-    return Optional.of(new DictionaryPage(out.copy(), lastUsedDictionarySize, Encoding.PLAIN_DICTIONARY));
+    return Optional.of(new DictionaryPage(out.copy(), size, Encoding.PLAIN_DICTIONARY));
   }
 }

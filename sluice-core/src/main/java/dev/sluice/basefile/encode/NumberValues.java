@@ -13,8 +13,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 /**
  * INT32, INT64, FLOAT and DOUBLE values, held as their bits in a {@code long} (floats and doubles as
  * {@code floatToIntBits}/{@code doubleToLongBits}, which is what plain encoding writes). With the dictionary on,
- * pages are dictionary-encoded until the dictionary outgrows its page size, or the first page shows that it does
- * not pay; then the chunk goes on plain, Parquet's rule ({@code FallbackValuesWriter}). Page statistics compare with
+ * pages are dictionary-encoded until {@link DictionaryRule} ends it for the chunk. Page statistics compare with
  * the column type's own comparator; with the dictionary, each distinct value is compared once per page.
  */
 final class NumberValues implements PageValues {
@@ -26,19 +25,12 @@ final class NumberValues implements PageValues {
   private final int kind;
   private final int width;
   private final PrimitiveComparator<?> comparator;
-  private final int maxDictionaryBytes;
   private final PageBuffer plain;
-  private final DictionaryIds pageIds = new DictionaryIds();
-  private boolean dictionaryMode;
-  private boolean firstPage = true;
+  private final DictionaryRule rule;
   private long[] entries = new long[64];
   private int[] seenOnPage = new int[64];
   private int dictionarySize;
-  private int lastUsedDictionarySize;
-  private long dictionaryBytes;
   private int[] table = new int[128];
-  private int page = 1;
-  private long rawBytes;
   private boolean hasValue;
   private long min;
   private long max;
@@ -55,8 +47,7 @@ final class NumberValues implements PageValues {
     };
     this.width = kind == INT32 || kind == FLOAT ? 4 : 8;
     this.comparator = type.comparator();
-    this.dictionaryMode = dictionary;
-    this.maxDictionaryBytes = maxDictionaryBytes;
+    this.rule = new DictionaryRule(dictionary, maxDictionaryBytes);
     this.plain = new PageBuffer(Math.min(pageSize, 64 * 1024));
   }
 
@@ -81,15 +72,14 @@ final class NumberValues implements PageValues {
   }
 
   private void add(long bits) {
-    rawBytes += width;
-    if (dictionaryMode) {
+    rule.addRaw(width);
+    if (rule.on()) {
       int id = idOf(bits);
-      if (seenOnPage[id] != page) {
-        seenOnPage[id] = page;
+      if (seenOnPage[id] != rule.page()) {
+        seenOnPage[id] = rule.page();
         observe(bits);
       }
-      pageIds.add(id);
-      if (dictionaryBytes > maxDictionaryBytes) {
+      if (rule.add(id)) {
         fallBack();
       }
     } else {
@@ -99,10 +89,14 @@ final class NumberValues implements PageValues {
   }
 
   private void writePlain(long bits) {
+    writePlain(plain, bits);
+  }
+
+  private void writePlain(PageBuffer out, long bits) {
     if (width == 4) {
-      plain.writeInt((int) bits);
+      out.writeInt((int) bits);
     } else {
-      plain.writeLong(bits);
+      out.writeLong(bits);
     }
   }
 
@@ -153,7 +147,7 @@ final class NumberValues implements PageValues {
     entries[id] = bits;
     seenOnPage[id] = 0;
     table[s] = id + 1;
-    dictionaryBytes += width;
+    rule.addEntry(width);
     if (dictionarySize * 2 > table.length) {
       rehash();
     }
@@ -173,27 +167,18 @@ final class NumberValues implements PageValues {
     table = bigger;
   }
 
-  /** From here on the chunk is plain: this page's values are re-encoded, earlier pages keep their dictionary. */
   private void fallBack() {
-    dictionaryMode = false;
-    for (int i = 0; i < pageIds.count(); i++) {
-      writePlain(entries[pageIds.get(i)]);
-    }
-    pageIds.reset();
-    if (lastUsedDictionarySize == 0) {
-      dictionarySize = 0;
-      dictionaryBytes = 0;
-    }
+    rule.fallBack(id -> writePlain(entries[id]));
   }
 
   @Override
   public long bufferedSize() {
-    return rawBytes;
+    return rule.rawBytes();
   }
 
   @Override
   public long allocatedSize() {
-    return plain.capacity() + pageIds.allocatedSize() + 12L * entries.length + 4L * table.length;
+    return plain.capacity() + rule.allocatedSize() + 12L * entries.length + 4L * table.length;
   }
 
   @Override
@@ -213,14 +198,12 @@ final class NumberValues implements PageValues {
 
   @Override
   public BytesInput pageBytes() {
-    if (dictionaryMode) {
-      BytesInput ids = pageIds.encode(dictionarySize, maxDictionaryBytes);
-      if (!firstPage || ids.size() + dictionaryBytes < rawBytes) {
-        lastUsedDictionarySize = dictionarySize;
+    if (rule.on()) {
+      Optional<BytesInput> ids = rule.pageIds(dictionarySize);
+      if (ids.isPresent()) {
         encoding = Encoding.PLAIN_DICTIONARY;
-        return ids;
+        return ids.get();
       }
-      // the first page decides: a dictionary that does not beat plain is dropped
       fallBack();
     }
     encoding = Encoding.PLAIN;
@@ -234,31 +217,21 @@ final class NumberValues implements PageValues {
 
   @Override
   public void startPage() {
-    firstPage = false;
-    page++;
-    pageIds.reset();
+    rule.startPage();
     plain.reset();
-    rawBytes = 0;
     hasValue = false;
   }
 
   @Override
   public Optional<DictionaryPage> dictionaryPage() {
-    if (lastUsedDictionarySize == 0) {
+    int size = rule.lastUsedSize();
+    if (size == 0) {
       return Optional.empty();
     }
-    PageBuffer out = new PageBuffer(lastUsedDictionarySize * width);
-    for (int id = 0; id < lastUsedDictionarySize; id++) {
-      writeTo(out, entries[id]);
+    PageBuffer out = new PageBuffer(size * width);
+    for (int id = 0; id < size; id++) {
+      writePlain(out, entries[id]);
     }
-    return Optional.of(new DictionaryPage(out.copy(), lastUsedDictionarySize, Encoding.PLAIN_DICTIONARY));
-  }
-
-  private void writeTo(PageBuffer out, long bits) {
-    if (width == 4) {
-      out.writeInt((int) bits);
-    } else {
-      out.writeLong(bits);
-    }
+    return Optional.of(new DictionaryPage(out.copy(), size, Encoding.PLAIN_DICTIONARY));
   }
 }

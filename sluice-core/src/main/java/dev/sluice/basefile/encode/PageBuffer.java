@@ -65,10 +65,6 @@ final class PageBuffer {
     size += length;
   }
 
-  static int readInt(byte[] a, int offset) {
-    return (int) INT.get(a, offset);
-  }
-
   static long readLong(byte[] a, int offset) {
     return (long) LONG.get(a, offset);
   }
