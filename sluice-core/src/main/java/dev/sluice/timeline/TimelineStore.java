@@ -80,16 +80,20 @@ public final class TimelineStore {
   }
 
   /**
-   * As {@link #createRequested}, for tables that several processes write: also fails with CONFLICT if another
-   * instant (of another action) already has the time, removing the file just created again. One listing more.
+   * As {@link #createRequested(Instant, byte[])}; with {@code concurrentWriters} (tables that several processes
+   * write) it also fails with CONFLICT if another instant (of another action) already has the time, removing the
+   * file just created again. One listing more.
    *
    * <p>Two processes may take the same millisecond for different actions, say a writer's commit and another
    * writer's rollback. Their files do not collide by name, but an instant time must name one instant: the markers,
    * heartbeat and rollback bookkeeping of one would act on the other's files. Whichever creator lists second sees
    * the first one's file, so at most one of them keeps the time. (Within one process the times never repeat.)
    */
-  public void createRequestedWithUniqueTime(Instant requested, byte[] content) {
+  public void createRequested(Instant requested, byte[] content, boolean concurrentWriters) {
     createRequested(requested, content);
+    if (!concurrentWriters) {
+      return;
+    }
     Optional<String> other;
     try {
       other = otherInstantAt(requested);
@@ -118,7 +122,7 @@ public final class TimelineStore {
   /**
    * Creates the requested state of a new instant of {@code action} at a time from {@code times}, skipping times
    * {@code known} (the timeline as last loaded) has. With {@code concurrentWriters} the time must be unique among
-   * all actions ({@link #createRequestedWithUniqueTime}) and the next time is taken while another process holds it.
+   * all actions ({@link #createRequested(Instant, byte[], boolean)}) and the next time is taken while another process holds it.
    */
   public Instant createRequestedAtNewTime(Action action, Supplier<String> times, Timeline known, byte[] content,
       boolean concurrentWriters) {
@@ -129,11 +133,7 @@ public final class TimelineStore {
       }
       Instant requested = Instant.requested(time, action);
       try {
-        if (concurrentWriters) {
-          createRequestedWithUniqueTime(requested, content);
-        } else {
-          createRequested(requested, content);
-        }
+        createRequested(requested, content, concurrentWriters);
         return requested;
       } catch (SluiceException e) {
         if (e.kind() != ErrorKind.CONFLICT || attempt >= NEW_TIME_ATTEMPTS) {

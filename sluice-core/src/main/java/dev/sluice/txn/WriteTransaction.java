@@ -163,11 +163,7 @@ public final class WriteTransaction implements AutoCloseable {
       Optional<Heartbeat> hb = lazy ? Optional.of(b.heartbeats.start(time)) : Optional.empty();
       Instant req = Instant.requested(time, action);
       try {
-        if (b.lock.isPresent()) {
-          b.store.createRequestedWithUniqueTime(req, new byte[0]);
-        } else {
-          b.store.createRequested(req, new byte[0]);
-        }
+        b.store.createRequested(req, new byte[0], b.lock.isPresent());
         b.requested = req;
         b.heartbeat = hb;
         return;

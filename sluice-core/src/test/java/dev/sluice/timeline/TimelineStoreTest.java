@@ -60,7 +60,7 @@ class TimelineStoreTest {
     // another process's rollback took the millisecond this commit wants
     Files.createFile(dir.resolve(".hoodie/20261203172606805.rollback.requested"));
     SluiceException e = assertThrows(SluiceException.class,
-        () -> store.createRequestedWithUniqueTime(Instant.requested("20261203172606805", Action.COMMIT), new byte[0]));
+        () -> store.createRequested(Instant.requested("20261203172606805", Action.COMMIT), new byte[0], true));
     assertEquals(ErrorKind.CONFLICT, e.kind());
     assertTrue(e.getMessage().contains("20261203172606805.rollback.requested has the same instant time"), e.getMessage());
     assertFalse(exists("20261203172606805.commit.requested"), "the clashing request is removed again");
@@ -68,7 +68,7 @@ class TimelineStoreTest {
     store.createRequested(Instant.requested("20261203172606805", Action.COMMIT), new byte[0]);
     assertTrue(exists("20261203172606805.commit.requested"));
     // a savepoint shares its commit's time by design; only new instants are checked
-    store.createRequestedWithUniqueTime(Instant.requested("20261203172606806", Action.COMMIT), new byte[0]);
+    store.createRequested(Instant.requested("20261203172606806", Action.COMMIT), new byte[0], true);
     store.createInflight(Instant.inflight("20261203172606806", Action.SAVEPOINT), new byte[0]);
     assertTrue(exists("20261203172606806.savepoint.inflight"));
   }
