@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
-import dev.sluice.config.Config;
-import dev.sluice.error.Errors;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.Errors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -2,12 +2,12 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.compact.Compaction;
-import dev.sluice.compact.CompactionPlan;
-import dev.sluice.compact.CompactionResult;
-import dev.sluice.compact.Compactor;
-import dev.sluice.error.Errors;
-import dev.sluice.timeline.Instant;
+import dev.sluice.internal.compact.Compaction;
+import dev.sluice.internal.compact.CompactionPlan;
+import dev.sluice.internal.compact.CompactionResult;
+import dev.sluice.internal.compact.Compactor;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.timeline.Instant;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

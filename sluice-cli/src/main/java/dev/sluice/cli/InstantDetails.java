@@ -1,11 +1,11 @@
 package dev.sluice.cli;
 
-import dev.sluice.rollback.RollbackMetadata;
-import dev.sluice.rollback.RollbackPlan;
-import dev.sluice.savepoint.RestoreMetadata;
-import dev.sluice.timeline.Action;
-import dev.sluice.timeline.Instant;
-import dev.sluice.timeline.TimelineStore;
+import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.rollback.RollbackPlan;
+import dev.sluice.internal.savepoint.RestoreMetadata;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.TimelineStore;
 import java.util.Optional;
 
 /** A short note on what a rollback or restore instant did, for {@code sluice timeline}. */

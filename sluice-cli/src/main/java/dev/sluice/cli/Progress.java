@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
-import dev.sluice.util.CloseableIterator;
-import dev.sluice.util.Positioned;
+import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.internal.util.Positioned;
 
 /** Shows a running record count on a terminal (stderr) for long loads; silent when not on a terminal. */
 final class Progress {

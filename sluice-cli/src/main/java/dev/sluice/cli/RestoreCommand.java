@@ -2,7 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.savepoint.RestoreMetadata;
+import dev.sluice.internal.savepoint.RestoreMetadata;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

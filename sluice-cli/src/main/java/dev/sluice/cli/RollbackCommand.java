@@ -2,8 +2,8 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.rollback.PartitionRollback;
-import dev.sluice.rollback.RollbackMetadata;
+import dev.sluice.internal.rollback.PartitionRollback;
+import dev.sluice.internal.rollback.RollbackMetadata;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

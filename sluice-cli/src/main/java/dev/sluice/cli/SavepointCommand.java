@@ -2,8 +2,8 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.error.Errors;
-import dev.sluice.savepoint.SavepointMetadata;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.savepoint.SavepointMetadata;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Tables;
-import dev.sluice.timeline.Instant;
+import dev.sluice.internal.timeline.Instant;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.marker.IOType;
-import dev.sluice.marker.Markers;
+import dev.sluice.internal.marker.IOType;
+import dev.sluice.internal.marker.Markers;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.timeline.Action;
-import dev.sluice.timeline.Instant;
-import dev.sluice.timeline.TimelineStore;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.TimelineStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

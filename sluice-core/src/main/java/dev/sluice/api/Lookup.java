@@ -1,16 +1,16 @@
 package dev.sluice.api;
 
-import dev.sluice.basefile.BaseFileReader;
-import dev.sluice.error.Errors;
-import dev.sluice.fsview.BaseFile;
-import dev.sluice.fsview.FileSlice;
-import dev.sluice.fsview.FileSystemView;
-import dev.sluice.index.Index;
-import dev.sluice.index.Indexes;
-import dev.sluice.index.Location;
-import dev.sluice.index.TaggedRecord;
-import dev.sluice.merge.Ordering;
-import dev.sluice.write.WriteRecord;
+import dev.sluice.internal.basefile.BaseFileReader;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.fsview.BaseFile;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.index.Index;
+import dev.sluice.internal.index.Indexes;
+import dev.sluice.internal.index.Location;
+import dev.sluice.internal.index.TaggedRecord;
+import dev.sluice.internal.merge.Ordering;
+import dev.sluice.internal.write.WriteRecord;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.sluice.api;
 
-import dev.sluice.error.Errors;
-import dev.sluice.merge.MergeMode;
-import dev.sluice.table.TableType;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.internal.table.TableType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.sluice.api;
 
-import dev.sluice.config.Config;
-import dev.sluice.error.Errors;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.Storages;
-import dev.sluice.table.TableConfig;
-import dev.sluice.table.TableConfigStore;
-import dev.sluice.table.TableLayout;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableConfigStore;
+import dev.sluice.internal.table.TableLayout;
 import java.util.Map;
 
 /** Entry point: create or open a table at a location (a local path, or a URI such as {@code hdfs://...}). */

@@ -1,6 +1,6 @@
 package dev.sluice.storage;
 
-import dev.sluice.error.Errors;
+import dev.sluice.internal.error.Errors;
 import java.util.Map;
 import java.util.ServiceLoader;
 

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.WriteModel.Version;
-import dev.sluice.compact.CompactionResult;
-import dev.sluice.fsview.FileSlice;
-import dev.sluice.fsview.FileSystemView;
+import dev.sluice.internal.compact.CompactionResult;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.fsview.FileSystemView;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.config.Config;
+import dev.sluice.internal.config.Config;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.timeline.Action;
+import dev.sluice.internal.timeline.Action;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,8 +6,8 @@ import static dev.sluice.api.TripFixture.trips;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.config.Config;
-import dev.sluice.fsview.BaseFile;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.fsview.BaseFile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -8,22 +8,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.config.Config;
-import dev.sluice.fsview.FileGroupId;
-import dev.sluice.log.DataBlock;
-import dev.sluice.log.LogBlock;
-import dev.sluice.log.LogWriter;
-import dev.sluice.merge.MergeMode;
-import dev.sluice.read.QueryType;
-import dev.sluice.read.ScanPlan;
-import dev.sluice.read.expr.ExpressionParser;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.fsview.FileGroupId;
+import dev.sluice.internal.log.DataBlock;
+import dev.sluice.internal.log.LogBlock;
+import dev.sluice.internal.log.LogWriter;
+import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.internal.read.QueryType;
+import dev.sluice.internal.read.ScanPlan;
+import dev.sluice.internal.read.expr.ExpressionParser;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.timeline.Action;
-import dev.sluice.timeline.Instant;
-import dev.sluice.timeline.InstantTimes;
-import dev.sluice.timeline.State;
-import dev.sluice.timeline.TimelineStore;
-import dev.sluice.write.CommitResult;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.InstantTimes;
+import dev.sluice.internal.timeline.State;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.write.CommitResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -283,7 +283,7 @@ class MergeOnReadReadTest {
 
   /** Appends one data block for {@code instant} to the slice (group, baseInstant), as a writer would. */
   private static void appendRow(Table t, FileGroupId group, String baseInstant, String instant, GenericRecord userRow) {
-    Schema writer = dev.sluice.basefile.MetaFields.withMetaFields(t.schema());
+    Schema writer = dev.sluice.internal.basefile.MetaFields.withMetaFields(t.schema());
     GenericData.Record row = new GenericData.Record(writer);
     row.put("_hoodie_commit_time", instant);
     row.put("_hoodie_commit_seqno", instant + "_0_1");

@@ -1,13 +1,13 @@
 package dev.sluice.api;
 
-import dev.sluice.fsview.FileNames;
-import dev.sluice.log.LogDump;
-import dev.sluice.log.LogDump.BlockSummary;
+import dev.sluice.internal.fsview.FileNames;
+import dev.sluice.internal.log.LogDump;
+import dev.sluice.internal.log.LogDump.BlockSummary;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.table.TableType;
-import dev.sluice.timeline.CommitMetadata;
-import dev.sluice.timeline.Instant;
-import dev.sluice.timeline.TimelineStore;
+import dev.sluice.internal.table.TableType;
+import dev.sluice.internal.timeline.CommitMetadata;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.TimelineStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

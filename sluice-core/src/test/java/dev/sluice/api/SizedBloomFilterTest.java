@@ -6,11 +6,11 @@ import static dev.sluice.api.TripFixture.trips;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.basefile.BaseFileReader;
-import dev.sluice.bloom.BloomFilter;
-import dev.sluice.bloom.BloomFilterType;
-import dev.sluice.bloom.BloomFilters;
-import dev.sluice.fsview.BaseFile;
+import dev.sluice.internal.basefile.BaseFileReader;
+import dev.sluice.internal.bloom.BloomFilter;
+import dev.sluice.internal.bloom.BloomFilterType;
+import dev.sluice.internal.bloom.BloomFilters;
+import dev.sluice.internal.fsview.BaseFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

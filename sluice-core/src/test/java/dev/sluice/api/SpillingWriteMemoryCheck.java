@@ -1,6 +1,6 @@
 package dev.sluice.api;
 
-import dev.sluice.config.Config;
+import dev.sluice.internal.config.Config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

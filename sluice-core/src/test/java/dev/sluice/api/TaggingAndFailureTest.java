@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.config.Config;
-import dev.sluice.error.ErrorKind;
-import dev.sluice.error.SluiceException;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.internal.error.SluiceException;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
@@ -115,9 +115,9 @@ class TaggingAndFailureTest {
     storage.heal();
     assertEquals(before.keySet(), rows(t).keySet(), "readers see the table as it was");
     assertEquals(parquetBefore, countFiles(".parquet"), "the failed write's files are gone");
-    List<dev.sluice.timeline.Instant> instants = t.timeline().instants();
+    List<dev.sluice.internal.timeline.Instant> instants = t.timeline().instants();
     assertEquals(2, instants.size(), "the first commit and the rollback of the failed write: " + instants);
-    assertEquals(dev.sluice.timeline.Action.ROLLBACK, instants.get(1).action());
+    assertEquals(dev.sluice.internal.timeline.Action.ROLLBACK, instants.get(1).action());
     assertTrue(instants.get(1).isCompleted());
     t.upsert(it(batch));
     assertEquals(200, rows(t).size());
@@ -177,7 +177,7 @@ class TaggingAndFailureTest {
     Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of());
     t.insert(it(trips(0, 3, 1, 1)));
     Files.createDirectories(dir.resolve(".hoodie/metadata/files"));
-    dev.sluice.table.TableConfigStore.update(t.storage(), t.location(),
+    dev.sluice.internal.table.TableConfigStore.update(t.storage(), t.location(),
         c -> c.with("hoodie.table.metadata.partitions", "files"));
     t.insert(it(trips(3, 3, 1, 1)));
     assertFalse(Files.exists(dir.resolve(".hoodie/metadata")));

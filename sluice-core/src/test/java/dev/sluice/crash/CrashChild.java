@@ -3,7 +3,7 @@ package dev.sluice.crash;
 import dev.sluice.api.Table;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.util.KillPoints;
+import dev.sluice.internal.util.KillPoints;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

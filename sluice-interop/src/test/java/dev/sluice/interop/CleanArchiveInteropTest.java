@@ -14,11 +14,11 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import dev.sluice.api.Table;
-import dev.sluice.archive.ArchiveLog;
-import dev.sluice.archive.ArchivedInstant;
-import dev.sluice.merge.MergeMode;
-import dev.sluice.timeline.Action;
-import dev.sluice.timeline.Instant;
+import dev.sluice.internal.archive.ArchiveLog;
+import dev.sluice.internal.archive.ArchivedInstant;
+import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -18,8 +18,8 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import dev.sluice.api.Table;
-import dev.sluice.fsview.BaseFile;
-import dev.sluice.fsview.FileSystemView;
+import dev.sluice.internal.fsview.BaseFile;
+import dev.sluice.internal.fsview.FileSystemView;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 

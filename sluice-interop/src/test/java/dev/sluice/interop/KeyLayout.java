@@ -1,8 +1,8 @@
 package dev.sluice.interop;
 
 import dev.sluice.api.TableSpec;
-import dev.sluice.merge.MergeMode;
-import dev.sluice.table.TableType;
+import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.internal.table.TableType;
 import org.apache.avro.generic.GenericRecord;
 
 /**

@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.config.Config;
-import dev.sluice.timeline.Instant;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.timeline.Instant;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

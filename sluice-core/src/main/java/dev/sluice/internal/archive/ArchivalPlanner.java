@@ -1,0 +1,185 @@
+package dev.sluice.internal.archive;
+
+import dev.sluice.internal.clean.CleanAvro;
+import dev.sluice.internal.clean.CleanPlan;
+import dev.sluice.internal.clean.CleanPolicy;
+import dev.sluice.internal.clean.CleanSettings;
+import dev.sluice.internal.clean.RetentionWindow;
+import dev.sluice.internal.table.TableType;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.InstantTimes;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which instants archival moves off the active timeline, as Hudi 0.15's {@code HoodieTimelineArchiver} chooses them.
+ *
+ * <ul>
+ *   <li>Completed cleans and rollbacks: per action, once more than max exist, the oldest down to min.</li>
+ *   <li>Completed commits (commit, deltacommit, replacecommit, compaction commits): once more than max exist, the
+ *       oldest down to min, but only those before the first savepoint, before the newest completed commit that
+ *       precedes the oldest pending write or compaction, before the instant MoR compaction scheduling still counts
+ *       from, and before the oldest replacecommit whose replaced files may not be cleaned yet.</li>
+ *   <li>min and max are raised so that the cleaner's earliest commit to retain and the commit before it stay
+ *       active ({@code ArchivalUtils.getMinAndMaxInstantsToKeep}).</li>
+ * </ul>
+ */
+final class ArchivalPlanner {
+  private final ArchiveSettings settings;
+  private final CleanSettings cleanSettings;
+  private final TableType tableType;
+  private final ZoneId zone;
+
+  ArchivalPlanner(ArchiveSettings settings, CleanSettings cleanSettings, TableType tableType, ZoneId zone) {
+    this.settings = settings;
+    this.cleanSettings = cleanSettings;
+    this.tableType = tableType;
+    this.zone = zone;
+  }
+
+  /** min and max after the cleaner's window is taken into account. */
+  int[] bounds(Timeline timeline) {
+    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    Optional<Instant> ectr = RetentionWindow.earliestCommitToRetain(timeline, cleanSettings, clock(commits), zone);
+    int min = settings.minCommits();
+    int max = settings.maxCommits();
+    if (ectr.isPresent()) {
+      int needed = (int) commits.stream().filter(c -> InstantTimes.isBefore(ectr.get().time(), c.time())).count() + 2;
+      if (min < needed) {
+        max = needed + max - min;
+        min = needed;
+      }
+    }
+    return new int[] {min, max};
+  }
+
+  /**
+   * The clock of KEEP_LATEST_BY_HOURS: the last commit's time (ArchivalUtils); the current time if there is none or
+   * it is not a date (Hudi then skips the adjustment, which an unparsable clock gives here too).
+   */
+  private java.time.Instant clock(List<Instant> commits) {
+    if (commits.isEmpty() || cleanSettings.policy() != CleanPolicy.KEEP_LATEST_BY_HOURS) {
+      return java.time.Instant.now();
+    }
+    String last = commits.get(commits.size() - 1).time();
+    if (last.length() < InstantTimes.SECONDS_LENGTH) {
+      // not a date: no commit is within the window
+      return java.time.Instant.EPOCH;
+    }
+    return InstantTimes.toTime(last, zone);
+  }
+
+  /** The instants to archive, cleans and rollbacks first, then commits; each in its latest (completed) state. */
+  List<Instant> select(Timeline timeline, TimelineStore store) {
+    int[] b = bounds(timeline);
+    int min = b[0];
+    int max = b[1];
+    List<Instant> out = new ArrayList<>();
+    for (Action a : new Action[] {Action.CLEAN, Action.ROLLBACK}) {
+      List<Instant> done = timeline.filter(i -> i.action() == a && i.isCompleted()).instants();
+      if (done.size() > max) {
+        out.addAll(done.subList(0, done.size() - min));
+      }
+    }
+    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    if (commits.size() <= max) {
+      return out;
+    }
+    List<Optional<String>> limits = List.of(oldestCommitToRetain(timeline, commits),
+        timeline.filter(i -> i.action() == Action.SAVEPOINT && i.isCompleted()).firstInstant().map(Instant::time),
+        tableType == TableType.MERGE_ON_READ ? retainedForCompaction(timeline) : Optional.empty(),
+        retainedForClustering(timeline, store));
+    int allowed = commits.size() - min;
+    for (Instant c : commits) {
+      if (allowed == 0) {
+        break;
+      }
+      boolean before = limits.stream().allMatch(l -> l.isEmpty() || InstantTimes.isBefore(c.time(), l.get()));
+      if (before) {
+        out.add(c);
+        allowed--;
+      }
+    }
+    return out;
+  }
+
+  /** The newest completed commit before the oldest pending write (or that pending instant if none precedes it). */
+  private static Optional<String> oldestCommitToRetain(Timeline timeline, List<Instant> commits) {
+    Optional<Instant> pending = timeline.writeTimeline().filter(i -> !i.isCompleted()).firstInstant();
+    if (pending.isEmpty()) {
+      return Optional.empty();
+    }
+    String p = pending.get().time();
+    Instant before = null;
+    for (Instant c : commits) {
+      if (InstantTimes.isBefore(c.time(), p)) {
+        before = c;
+      }
+    }
+    return Optional.of(before == null ? p : before.time());
+  }
+
+  /**
+   * MoR: the last completed compaction (or the first delta commit) while fewer than the trigger's delta commits
+   * follow it, else the delta commit from which the trigger counts ({@code getOldestInstantToRetainForCompaction}).
+   */
+  private Optional<String> retainedForCompaction(Timeline timeline) {
+    Optional<Instant> lastCompaction = timeline.filter(i -> i.action() == Action.COMMIT && i.isCompleted()).lastInstant();
+    List<Instant> deltas = timeline.filter(i -> i.action() == Action.DELTACOMMIT).instants();
+    Instant anchor;
+    List<Instant> counted;
+    if (lastCompaction.isPresent()) {
+      anchor = lastCompaction.get();
+      counted = deltas.stream().filter(d -> InstantTimes.isBefore(anchor.time(), d.time())).toList();
+    } else if (!deltas.isEmpty()) {
+      anchor = deltas.get(0);
+      counted = deltas;
+    } else {
+      return Optional.empty();
+    }
+    int max = settings.maxDeltaCommits();
+    if (counted.size() < max) {
+      return Optional.of(anchor.time());
+    }
+    return Optional.of(counted.get(counted.size() - max).time());
+  }
+
+  /**
+   * The oldest replacecommit at or after the last clean's earliest retained commit (its replaced files may still be
+   * on storage, and without it readers would see them again), or before a pending replacecommit
+   * ({@code ClusteringUtils.getOldestInstantToRetainForClustering}).
+   */
+  private static Optional<String> retainedForClustering(Timeline timeline, TimelineStore store) {
+    Timeline replaces = timeline.filter(i -> i.action() == Action.REPLACECOMMIT);
+    if (replaces.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Instant> lastClean = timeline.filter(i -> i.action() == Action.CLEAN && i.isCompleted()).lastInstant();
+    Optional<Instant> oldest;
+    if (lastClean.isPresent()) {
+      Instant requested = Instant.requested(lastClean.get().time(), Action.CLEAN);
+      String lower = store.readIfExists(requested)
+          .flatMap(bytes -> CleanAvro.decodePlan(bytes, store.basePath(), store.pathOf(requested)))
+          .flatMap(CleanPlan::earliestInstantToRetain).map(Instant::time)
+          // KEEP_LATEST_FILE_VERSIONS: replaced groups were all cleaned up to the clean itself
+          .orElse(lastClean.get().time());
+      oldest = replaces.filter(r -> InstantTimes.isBeforeOrEqual(lower, r.time())).firstInstant();
+    } else {
+      oldest = replaces.firstInstant();
+    }
+    Optional<Instant> pending = replaces.filter(r -> !r.isCompleted()).firstInstant();
+    if (pending.isPresent()) {
+      Optional<Instant> before = timeline.commitsTimeline().completed()
+          .filter(c -> InstantTimes.isBefore(c.time(), pending.get().time())).lastInstant();
+      if (before.isPresent() && oldest.map(o -> o.compareTo(before.get()) > 0).orElse(true)) {
+        oldest = before;
+      }
+    }
+    return oldest.map(Instant::time);
+  }
+}

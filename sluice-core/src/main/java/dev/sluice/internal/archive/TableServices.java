@@ -1,0 +1,107 @@
+package dev.sluice.internal.archive;
+
+import dev.sluice.internal.clean.CleanResult;
+import dev.sluice.internal.clean.CleanSettings;
+import dev.sluice.internal.clean.Cleaner;
+import dev.sluice.internal.compact.Compaction;
+import dev.sluice.internal.compact.CompactionSettings;
+import dev.sluice.internal.compact.Compactor;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.table.TableType;
+import dev.sluice.internal.timeline.Timeline;
+import java.util.Optional;
+
+/**
+ * The table services a writer runs after each commit, in Hudi 0.15's order ({@code BaseHoodieWriteClient.commitStats}:
+ * {@code mayBeCleanAndArchive}, then {@code runTableServicesInline}): clean if {@code hoodie.clean.automatic}, archive
+ * if {@code hoodie.archive.automatic}, then on Merge-on-Read compaction: with {@code hoodie.compact.inline} pending
+ * compactions are run, one is scheduled if due and run; with {@code hoodie.compact.schedule.inline} or
+ * {@code sluice.compact.async} one is only scheduled (and the background compactor woken). Settings are read and
+ * validated when the services are made, before the write, so a bad value fails the write before it writes anything.
+ * With several writers (optimistic concurrency control) archival and clean planning take the table lock.
+ */
+public final class TableServices {
+  private final Config config;
+  private final CleanSettings clean;
+  private final ArchiveSettings archive;
+  private final CompactionSettings compaction;
+
+  private TableServices(Config config) {
+    this.config = config;
+    this.clean = CleanSettings.from(config);
+    this.archive = ArchiveSettings.from(config);
+    this.compaction = CompactionSettings.from(config);
+    archive.checkAgainst(clean);
+  }
+
+  /** The post-commit services configured by {@code config}; validates their settings. */
+  public static TableServices forWrites(Config config) {
+    return new TableServices(config);
+  }
+
+  /** The compaction settings of these services. */
+  public CompactionSettings compaction() {
+    return compaction;
+  }
+
+  /**
+   * Runs the enabled services on the table at {@code basePath}, of type {@code type}, after commit
+   * {@code instantTime}, starting from {@code known}, the writer's timeline plus its commit: a service that can tell
+   * from it that it has nothing to do lists nothing; one that runs loads afresh. {@code async} is woken when a
+   * compaction was scheduled. A failure is reported as such: the commit stays complete, and the message says so
+   * (retrying the write would write twice).
+   */
+  public void afterCommit(Storage storage, String basePath, TableType type, String instantTime,
+      Optional<Timeline> known, Optional<Compactor> async) {
+    Optional<Timeline> view = known;
+    if (clean.automatic()) {
+      try {
+        Cleaner cleaner = Cleaner.of(storage, basePath, config);
+        CleanResult cleaned = view.isPresent() ? cleaner.clean(view.get()) : cleaner.clean();
+        if (!cleaned.completed().isEmpty()) {
+          // the clean changed the timeline
+          view = Optional.empty();
+        }
+      } catch (SluiceException e) {
+        throw Errors.afterCommit(instantTime, "the automatic clean", e);
+      }
+    }
+    if (archive.automatic()) {
+      try {
+        Archiver archiver = Archiver.of(storage, basePath, config);
+        if (view.isPresent()) {
+          archiver.archive(view.get());
+        } else {
+          archiver.archive();
+        }
+      } catch (SluiceException e) {
+        throw Errors.afterCommit(instantTime, "the automatic archival", e);
+      }
+    }
+    // the writer knows the table type: no second read of hoodie.properties per commit
+    if (compaction.schedulesAfterWrites() && type == TableType.MERGE_ON_READ) {
+      try {
+        compact(Compaction.of(storage, basePath, config), async);
+      } catch (SluiceException e) {
+        throw Errors.afterCommit(instantTime, compaction.inline() ? "the inline compaction"
+            : "scheduling a compaction", e);
+      }
+    }
+  }
+
+  private void compact(Compaction c, Optional<Compactor> async) {
+    if (compaction.inline()) {
+      // runAnyPendingCompactions, then inlineCompaction
+      c.runPending();
+      c.schedule().ifPresent(c::run);
+      return;
+    }
+    Optional<String> scheduled = c.schedule();
+    if (scheduled.isPresent() && compaction.async()) {
+      async.ifPresent(Compactor::wake);
+    }
+  }
+}

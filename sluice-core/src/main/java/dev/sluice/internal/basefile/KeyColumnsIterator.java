@@ -1,0 +1,176 @@
+package dev.sluice.internal.basefile;
+
+import dev.sluice.internal.util.CloseableIterator;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Reads top-level string columns straight from Parquet's column readers, without building records: the fast path
+ * for record keys. Dictionary-encoded values are decoded to a String once per dictionary entry. Rows whose first
+ * column is null are skipped; a null in another column reads as {@code ""}.
+ *
+ * @param <T> what one row becomes
+ */
+final class KeyColumnsIterator<T> implements CloseableIterator<T> {
+  private final ParquetFileReader reader;
+  private final MessageType schema;
+  private final ColumnDescriptor[] columns;
+  private final String createdBy;
+  private final Function<String[], T> rowFn;
+  private final Function<Throwable, RuntimeException> errors;
+  private final StringConverter[] converters;
+  private final TopLevelConverters root;
+  private final ColumnReader[] readers;
+  private final RowGroups groups;
+  private long leftInGroup;
+  private T next;
+  private boolean done;
+
+  KeyColumnsIterator(ParquetFileReader reader, MessageType schema, String createdBy, Function<String[], T> rowFn,
+      Function<Throwable, RuntimeException> errors) {
+    this.reader = reader;
+    this.groups = new RowGroups(reader, false);
+    this.schema = schema;
+    this.columns = schema.getColumns().toArray(new ColumnDescriptor[0]);
+    this.createdBy = createdBy;
+    this.rowFn = rowFn;
+    this.errors = errors;
+    this.converters = new StringConverter[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      converters[i] = new StringConverter();
+    }
+    this.root = new TopLevelConverters(converters);
+    this.readers = new ColumnReader[columns.length];
+    reader.setRequestedSchema(schema);
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next != null) {
+      return true;
+    }
+    if (done) {
+      return false;
+    }
+    try {
+      while (next == null) {
+        if (leftInGroup == 0 && !nextRowGroup()) {
+          close();
+          return false;
+        }
+        leftInGroup--;
+        String[] row = new String[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+          ColumnReader r = readers[i];
+          if (r.getCurrentDefinitionLevel() == columns[i].getMaxDefinitionLevel()) {
+            r.writeCurrentValueToConverter();
+            row[i] = converters[i].value;
+          } else {
+            row[i] = i == 0 ? null : "";
+          }
+          r.consume();
+        }
+        if (row[0] != null) {
+          next = rowFn.apply(row);
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw errors.apply(e);
+    }
+  }
+
+  private boolean nextRowGroup() throws IOException {
+    Optional<PageReadStore> pages = groups.next();
+    if (pages.isEmpty()) {
+      return false;
+    }
+    leftInGroup = pages.get().getRowCount();
+    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages.get(), root, schema, createdBy);
+    for (int i = 0; i < columns.length; i++) {
+      converters[i].dictionary = null;
+      readers[i] = store.getColumnReader(columns[i]);
+    }
+    return true;
+  }
+
+
+  @Override
+  public T next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    T r = next;
+    next = null;
+    return r;
+  }
+
+  @Override
+  public void close() {
+    if (done) {
+      return;
+    }
+    done = true;
+    groups.close();
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw errors.apply(e);
+    }
+  }
+
+  static String utf8(Binary b) {
+    ByteBuffer buf = b.toByteBuffer();
+    if (buf.hasArray()) {
+      return new String(buf.array(), buf.arrayOffset() + buf.position(), buf.remaining(), StandardCharsets.UTF_8);
+    }
+    return b.toStringUsingUTF8();
+  }
+
+  /** Holds the last value of one column. */
+  private static final class StringConverter extends PrimitiveConverter {
+    private Dictionary dictionary;
+    private String[] decoded;
+    private String value;
+
+    @Override
+    public boolean hasDictionarySupport() {
+      return true;
+    }
+
+    @Override
+    public void setDictionary(Dictionary dictionary) {
+      this.dictionary = dictionary;
+      this.decoded = new String[dictionary.getMaxId() + 1];
+    }
+
+    @Override
+    public void addValueFromDictionary(int id) {
+      String s = decoded[id];
+      if (s == null) {
+        s = utf8(dictionary.decodeToBinary(id));
+        decoded[id] = s;
+      }
+      value = s;
+    }
+
+    @Override
+    public void addBinary(Binary b) {
+      value = utf8(b);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.sluice.internal.basefile;
+
+import dev.sluice.internal.util.CloseableIterator;
+import java.io.IOException;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.api.RecordMaterializer;
+
+/**
+ * Reads Avro records row group by row group from an open Parquet reader (row groups already pruned by the reader's
+ * filter). Records the filter rejects are skipped.
+ */
+final class RecordIterator implements CloseableIterator<GenericRecord> {
+  private final ParquetFileReader reader;
+  private final MessageColumnIO columnIO;
+  private final RecordMaterializer<GenericRecord> materializer;
+  private final FilterCompat.Filter filter;
+  private final Function<Throwable, RuntimeException> errors;
+  private final Function<GenericRecord, GenericRecord> finish;
+  private final RowGroups groups;
+  private RecordReader<GenericRecord> records;
+  private long leftInGroup;
+  private GenericRecord next;
+  private boolean done;
+
+  RecordIterator(ParquetFileReader reader, MessageColumnIO columnIO, RecordMaterializer<GenericRecord> materializer,
+      FilterCompat.Filter filter, Function<GenericRecord, GenericRecord> finish,
+      Function<Throwable, RuntimeException> errors) {
+    this.reader = reader;
+    this.groups = new RowGroups(reader, true);
+    this.columnIO = columnIO;
+    this.materializer = materializer;
+    this.filter = filter;
+    this.finish = finish;
+    this.errors = errors;
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next != null) {
+      return true;
+    }
+    if (done) {
+      return false;
+    }
+    try {
+      while (next == null) {
+        if (leftInGroup == 0 && !nextRowGroup()) {
+          close();
+          return false;
+        }
+        GenericRecord r = records.read();
+        leftInGroup--;
+        if (r != null && !records.shouldSkipCurrentRecord()) {
+          next = finish.apply(r);
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw errors.apply(e);
+    }
+  }
+
+  private boolean nextRowGroup() throws IOException {
+    Optional<PageReadStore> pages = groups.next();
+    if (pages.isEmpty()) {
+      return false;
+    }
+    leftInGroup = pages.get().getRowCount();
+    records = columnIO.getRecordReader(pages.get(), materializer, filter);
+    return true;
+  }
+
+
+  @Override
+  public GenericRecord next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    GenericRecord r = next;
+    next = null;
+    return r;
+  }
+
+  @Override
+  public void close() {
+    if (done) {
+      return;
+    }
+    done = true;
+    groups.close();
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw errors.apply(e);
+    }
+  }
+}

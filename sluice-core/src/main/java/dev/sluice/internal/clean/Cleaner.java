@@ -1,0 +1,269 @@
+package dev.sluice.internal.clean;
+
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.rollback.Rollbacks;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.internal.table.MetadataTable;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableConfigStore;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.InstantTimes;
+import dev.sluice.internal.timeline.State;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.txn.ConcurrencyMode;
+import dev.sluice.internal.util.KillPoints;
+import java.io.IOException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The cleaner: deletes file versions no retained instant needs, through {@code clean} instants in Hudi 0.15's form
+ * ({@code CleanPlanActionExecutor}, {@code CleanActionExecutor}). A clean is planned into
+ * {@code <t>.clean.requested} (Avro {@code HoodieCleanerPlan}), moved to {@code <t>.clean.inflight} (the same plan),
+ * the files are deleted, and {@code <t>.clean} (Avro {@code HoodieCleanMetadata}) is published. A clean left
+ * unfinished by a crash (or by Hudi) is finished from its plan before a new one is planned; deleting is idempotent,
+ * so two processes finishing one clean at once do no harm.
+ */
+public final class Cleaner {
+  private final Storage storage;
+  private final String basePath;
+  private final CleanSettings settings;
+  private final TimelineStore store;
+  private final Optional<TableLock> lock;
+
+  private Cleaner(Storage storage, String basePath, CleanSettings settings, Optional<TableLock> lock) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.settings = settings;
+    this.store = new TimelineStore(storage, basePath);
+    this.lock = lock;
+  }
+
+  /**
+   * A cleaner for the table at {@code basePath} with the cleaner keys of {@code config}; validates them. Under
+   * optimistic concurrency control it plans cleans holding the table lock, as Hudi schedules table services.
+   */
+  public static Cleaner of(Storage storage, String basePath, Config config) {
+    Optional<TableLock> lock = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL
+        ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
+    return new Cleaner(storage, basePath, CleanSettings.from(config), lock);
+  }
+
+  /** A cleaner with explicit settings, for a single writer (no lock). */
+  public static Cleaner of(Storage storage, String basePath, CleanSettings settings) {
+    return new Cleaner(storage, basePath, settings, Optional.empty());
+  }
+
+  /** The settings in use. */
+  public CleanSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Finishes unfinished cleans, then, if enough commits completed since the last clean, plans a clean and runs it.
+   * Nothing is written when there is nothing to delete.
+   */
+  public CleanResult clean() {
+    List<CleanMetadata> done = new ArrayList<>(runPending());
+    schedule().ifPresent(requested -> done.add(run(requested)));
+    if (!done.isEmpty()) {
+      // a clean that ran sweeps what failed writes and crashed publishes left (writes do not list for them)
+      new Rollbacks(storage, basePath, lock.isPresent()).cleanStale();
+    }
+    return new CleanResult(done);
+  }
+
+  /**
+   * As {@link #clean()}, but first decides from {@code known} (a writer's timeline plus its new commit) whether there
+   * is anything to do: no pending clean, and either fewer than {@code hoodie.clean.max.commits} commits since the last
+   * clean or a plan that deletes nothing. Then nothing is written and {@code .hoodie/} is not listed again. Otherwise
+   * it cleans as {@link #clean()} does, planning from a fresh load. A view older than the table's can only
+   * delay a clean to a later commit.
+   */
+  public CleanResult clean(Timeline known) {
+    boolean pending = !known.filter(i -> i.action() == Action.CLEAN && !i.isCompleted()).isEmpty();
+    if (!pending) {
+      CleanPlanner planner = planner();
+      if (!planner.needsCleaning(known) || planner.plan(known).fileCount() == 0) {
+        return new CleanResult(List.of());
+      }
+    }
+    return clean();
+  }
+
+  /** What a clean planned now would delete, whether or not the trigger would fire; writes nothing. */
+  public CleanPlan preview() {
+    return planner().plan(store.load());
+  }
+
+  /**
+   * Plans a clean if {@code hoodie.clean.max.commits} commits completed since the last one and the plan deletes
+   * something, writing {@code <t>.clean.requested}; returns the requested instant.
+   */
+  public Optional<Instant> schedule() {
+    if (lock.isEmpty()) {
+      return scheduleUnlocked();
+    }
+    try (TableLock.Held held = lock.get().acquire("plan a clean")) {
+      return scheduleUnlocked();
+    }
+  }
+
+  private Optional<Instant> scheduleUnlocked() {
+    Timeline timeline = store.load();
+    CleanPlanner planner = planner();
+    if (!planner.needsCleaning(timeline)) {
+      return Optional.empty();
+    }
+    CleanPlan plan = planner.plan(timeline);
+    if (plan.fileCount() == 0) {
+      // Hudi writes no instant for a plan without files
+      return Optional.empty();
+    }
+    MetadataTable.removeIfPresent(storage, basePath);
+    ZoneId zone = zone();
+    Instant requested = store.createRequestedAtNewTime(Action.CLEAN, () -> InstantTimes.newInstantTime(zone), timeline,
+        CleanAvro.encode(plan), lock.isPresent());
+    return Optional.of(requested);
+  }
+
+  /** Finishes every requested or inflight clean, oldest first. */
+  public List<CleanMetadata> runPending() {
+    List<CleanMetadata> out = new ArrayList<>();
+    for (Instant pending : store.load().filter(i -> i.action() == Action.CLEAN && !i.isCompleted()).instants()) {
+      byte[] bytes = store.readIfExists(pending).orElse(new byte[0]);
+      if (bytes.length == 0 && pending.isRequested()) {
+        // an empty plan (Hudi's deleteEmptyInstantIfExists): nothing to finish
+        store.delete(pending);
+        continue;
+      }
+      out.add(run(pending));
+    }
+    return out;
+  }
+
+  /** Runs one pending clean from its plan and completes it. */
+  private CleanMetadata run(Instant pending) {
+    Instant requested = pending.toState(State.REQUESTED);
+    byte[] bytes = store.readIfExists(pending).filter(b -> b.length > 0)
+        .or(() -> store.readIfExists(requested)).orElse(new byte[0]);
+    String where = store.pathOf(pending);
+    CleanPlan plan = CleanAvro.decodePlan(bytes, basePath, where).orElseThrow(() -> Errors.badTable(where,
+        "the clean has no plan", "Delete the pending clean's files from .hoodie; the next clean plans again."));
+    MetadataTable.removeIfPresent(storage, basePath);
+    long start = System.nanoTime();
+    Instant inflight = pending.isRequested() ? toInflight(requested, bytes) : pending;
+    Map<String, PartitionCleanStats> stats = new LinkedHashMap<>();
+    Map<String, PartitionCleanStats> bootstrapStats = new LinkedHashMap<>();
+    boolean partitioned = TableConfigStore.read(storage, basePath).isPartitioned();
+    List<String> partitionsDeleted = partitioned ? plan.partitionsToDelete() : List.of();
+    int deleted = 0;
+    for (Map.Entry<String, List<CleanFile>> e : plan.filesToDelete().entrySet()) {
+      Deletes table = new Deletes();
+      Deletes bootstrap = new Deletes();
+      for (CleanFile f : e.getValue()) {
+        // bootstrap source files are recorded by full path, table files by name (PartitionCleanStat)
+        if (f.bootstrapBaseFile()) {
+          bootstrap.delete(f.path(), f.path());
+        } else {
+          table.delete(f.path(), f.name());
+        }
+      }
+      Optional<Boolean> partitionDeleted = Optional.of(partitionsDeleted.contains(e.getKey()));
+      stats.put(e.getKey(), table.stats(e.getKey(), plan.policy(), partitionDeleted));
+      if (!bootstrap.patterns.isEmpty()) {
+        bootstrapStats.put(e.getKey(), bootstrap.stats(e.getKey(), plan.policy(), partitionDeleted));
+      }
+      deleted += table.success.size();
+    }
+    for (String partition : partitionsDeleted) {
+      deletePartition(partition);
+    }
+    long millis = (System.nanoTime() - start) / 1_000_000L;
+    CleanMetadata md = new CleanMetadata(inflight.time(), millis, deleted,
+        plan.earliestInstantToRetain().map(Instant::time).orElse(""), plan.lastCompletedCommit(), stats,
+        bootstrapStats, plan.extraMetadata());
+    complete(inflight, md);
+    return md;
+  }
+
+  private Instant toInflight(Instant requested, byte[] plan) {
+    try {
+      return store.transitionToInflight(requested, plan);
+    } catch (SluiceException e) {
+      Instant inflight = requested.toState(State.INFLIGHT);
+      if (e.kind() == ErrorKind.CONFLICT && store.readIfExists(inflight).isPresent()) {
+        // another cleaner started the same plan; deleting twice is harmless
+        return inflight;
+      }
+      throw e;
+    }
+  }
+
+  private void complete(Instant inflight, CleanMetadata md) {
+    try {
+      store.complete(inflight, CleanAvro.encode(md));
+    } catch (SluiceException e) {
+      if (e.kind() != ErrorKind.CONFLICT || store.readIfExists(inflight.toState(State.COMPLETED)).isEmpty()) {
+        throw e;
+      }
+      // another cleaner completed the same plan first (Hudi's checkIfOtherWriterCommitted)
+    }
+  }
+
+  private void deletePartition(String partition) {
+    if (partition.isEmpty()) {
+      return;
+    }
+    String dir = StoragePaths.join(basePath, partition);
+    try {
+      storage.deleteRecursively(dir);
+    } catch (IOException e) {
+      throw Errors.storage("delete the partition folder", dir, e);
+    }
+  }
+
+  private CleanPlanner planner() {
+    return new CleanPlanner(storage, basePath, settings, zone());
+  }
+
+  private ZoneId zone() {
+    TableConfig tc = TableConfigStore.read(storage, basePath);
+    return tc.timelineTimezone().zoneId();
+  }
+
+  /** The outcome of the deletes of one partition. */
+  private final class Deletes {
+    private final List<String> patterns = new ArrayList<>();
+    private final List<String> success = new ArrayList<>();
+    private final List<String> failed = new ArrayList<>();
+
+    void delete(String path, String recordedAs) {
+      patterns.add(recordedAs);
+      KillPoints.reach("clean.delete");
+      boolean gone;
+      try {
+        gone = storage.delete(path);
+      } catch (IOException e) {
+        // recorded as a failed delete, as Hudi does; the file stays and a later full clean lists it again
+        gone = false;
+      }
+      (gone ? success : failed).add(recordedAs);
+    }
+
+    PartitionCleanStats stats(String partition, CleanPolicy policy, Optional<Boolean> partitionDeleted) {
+      return new PartitionCleanStats(partition, policy.name(), patterns, success, failed, partitionDeleted);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package dev.sluice.internal.compact;
+
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.lock.TableLock;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.table.TableConfigStore;
+import dev.sluice.internal.table.TableType;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.txn.ConcurrencyMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Compaction of a Merge-on-Read table in Hudi 0.15's format: {@link #schedule} plans one into
+ * {@code <ts>.compaction.requested}, {@link #run} carries a plan out and completes it as {@code <ts>.commit}. Plans
+ * written by Hudi run here and plans written here run in Hudi. With optimistic concurrency control, scheduling and
+ * the commit take the table lock.
+ */
+public final class Compaction {
+  private final Storage storage;
+  private final String basePath;
+  private final Config config;
+  private final CompactionSettings settings;
+  private final boolean multiWriter;
+
+  private Compaction(Storage storage, String basePath, Config config) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.config = config;
+    this.settings = CompactionSettings.from(config);
+    this.multiWriter = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL;
+  }
+
+  /** Compaction of the table at {@code basePath} with options {@code config}; checks the options, does no I/O. */
+  public static Compaction of(Storage storage, String basePath, Config config) {
+    return new Compaction(storage, basePath, config);
+  }
+
+  /** The settings in force. */
+  public CompactionSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Plans a compaction if the trigger ({@code hoodie.compact.inline.trigger.strategy}) fires and some file slice has
+   * log files; returns its instant, or empty if nothing was planned.
+   */
+  public Optional<String> schedule() {
+    return schedule(false);
+  }
+
+  /** Plans a compaction of the slices with log files whatever the trigger says; empty if there are none. */
+  public Optional<String> scheduleNow() {
+    return schedule(true);
+  }
+
+  private Optional<String> schedule(boolean force) {
+    requireMergeOnRead("Scheduling a compaction");
+    return locked("schedule a compaction", () -> new CompactionScheduler(storage, basePath, settings, multiWriter)
+        .schedule(force));
+  }
+
+  /**
+   * Runs the pending compaction at {@code instantTime}: an attempt that died is rolled back first, then every slice
+   * of the plan is compacted and the compaction committed.
+   */
+  public CompactionResult run(String instantTime) {
+    requireMergeOnRead("Running compaction " + instantTime);
+    Optional<TableLock> lock = multiWriter ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
+    return new CompactionExecutor(storage, basePath, config, settings, lock).run(instantTime);
+  }
+
+  /** Runs every pending compaction, oldest first, and returns what each did. */
+  public List<CompactionResult> runPending() {
+    List<CompactionResult> out = new ArrayList<>();
+    for (String t : pending()) {
+      out.add(run(t));
+    }
+    return out;
+  }
+
+  /** The instants of pending (requested or inflight) compactions, oldest first. */
+  public List<String> pending() {
+    List<String> out = new ArrayList<>();
+    for (Instant i : new TimelineStore(storage, basePath).load().pendingCompactions()) {
+      out.add(i.time());
+    }
+    return out;
+  }
+
+  /** The plan of a pending compaction. */
+  public CompactionPlan plan(String instantTime) {
+    TimelineStore store = new TimelineStore(storage, basePath);
+    Instant requested = Instant.requested(instantTime, Action.COMPACTION);
+    byte[] bytes = store.readIfExists(requested).orElseThrow(() -> Errors.badRequest("The compaction plan of "
+        + instantTime, "there is no " + requested.fileName(), "Name a pending compaction (sluice timeline TABLE)."));
+    return CompactionPlan.fromAvroBytes(bytes, store.pathOf(requested));
+  }
+
+  private void requireMergeOnRead(String what) {
+    if (TableConfigStore.read(storage, basePath).type() != TableType.MERGE_ON_READ) {
+      throw Errors.badRequest(what, "the table at " + basePath + " is Copy-on-Write; only Merge-on-Read tables have "
+          + "log files to compact", "Compact a table created with --type mor.");
+    }
+  }
+
+  private <T> T locked(String purpose, Supplier<T> action) {
+    if (!multiWriter) {
+      return action.get();
+    }
+    try (TableLock.Held held = TableLock.forTable(storage, basePath, config).acquire(purpose)) {
+      return action.get();
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package dev.sluice.internal.compact;
+
+import dev.sluice.internal.basefile.BaseFileWriterOptions;
+import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.rollback.Rollbacks;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableConfigStore;
+import dev.sluice.internal.table.TableSchema;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.CommitMetadata;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.WriteOperationType;
+import dev.sluice.internal.timeline.WriteStat;
+import dev.sluice.internal.util.KillPoints;
+import dev.sluice.internal.util.Parallel;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+
+/**
+ * Runs a planned compaction ({@code RunCompactionActionExecutor}, {@code HoodieCompactor}): an inflight one (a
+ * compactor that died) is first rolled back to requested; then requested → inflight (empty file), every slice of
+ * the plan compacted in parallel, and {@code <ts>.commit} published with the write stats, {@code compacted: true} and
+ * operation COMPACT (under the table lock with optimistic concurrency control). Its markers go last.
+ */
+final class CompactionExecutor {
+  /** Compactions running in this process, so two threads never run the same one. */
+  private static final Set<String> RUNNING = ConcurrentHashMap.newKeySet();
+
+  private final Storage storage;
+  private final String basePath;
+  private final Config config;
+  private final CompactionSettings settings;
+  private final Optional<TableLock> lock;
+  private final TimelineStore store;
+
+  CompactionExecutor(Storage storage, String basePath, Config config, CompactionSettings settings,
+      Optional<TableLock> lock) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.config = config;
+    this.settings = settings;
+    this.lock = lock;
+    this.store = new TimelineStore(storage, basePath);
+  }
+
+  /** Runs the pending compaction at {@code time}. */
+  CompactionResult run(String time) {
+    String key = basePath + "@" + time;
+    if (!RUNNING.add(key)) {
+      throw Errors.conflict("Running compaction " + time, "another thread of this process is running it");
+    }
+    try {
+      return runOnce(time);
+    } finally {
+      RUNNING.remove(key);
+    }
+  }
+
+  private CompactionResult runOnce(String time) {
+    Timeline tl = store.load();
+    Rollbacks.requireNoPendingRestore(tl, "Running compaction " + time);
+    Optional<Instant> pending = tl.filter(i -> i.time().equals(time) && i.action() == Action.COMPACTION).lastInstant();
+    if (pending.isEmpty()) {
+      String state = tl.isCompaction(time) && tl.isCompleted(time) ? "it has completed already"
+          : "the table has no pending compaction at that instant";
+      throw Errors.badRequest("Running compaction " + time, state,
+          "Name a pending compaction (sluice timeline TABLE shows them).");
+    }
+    // an earlier attempt died: its partial files go first, and a rollback of it that died is finished
+    new Rollbacks(storage, basePath, lock.isPresent()).rollbackInflightCompaction(time);
+    tl = store.load();
+    Instant requested = Instant.requested(time, Action.COMPACTION);
+    CompactionPlan plan = CompactionPlan.fromAvroBytes(store.read(requested), store.pathOf(requested));
+    TableConfig tc = TableConfigStore.read(storage, basePath);
+    Schema userSchema = TableSchema.resolve(storage, basePath, tl, tc);
+    Instant inflight = store.transitionToInflight(requested, new byte[0]);
+    Timeline now = store.load();
+    SliceCompactor.Context c = new SliceCompactor.Context();
+    c.storage = storage;
+    c.basePath = basePath;
+    c.writerSchema = MetaFields.withMetaFields(userSchema);
+    c.precombine = tc.precombineField();
+    c.merger = new RecordMerger(MergeMode.fromPayloadClass(tc.payloadClass()));
+    c.timeline = now;
+    c.maxInstant = maxInstant(now, time);
+    int threads = Math.min(settings.parallelism(), Math.max(1, plan.operations().size()));
+    // the slices compacted at once share the merge budget
+    c.memoryBudget = Math.max(1, settings.memoryBudget() / threads);
+    c.spillDirectory = settings.spillDirectory();
+    c.fileOptions = BaseFileWriterOptions.from(config);
+    c.markers = new Markers(storage, basePath, time);
+    c.instant = time;
+    SliceCompactor compactor = new SliceCompactor(c);
+    List<Integer> tasks = new ArrayList<>();
+    for (int i = 0; i < plan.operations().size(); i++) {
+      tasks.add(i);
+    }
+    // largest slices first, so the threads finish together: a big slice started last would run alone while the
+    // other threads idle (slices differ tenfold: a table's first file groups hold most rows and updates)
+    tasks.sort(Comparator.comparingDouble((Integer i) -> -plan.operations().get(i).metric(
+        CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
+    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), i));
+    // the commit lists the write stats in plan order, whatever order the slices ran in
+    List<Optional<WriteStat>> stats = new ArrayList<>(Collections.nCopies(tasks.size(), Optional.empty()));
+    for (int k = 0; k < tasks.size(); k++) {
+      stats.set(tasks.get(k), done.get(k));
+    }
+    Map<String, List<WriteStat>> byPartition = new TreeMap<>();
+    for (Optional<WriteStat> s : stats) {
+      s.ifPresent(w -> byPartition.computeIfAbsent(w.partitionPath(), p -> new ArrayList<>()).add(w));
+    }
+    Map<String, String> extra = new LinkedHashMap<>();
+    extra.put(CommitMetadata.SCHEMA_KEY, userSchema.toString());
+    extra.putAll(plan.extraMetadata());
+    CommitMetadata md = new CommitMetadata(byPartition, true, extra, WriteOperationType.COMPACT);
+    KillPoints.reach("compaction.publish.before");
+    Optional<TableLock.Held> held = lock.map(l -> l.acquire("commit compaction " + time));
+    try {
+      store.complete(inflight, md.toJson());
+    } finally {
+      held.ifPresent(TableLock.Held::close);
+    }
+    try {
+      c.markers.deleteAll();
+    } catch (SluiceException e) {
+      // the compaction is published; markers of a completed instant are removed by the next write's cleanup
+      return new CompactionResult(time, md);
+    }
+    return new CompactionResult(time, md);
+  }
+
+  /**
+   * The newest completed commit, delta commit or rollback ({@code getMaxInstantTime}): log blocks up to it are read.
+   * With none (a plan over archived history), the compaction instant itself.
+   */
+  private static String maxInstant(Timeline tl, String time) {
+    return tl.filter(i -> i.isCompleted() && (i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT
+        || i.action() == Action.ROLLBACK)).lastInstant().map(Instant::time).orElse(time);
+  }
+}

@@ -1,0 +1,146 @@
+package dev.sluice.internal.compact;
+
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.fsview.FileGroupId;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.fsview.LogFile;
+import dev.sluice.internal.rollback.Rollbacks;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.InstantTimes;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.util.KillPoints;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Plans a compaction ({@code ScheduleCompactionActionExecutor}, {@code HoodieCompactionPlanGenerator}): if the
+ * trigger fires, every latest file slice with log files that no pending compaction or clustering holds is a
+ * candidate, the strategy picks among them, and the plan is written as {@code <ts>.compaction.requested}. Nothing is
+ * written when there is nothing to compact. From then on writers append to those file groups in a new slice at
+ * {@code <ts>}, and readers merge it with the slice the plan compacts.
+ */
+final class CompactionScheduler {
+  private final Storage storage;
+  private final String basePath;
+  private final CompactionSettings settings;
+  private final boolean multiWriter;
+  private final TimelineStore store;
+
+  CompactionScheduler(Storage storage, String basePath, CompactionSettings settings, boolean multiWriter) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.settings = settings;
+    this.multiWriter = multiWriter;
+    this.store = new TimelineStore(storage, basePath);
+  }
+
+  /** Plans a compaction if {@code force} or the trigger fires; the new instant, or empty if nothing was planned. */
+  Optional<String> schedule(boolean force) {
+    Timeline tl = store.load();
+    Rollbacks.requireNoPendingRestore(tl, "Scheduling a compaction of " + basePath);
+    String time = newInstantTime(tl);
+    if (!force && !due(tl, time)) {
+      return Optional.empty();
+    }
+    if (!multiWriter) {
+      // a write still running (or failed, not yet rolled back) before the plan would append to a slice the plan
+      // freezes; Hudi's single-writer scheduler declines to plan then, and so does Sluice
+      Optional<Instant> earliest = tl.filter(i -> !i.isCompleted() && i.action() != Action.COMPACTION
+          && i.action() != Action.LOGCOMPACTION && i.action().writesData()).firstInstant();
+      if (earliest.isPresent() && !InstantTimes.isBefore(time, earliest.get().time())) {
+        return Optional.empty();
+      }
+    }
+    CompactionPlan plan = plan(tl);
+    if (plan.isEmpty()) {
+      return Optional.empty();
+    }
+    // with other writers the time is checked against theirs, and a later one taken if it clashed
+    java.util.Iterator<String> first = List.of(time).iterator();
+    String planned = store.createRequestedAtNewTime(Action.COMPACTION, () -> first.hasNext() ? first.next()
+        : newInstantTime(tl), tl, plan.toAvroBytes(), multiWriter).time();
+    KillPoints.reach("compaction.planned");
+    return Optional.of(planned);
+  }
+
+  /** True if the trigger fires for a compaction at {@code time} ({@code needCompact}). */
+  boolean due(Timeline tl, String time) {
+    Optional<Instant> lastCompaction = tl.filter(i -> i.action() == Action.COMMIT && i.isCompleted()).lastInstant();
+    Timeline deltas = tl.filter(i -> i.action() == Action.DELTACOMMIT);
+    String since;
+    int count;
+    if (lastCompaction.isPresent()) {
+      since = lastCompaction.get().time();
+      count = deltas.after(since).instants().size();
+    } else if (!deltas.isEmpty()) {
+      since = deltas.firstInstant().get().time();
+      count = deltas.instants().size();
+    } else {
+      return false;
+    }
+    long seconds = InstantTimes.toTime(time).getEpochSecond() - InstantTimes.toTime(since).getEpochSecond();
+    return settings.trigger().fires(count, seconds, settings.maxDeltaCommits(), settings.maxDeltaSeconds());
+  }
+
+  /** The plan over the table as {@code tl} shows it; empty if no slice qualifies. */
+  CompactionPlan plan(Timeline tl) {
+    FileSystemView view = FileSystemView.of(storage, basePath, tl);
+    Set<FileGroupId> busy = new HashSet<>(view.pendingCompactionOperations().keySet());
+    busy.addAll(PendingClustering.fileGroups(store, tl));
+    List<CompactionOperation> candidates = new ArrayList<>();
+    for (String partition : view.partitions()) {
+      for (FileSlice s : view.latestSlices(partition)) {
+        if (!s.logFiles().isEmpty() && !busy.contains(s.id())) {
+          candidates.add(operation(s));
+        }
+      }
+    }
+    List<CompactionOperation> chosen = settings.strategy().orderAndFilter(candidates, settings);
+    return new CompactionPlan(chosen, Map.of(), CompactionPlan.VERSION);
+  }
+
+  /** {@code CompactionUtils.buildFromFileSlice} with the strategy's metrics ({@code FileSliceMetricUtils}). */
+  private CompactionOperation operation(FileSlice s) {
+    long logBytes = 0;
+    List<String> logs = new ArrayList<>();
+    for (LogFile l : s.logFiles()) {
+      logs.add(l.fileName());
+      logBytes += Math.max(0, l.size());
+    }
+    long baseBytes = s.baseFile().map(b -> b.size()).orElse(0L);
+    long readMb = mb(baseBytes + logBytes);
+    long writeMb = mb(baseBytes > 0 ? baseBytes : settings.maxFileSize());
+    Map<String, Double> metrics = new LinkedHashMap<>();
+    metrics.put(CompactionOperation.TOTAL_IO_READ_MB, (double) readMb);
+    metrics.put(CompactionOperation.TOTAL_IO_WRITE_MB, (double) writeMb);
+    metrics.put(CompactionOperation.TOTAL_IO_MB, (double) (readMb + writeMb));
+    metrics.put(CompactionOperation.TOTAL_LOG_FILES_SIZE, (double) logBytes);
+    metrics.put(CompactionOperation.TOTAL_LOG_FILES, (double) logs.size());
+    return new CompactionOperation(s.partitionPath(), s.fileId(), s.baseInstant(),
+        s.baseFile().map(b -> b.fileName()), logs, metrics);
+  }
+
+  private static long mb(long bytes) {
+    return bytes / (1024 * 1024);
+  }
+
+  /** A new instant later than every write and pending compaction on the timeline (Hudi checks the same). */
+  private String newInstantTime(Timeline tl) {
+    String time = InstantTimes.newInstantTime();
+    Optional<Instant> last = tl.lastInstant();
+    if (last.isPresent() && !InstantTimes.isBefore(last.get().time(), time)) {
+      throw Errors.badTable(basePath, "the instant " + last.get().time() + " is not earlier than the new compaction "
+          + "instant " + time, "Check the clocks of the machines writing this table.");
+    }
+    return time;
+  }
+}

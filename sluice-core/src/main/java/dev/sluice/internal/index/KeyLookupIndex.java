@@ -1,0 +1,149 @@
+package dev.sluice.internal.index;
+
+import dev.sluice.internal.basefile.BaseFileReader;
+import dev.sluice.internal.fsview.BaseFile;
+import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.util.KeySort;
+import dev.sluice.internal.util.Parallel;
+import dev.sluice.internal.write.WriteRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The bloom and simple indexes (and their global variants): for every latest base file in scope, select
+ * candidate keys (a {@link CandidateFilter}), then check them exactly against the file's record key column.
+ *
+ * <p>Footers (key range, bloom filter) are read once per file and index instance: base files never change, so
+ * a second {@link #tag} call on the same instance (a session of point lookups) opens only the files whose range
+ * and bloom filter admit a key.
+ */
+final class KeyLookupIndex implements Index {
+  private final Storage storage;
+  private final CandidateFilter filter;
+  private final boolean global;
+  private final boolean updatePartitionPath;
+  private final int threads;
+  private final AtomicLong filesOpened = new AtomicLong();
+  /** Footers already read, by file path; readers hold no open streams. */
+  private final Map<String, BaseFileReader> footers = new ConcurrentHashMap<>();
+
+  KeyLookupIndex(Storage storage, CandidateFilter filter, boolean global, boolean updatePartitionPath, int threads) {
+    this.storage = storage;
+    this.filter = filter;
+    this.global = global;
+    this.updatePartitionPath = updatePartitionPath;
+    this.threads = threads;
+  }
+
+  @Override
+  public boolean isGlobal() {
+    return global;
+  }
+
+  @Override
+  public long filesOpened() {
+    return filesOpened.get();
+  }
+
+  private record FileTask(BaseFile file, String partition, List<String> sortedKeys) {
+  }
+
+  private record Match(String key, Location location) {
+  }
+
+  @Override
+  public List<TaggedRecord> tag(List<WriteRecord> records, FileSystemView view) {
+    filesOpened.set(0);
+    Map<String, List<String>> keysByScope = new HashMap<>();
+    for (WriteRecord r : records) {
+      keysByScope.computeIfAbsent(global ? "" : r.partitionPath(), p -> new ArrayList<>()).add(r.key());
+    }
+    // files first: keys of a scope without base files (all of them, into an empty table) need no sorting or lookup
+    Map<String, List<BaseFile>> filesByPartition = new LinkedHashMap<>();
+    List<String> partitions = global ? view.partitions() : new ArrayList<>(keysByScope.keySet());
+    for (String partition : partitions) {
+      List<String> keys = keysByScope.get(global ? "" : partition);
+      if (keys == null || keys.isEmpty()) {
+        continue;
+      }
+      List<BaseFile> files = view.latestBaseFiles(partition);
+      if (!files.isEmpty()) {
+        filesByPartition.put(partition, files);
+      }
+    }
+    if (filesByPartition.isEmpty()) {
+      List<TaggedRecord> out = new ArrayList<>(records.size());
+      records.forEach(r -> out.add(TaggedRecord.insert(r)));
+      return out;
+    }
+    Set<String> scopes = new LinkedHashSet<>();
+    filesByPartition.keySet().forEach(p -> scopes.add(global ? "" : p));
+    List<List<String>> toSort = new ArrayList<>();
+    scopes.forEach(s -> toSort.add(keysByScope.get(s)));
+    // range pruning binary-searches sorted keys; sorting a million keys was seconds on the caller's thread
+    Parallel.map(toSort, threads, keys -> {
+      KeySort.sortStrings(keys);
+      return keys;
+    });
+    List<FileTask> tasks = new ArrayList<>();
+    for (Map.Entry<String, List<BaseFile>> e : filesByPartition.entrySet()) {
+      List<String> keys = keysByScope.get(global ? "" : e.getKey());
+      for (BaseFile f : e.getValue()) {
+        tasks.add(new FileTask(f, e.getKey(), keys));
+      }
+    }
+    // found keys by partition (one map for a global index), so no per-record key strings are built
+    Map<String, Map<String, Location>> found = new HashMap<>();
+    for (List<Match> matches : Parallel.map(tasks, threads, this::lookup)) {
+      for (Match m : matches) {
+        found.computeIfAbsent(global ? "" : m.location().partitionPath(), p -> new HashMap<>()).put(m.key(), m.location());
+      }
+    }
+    List<TaggedRecord> out = new ArrayList<>(records.size());
+    for (WriteRecord r : records) {
+      Map<String, Location> inScope = found.get(global ? "" : r.partitionPath());
+      Location loc = inScope == null ? null : inScope.get(r.key());
+      if (loc == null) {
+        out.add(TaggedRecord.insert(r));
+      } else if (!global || loc.partitionPath().equals(r.partitionPath())) {
+        out.add(new TaggedRecord(r, Optional.of(loc)));
+      } else if (updatePartitionPath && !r.isDelete()) {
+        out.add(new TaggedRecord(r.asDeleteIn(loc.partitionPath()), Optional.of(loc)));
+        out.add(TaggedRecord.insert(r));
+      } else {
+        out.add(new TaggedRecord(r.inPartition(loc.partitionPath()), Optional.of(loc)));
+      }
+    }
+    return out;
+  }
+
+  private List<Match> lookup(FileTask task) {
+    String path = task.file().path();
+    boolean[] opened = new boolean[1];
+    BaseFileReader reader = footers.computeIfAbsent(path, p -> {
+      opened[0] = true;
+      return BaseFileReader.open(storage, p, task.file().size());
+    });
+    List<String> candidates = filter.candidates(reader, task.sortedKeys());
+    if (opened[0] || !candidates.isEmpty()) {
+      filesOpened.incrementAndGet();
+    }
+    if (candidates.isEmpty()) {
+      return List.of();
+    }
+    Location loc = new Location(task.partition(), task.file().fileId(), task.file().instantTime());
+    List<String> keys = reader.recordKeysFoundAmong(candidates);
+    List<Match> out = new ArrayList<>(keys.size());
+    keys.forEach(k -> out.add(new Match(k, loc)));
+    return out;
+  }
+}

@@ -1,0 +1,149 @@
+package dev.sluice.internal.key;
+
+import dev.sluice.internal.error.Errors;
+import java.math.BigDecimal;
+import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.List;
+import org.apache.avro.Conversions;
+import org.apache.avro.LogicalType;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Computes a record's key and partition path the way Hudi's Simple, Complex and Nonpartitioned key generators
+ * do: one key field gives the plain value; several give {@code f1:v1,f2:v2} with {@code __null__} and
+ * {@code __empty__} placeholders. Partition values join with {@code /}, optionally hive style
+ * ({@code field=value}); a null or empty value becomes {@code __HIVE_DEFAULT_PARTITION__}.
+ */
+public final class KeyGenerator {
+  /** Hudi's placeholder for a null or empty partition value. */
+  public static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
+  private static final String NULL_KEY = "__null__";
+  private static final String EMPTY_KEY = "__empty__";
+
+  private final List<FieldPath> keyFields;
+  private final List<FieldPath> partitionFields;
+  private final boolean hiveStyle;
+  private final boolean urlEncode;
+
+  private KeyGenerator(List<FieldPath> keyFields, List<FieldPath> partitionFields, boolean hiveStyle, boolean urlEncode) {
+    this.keyFields = keyFields;
+    this.partitionFields = partitionFields;
+    this.hiveStyle = hiveStyle;
+    this.urlEncode = urlEncode;
+  }
+
+  /**
+   * A key generator for records of {@code schema}; every field must exist (dotted paths reach nested fields).
+   */
+  public static KeyGenerator of(Schema schema, List<String> recordKeyFields, List<String> partitionFields,
+      boolean hiveStyle, boolean urlEncode) {
+    if (recordKeyFields.isEmpty()) {
+      throw Errors.badRequest("Record key", "no record key field is configured", "Give at least one --record-key field.");
+    }
+    return new KeyGenerator(recordKeyFields.stream().map(f -> FieldPath.resolve(schema, f, "record key")).toList(),
+        partitionFields.stream().map(f -> FieldPath.resolve(schema, f, "partition path")).toList(), hiveStyle, urlEncode);
+  }
+
+  /** True when the table has no partition fields. */
+  public boolean nonPartitioned() {
+    return partitionFields.isEmpty();
+  }
+
+  /** The record key; fails if the key is null or empty (all parts, for a complex key). */
+  public String recordKey(GenericRecord record) {
+    if (keyFields.size() == 1) {
+      FieldPath f = keyFields.get(0);
+      String v = stringValue(f, record);
+      if (v == null || v.isEmpty()) {
+        throw Errors.badInput("record key", f.name(), "the record key is " + (v == null ? "null" : "empty"),
+            "a non-empty value");
+      }
+      return v;
+    }
+    StringBuilder sb = new StringBuilder();
+    boolean allMissing = true;
+    for (int i = 0; i < keyFields.size(); i++) {
+      FieldPath f = keyFields.get(i);
+      String v = stringValue(f, record);
+      sb.append(f.name()).append(':');
+      if (v == null) {
+        sb.append(NULL_KEY);
+      } else if (v.isEmpty()) {
+        sb.append(EMPTY_KEY);
+      } else {
+        sb.append(v);
+        allMissing = false;
+      }
+      if (i < keyFields.size() - 1) {
+        sb.append(',');
+      }
+    }
+    if (allMissing) {
+      throw Errors.badInput("record key", String.join(",", keyFields.stream().map(FieldPath::name).toList()),
+          "every record key field is null or empty", "at least one non-empty key field");
+    }
+    return sb.toString();
+  }
+
+  /** The relative partition path ("" for a non-partitioned table). */
+  public String partitionPath(GenericRecord record) {
+    if (partitionFields.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < partitionFields.size(); i++) {
+      FieldPath f = partitionFields.get(i);
+      String v = stringValue(f, record);
+      if (hiveStyle) {
+        sb.append(f.name()).append('=');
+      }
+      if (v == null || v.isEmpty()) {
+        sb.append(DEFAULT_PARTITION);
+      } else {
+        sb.append(urlEncode ? escapePathName(v) : v);
+      }
+      if (i < partitionFields.size() - 1) {
+        sb.append('/');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Escapes characters that are unsafe in a path segment, as Hive does ({@code %XX}). */
+  static String escapePathName(String v) {
+    StringBuilder sb = new StringBuilder();
+    for (char c : v.toCharArray()) {
+      if (c < ' ' || "\"#%'*/:=?\\\u007f{[]^".indexOf(c) >= 0) {
+        sb.append(URLEncoder.encode(String.valueOf(c), StandardCharsets.UTF_8).toUpperCase(java.util.Locale.ROOT));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String stringValue(FieldPath f, GenericRecord record) {
+    Object v = f.get(record);
+    if (v == null) {
+      return null;
+    }
+    LogicalType lt = f.schema().getLogicalType();
+    if (lt instanceof LogicalTypes.Date) {
+      return LocalDate.ofEpochDay(((Number) v).longValue()).toString();
+    }
+    if (lt instanceof LogicalTypes.Decimal d) {
+      Conversions.DecimalConversion conv = new Conversions.DecimalConversion();
+      BigDecimal bd = v instanceof GenericFixed fx
+          ? conv.fromFixed(fx, f.schema(), d)
+          : conv.fromBytes(((ByteBuffer) v).duplicate(), f.schema(), d);
+      return bd.toString();
+    }
+    return v.toString();
+  }
+}

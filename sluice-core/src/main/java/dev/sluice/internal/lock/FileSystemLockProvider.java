@@ -1,0 +1,208 @@
+package dev.sluice.internal.lock;
+
+import dev.sluice.internal.error.Errors;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.internal.util.KillPoints;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A lock file, {@code <folder>/lock} ({@code FileSystemBasedLockProvider}; the folder defaults to {@code .hoodie}):
+ * taking the lock is creating the file with {@link Storage#createExclusive} (one atomic create that fails if the file
+ * exists, on local disk and HDFS alike), releasing it is deleting the file. The file says who holds it.
+ *
+ * <p>A lock whose holder is gone is broken: after {@code expireMinutes} (Hudi's
+ * {@code hoodie.write.lock.filesystem.expire}; 0 never), or at once if the holder is a process on this host that
+ * no longer runs. Breaking goes through a {@code lock.break} file created exclusively and a re-read of the lock, so
+ * two waiters never both break it and a fresh lock is never deleted by mistake.
+ */
+public final class FileSystemLockProvider implements LockProvider {
+  private static final String LOCK_FILE = "lock";
+  private static final String BREAK_FILE = "lock.break";
+  private static final long BREAK_FILE_STALE_MILLIS = 60_000L;
+
+  private final Storage storage;
+  private final String lockPath;
+  private final String breakPath;
+  private final long expireMillis;
+  private final String token = UUID.randomUUID().toString();
+  private volatile boolean held;
+
+  /** The lock file in {@code folder}, expiring after {@code expireMinutes} (0: never). */
+  public FileSystemLockProvider(Storage storage, String folder, int expireMinutes) {
+    this.storage = storage;
+    this.lockPath = StoragePaths.join(folder, LOCK_FILE);
+    this.breakPath = StoragePaths.join(folder, BREAK_FILE);
+    this.expireMillis = expireMinutes * 60_000L;
+  }
+
+  @Override
+  public synchronized boolean tryLock() {
+    if (held) {
+      throw Errors.internal("the lock " + lockPath + " is already held by this provider", null);
+    }
+    try {
+      Optional<FileInfo> existing = storage.info(lockPath);
+      if (existing.isPresent()) {
+        Optional<String> content = read(lockPath);
+        if (content.isEmpty() || !abandoned(existing.get(), content.get()) || !breakLock(content.get())) {
+          return false;
+        }
+      }
+      storage.createExclusive(lockPath, LockOwner.describe(token).getBytes(StandardCharsets.UTF_8));
+      held = true;
+      KillPoints.reach("lock.acquired");
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      // another writer created it between our check and our create: it holds the lock
+      return false;
+    } catch (IOException e) {
+      throw Errors.storage("take the lock", lockPath, e);
+    }
+  }
+
+  @Override
+  public synchronized void unlock() {
+    if (!held) {
+      return;
+    }
+    held = false;
+    KillPoints.reach("lock.release");
+    try {
+      Optional<String> content = read(lockPath);
+      if (content.isPresent() && content.get().contains(token)) {
+        storage.delete(lockPath);
+      }
+    } catch (IOException e) {
+      throw Errors.storage("release the lock", lockPath, e);
+    }
+  }
+
+  @Override
+  public String lockName() {
+    return lockPath;
+  }
+
+  @Override
+  public Optional<String> currentOwner() {
+    try {
+      return read(lockPath);
+    } catch (IOException e) {
+      throw Errors.storage("read the lock", lockPath, e);
+    }
+  }
+
+  private boolean abandoned(FileInfo info, String content) {
+    if (expireMillis > 0 && System.currentTimeMillis() - info.modificationTime() > expireMillis) {
+      return true;
+    }
+    return LockOwner.isDeadLocalProcess(content);
+  }
+
+  /** Deletes the lock if it still holds {@code staleContent}; true if the way is now clear. */
+  private boolean breakLock(String staleContent) throws IOException {
+    try {
+      storage.createExclusive(breakPath, token.getBytes(StandardCharsets.UTF_8));
+    } catch (FileAlreadyExistsException e) {
+      Optional<FileInfo> b = storage.info(breakPath);
+      if (b.isPresent() && System.currentTimeMillis() - b.get().modificationTime() > BREAK_FILE_STALE_MILLIS) {
+        // a breaker that died mid-break: its break file is removed so a later attempt can proceed
+        storage.delete(breakPath);
+      }
+      return false;
+    }
+    try {
+      Optional<String> now = read(lockPath);
+      if (now.isPresent() && !now.get().equals(staleContent)) {
+        return false;
+      }
+      storage.delete(lockPath);
+      return true;
+    } finally {
+      storage.delete(breakPath);
+    }
+  }
+
+  private Optional<String> read(String path) throws IOException {
+    try (InputStream in = storage.openRead(path)) {
+      return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+      // released between our check and our read
+      return Optional.empty();
+    }
+  }
+
+  /** Who holds a lock: this host, process and thread, and a token unique to the provider. */
+  static final class LockOwner {
+    private LockOwner() {
+    }
+
+    static String describe(String token) {
+      ProcessHandle self = ProcessHandle.current();
+      String started = self.info().startInstant().map(Instant::toString).orElse("");
+      return "{\"lockCreateTime\":\"" + Instant.now() + "\",\"lockThreadName\":\"" + Thread.currentThread().getName()
+          + "\",\"host\":\"" + host() + "\",\"pid\":" + self.pid() + ",\"processStart\":\"" + started
+          + "\",\"token\":\"" + token + "\"}";
+    }
+
+    /** True if the lock was taken on this host by a process that is no longer running. */
+    static boolean isDeadLocalProcess(String content) {
+      String host = field(content, "host");
+      String pid = field(content, "pid");
+      if (host == null || pid == null || !host.equals(host())) {
+        return false;
+      }
+      long p;
+      try {
+        p = Long.parseLong(pid);
+      } catch (NumberFormatException e) {
+        return false;
+      }
+      Optional<ProcessHandle> h = ProcessHandle.of(p);
+      if (h.isEmpty() || !h.get().isAlive()) {
+        return true;
+      }
+      String started = field(content, "processStart");
+      String actual = h.get().info().startInstant().map(Instant::toString).orElse("");
+      // the pid was reused by another process
+      return started != null && !started.isEmpty() && !actual.isEmpty() && !started.equals(actual);
+    }
+
+    private static String field(String json, String name) {
+      String key = "\"" + name + "\":";
+      int at = json.indexOf(key);
+      if (at < 0) {
+        return null;
+      }
+      int from = at + key.length();
+      if (from < json.length() && json.charAt(from) == '"') {
+        int end = json.indexOf('"', from + 1);
+        return end < 0 ? null : json.substring(from + 1, end);
+      }
+      int end = from;
+      while (end < json.length() && Character.isDigit(json.charAt(end))) {
+        end++;
+      }
+      return json.substring(from, end);
+    }
+
+    private static String host() {
+      try {
+        return InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        // no resolvable host name: dead-process detection then never matches, expiry still works
+        return "unknown-host";
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.sluice.internal.lock;
+
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.table.TableLayout;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The lock of one table as configured by {@code hoodie.write.lock.*} ({@code LockManager}): {@link #acquire} retries
+ * until {@code hoodie.write.lock.wait_time_ms} has passed, pausing {@code ...wait_time_ms_between_retry} (with
+ * jitter) between attempts, then fails with a CONFLICT naming the lock and its holder.
+ */
+public final class TableLock {
+  /** Hudi's class name of the file-system lock. */
+  public static final String FILE_SYSTEM_PROVIDER = "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
+  /** Hudi's class name of the in-process lock. */
+  public static final String IN_PROCESS_PROVIDER = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
+
+  private final LockProvider provider;
+  private final long waitMillis;
+  private final long retryMillis;
+
+  /** A lock around {@code provider}. */
+  public TableLock(LockProvider provider, long waitMillis, long retryMillis) {
+    this.provider = provider;
+    this.waitMillis = Math.max(0, waitMillis);
+    this.retryMillis = Math.max(1, retryMillis);
+  }
+
+  /** The lock of the table at {@code basePath} that {@code config} chooses. */
+  public static TableLock forTable(Storage storage, String basePath, Config config) {
+    return new TableLock(provider(storage, basePath, config), config.get(ConfigKeys.LOCK_WAIT_TIME_MS),
+        config.get(ConfigKeys.LOCK_RETRY_WAIT_MS));
+  }
+
+  static LockProvider provider(Storage storage, String basePath, Config config) {
+    String name = config.get(ConfigKeys.LOCK_PROVIDER);
+    String simple = name.substring(name.lastIndexOf('.') + 1);
+    switch (simple) {
+      case "FileSystemBasedLockProvider", "FileSystemLockProvider" -> {
+        String folder = config.get(ConfigKeys.LOCK_FILESYSTEM_PATH);
+        int expire = config.get(ConfigKeys.LOCK_FILESYSTEM_EXPIRE);
+        if (expire < 0) {
+          throw Errors.badConfig(ConfigKeys.LOCK_FILESYSTEM_EXPIRE.name(), Integer.toString(expire), "0 or more minutes");
+        }
+        return new FileSystemLockProvider(storage, folder.isEmpty() ? TableLayout.metaFolder(basePath) : folder, expire);
+      }
+      case "InProcessLockProvider" -> {
+        return new InProcessLockProvider(basePath);
+      }
+      default -> throw Errors.badConfig(ConfigKeys.LOCK_PROVIDER.name(), name, FILE_SYSTEM_PROVIDER + " or "
+          + IN_PROCESS_PROVIDER + " (Sluice has no ZooKeeper, Hive metastore or DynamoDB lock)");
+    }
+  }
+
+  /** The provider. */
+  public LockProvider provider() {
+    return provider;
+  }
+
+  /** Takes the lock, waiting as configured; the returned handle releases it. */
+  public Held acquire(String purpose) {
+    long deadline = System.currentTimeMillis() + waitMillis;
+    while (true) {
+      if (provider.tryLock()) {
+        return new Held();
+      }
+      long left = deadline - System.currentTimeMillis();
+      if (left <= 0) {
+        String owner = provider.currentOwner().map(o -> " held by " + o).orElse("");
+        throw Errors.conflict("Taking the table lock to " + purpose, provider.lockName() + " is" + owner
+            + " and was not released within " + waitMillis + " ms (hoodie.write.lock.wait_time_ms); if its holder is "
+            + "gone, delete the lock file");
+      }
+      long pause = Math.min(left, retryMillis / 2 + ThreadLocalRandom.current().nextLong(retryMillis / 2 + 1));
+      try {
+        Thread.sleep(Math.max(1, pause));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw Errors.conflict("Taking the table lock to " + purpose, "the thread was interrupted while waiting");
+      }
+    }
+  }
+
+  /** A held lock; closing releases it. */
+  public final class Held implements AutoCloseable {
+    private boolean released;
+
+    private Held() {
+    }
+
+    @Override
+    public void close() {
+      if (!released) {
+        released = true;
+        provider.unlock();
+      }
+    }
+  }
+}

@@ -1,0 +1,330 @@
+package dev.sluice.internal.log;
+
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.fsview.FileNames;
+import dev.sluice.internal.fsview.LogFile;
+import dev.sluice.internal.fsview.LogFileName;
+import dev.sluice.storage.AppendRefusedException;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.PositionOutputStream;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.internal.util.KillPoints;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * Appends blocks to the log of one file slice, choosing the file as Hudi 0.15 does
+ * ({@code HoodieLogFormat.WriterBuilder}, {@code HoodieLogFormatWriter}):
+ * <ul>
+ *   <li>the latest existing log file of (fileId, base instant) is the target, with its version and write token;
+ *       with none, version 1 with this writer's token;</li>
+ *   <li>if the target exists and the storage can append (HDFS), blocks are appended to it; otherwise (local disk,
+ *       object stores) the writer rolls over to the next version with this writer's token, so every writer
+ *       session on such storage makes a new file; so it does when the store refuses the append
+ *       ({@link AppendRefusedException}: on HDFS, a file still leased to a writer that died mid-append);</li>
+ *   <li>after an append that leaves the file larger than the size limit, the next append goes to a new version, in
+ *       this session or (if the latest file is already past the limit when the writer opens) the next one.</li>
+ * </ul>
+ * Blocks are written straight to the final file name, back to back, and synced once per {@link #appendBlocks}
+ * call. Not thread-safe.
+ */
+public final class LogWriter implements Closeable {
+  private static final Pattern WRITE_TOKEN = Pattern.compile("\\d+-\\d+-\\d+");
+
+  private final Storage storage;
+  private final String partitionDir;
+  private final String fileId;
+  private final String baseInstant;
+  private final String writeToken;
+  private final long maxFileSize;
+  private final String extension;
+  private final Consumer<String> beforeOpen;
+  private final BlockEncoder encoder = new BlockEncoder();
+  private int version;
+  private String token;
+  private PositionOutputStream out;
+  private boolean closed;
+
+  private LogWriter(Builder b, int version, String token) {
+    this.storage = b.storage;
+    this.partitionDir = b.partitionDir;
+    this.fileId = b.fileId;
+    this.baseInstant = b.baseInstant;
+    this.writeToken = b.writeToken;
+    this.maxFileSize = b.maxFileSize;
+    this.extension = b.extension;
+    this.beforeOpen = b.beforeOpen;
+    this.version = version;
+    this.token = token;
+  }
+
+  /**
+   * Opens a writer for the slice (fileId, baseInstant) in {@code partitionDir}, listing the partition to find
+   * the latest log file. {@code writeToken} names new files (Hudi passes the write handle's token as both the
+   * initial and the roll-over token).
+   */
+  public static LogWriter open(Storage storage, String partitionDir, String fileId, String baseInstant, String writeToken,
+                               long maxFileSize) {
+    return builder(storage, partitionDir, fileId, baseInstant).writeToken(writeToken).maxFileSize(maxFileSize).open();
+  }
+
+  /** A builder for a writer of the slice (fileId, baseInstant) in {@code partitionDir}. */
+  public static Builder builder(Storage storage, String partitionDir, String fileId, String baseInstant) {
+    return new Builder(storage, partitionDir, fileId, baseInstant);
+  }
+
+  /** The path the next append goes to. */
+  public String currentPath() {
+    return StoragePaths.join(partitionDir, FileNames.logFileName(fileId, baseInstant, version, token, extension));
+  }
+
+  /** The log version the next append goes to. */
+  public int currentVersion() {
+    return version;
+  }
+
+  /**
+   * Writes {@code blocks} back to back at the end of the current log file and syncs. A failure leaves at most a
+   * partial block at the end of the file, which readers treat as a corrupt block; the next append then goes to
+   * a new version.
+   */
+  public AppendResult appendBlocks(List<LogBlock> blocks) {
+    if (closed) {
+      throw Errors.internal("append to a closed log writer for " + currentPath(), null);
+    }
+    if (blocks.isEmpty()) {
+      throw Errors.internal("append of no log blocks to " + currentPath(), null);
+    }
+    String path = currentPath();
+    try {
+      ByteSink bytes = encoder.encode(blocks);
+      PositionOutputStream o = stream();
+      path = currentPath();
+      long start = o.position();
+      KillPoints.reach("log.append.before");
+      o.write(bytes.array(), 0, bytes.size());
+      o.flush();
+      o.sync();
+      KillPoints.reach("log.append.after");
+      long end = o.position();
+      AppendResult result = new AppendResult(
+          new LogFile(path, StoragePaths.name(path), fileId, baseInstant, version, token, end), start, end - start, version);
+      if (end > maxFileSize) {
+        closeStream();
+        rollOver();
+      }
+      return result;
+    } catch (FileAlreadyExistsException e) {
+      abandonStream(e);
+      throw Errors.conflict("Writing log file " + path, "another writer created it first");
+    } catch (IOException e) {
+      abandonStream(e);
+      throw Errors.storage("append log blocks to", path, e);
+    } catch (RuntimeException e) {
+      abandonStream(e);
+      throw e;
+    }
+  }
+
+  private PositionOutputStream stream() throws IOException {
+    if (out != null) {
+      return out;
+    }
+    String path = currentPath();
+    if (storage.info(path).isPresent()) {
+      if (storage.supportsAppend()) {
+        try {
+          beforeOpen.accept(path);
+          out = storage.append(path);
+          return out;
+        } catch (AppendRefusedException e) {
+          // leased to another (maybe dead) writer, or under lease recovery: a new version, as Hudi's writer does
+        } catch (IOException e) {
+          String msg = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+          if (!msg.contains("not supported")) {
+            throw e;
+          }
+          // a mount that turns out not to append (viewfs): roll over as Hudi does
+        }
+      }
+      rollOver();
+      path = currentPath();
+    }
+    beforeOpen.accept(path);
+    out = storage.create(path, false);
+    return out;
+  }
+
+  private void rollOver() throws IOException {
+    int next = version + 1;
+    Optional<LogFile> latest = latestLogFile(storage, partitionDir, fileId, baseInstant, extension);
+    if (latest.isPresent()) {
+      next = Math.max(next, latest.get().version() + 1);
+    }
+    version = next;
+    token = writeToken;
+  }
+
+  /** The latest log file of a slice in a partition listing ({@code FSUtils.getLatestLogVersion}); CDC logs excluded. */
+  static Optional<LogFile> latestLogFile(Storage storage, String partitionDir, String fileId, String baseInstant)
+      throws IOException {
+    return latestLogFile(storage, partitionDir, fileId, baseInstant, FileNames.LOG_EXTENSION);
+  }
+
+  /** The latest file of a slice with the given extension ({@code log} or {@code archive}); CDC logs excluded. */
+  static Optional<LogFile> latestLogFile(Storage storage, String partitionDir, String fileId, String baseInstant,
+                                         String extension) throws IOException {
+    LogFile latest = null;
+    for (FileInfo f : storage.list(partitionDir)) {
+      if (f.directory()) {
+        continue;
+      }
+      Optional<LogFileName> n = FileNames.parseLog(f.name());
+      if (n.isEmpty() || !n.get().extension().equals(extension) || !n.get().fileId().equals(fileId)
+          || !n.get().baseInstant().equals(baseInstant) || !n.get().suffix().isEmpty()) {
+        continue;
+      }
+      LogFile lf = new LogFile(f.path(), f.name(), fileId, baseInstant, n.get().version(), n.get().writeToken().orElse(""),
+          f.length());
+      if (latest == null || lf.compareTo(latest) > 0) {
+        latest = lf;
+      }
+    }
+    return Optional.ofNullable(latest);
+  }
+
+  private void closeStream() throws IOException {
+    if (out != null) {
+      PositionOutputStream o = out;
+      out = null;
+      o.close();
+    }
+  }
+
+  private void abandonStream(Exception cause) {
+    if (out == null) {
+      return;
+    }
+    PositionOutputStream o = out;
+    out = null;
+    try {
+      o.close();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  /** Closes the current file (making its data durable); the writer cannot be used afterwards. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    String path = currentPath();
+    try {
+      closeStream();
+    } catch (IOException e) {
+      throw Errors.storage("close log file", path, e);
+    }
+  }
+
+  /** Options of a {@link LogWriter}. */
+  public static final class Builder {
+    private final Storage storage;
+    private final String partitionDir;
+    private final String fileId;
+    private final String baseInstant;
+    private String writeToken = FileNames.DEFAULT_WRITE_TOKEN;
+    private long maxFileSize = 1024L * 1024 * 1024;
+    private String extension = FileNames.LOG_EXTENSION;
+    private Optional<Optional<LogFile>> latest = Optional.empty();
+    private Consumer<String> beforeOpen = p -> { };
+
+    private Builder(Storage storage, String partitionDir, String fileId, String baseInstant) {
+      this.storage = Objects.requireNonNull(storage, "storage");
+      this.partitionDir = Objects.requireNonNull(partitionDir, "partitionDir");
+      this.fileId = Objects.requireNonNull(fileId, "fileId");
+      this.baseInstant = Objects.requireNonNull(baseInstant, "baseInstant");
+    }
+
+    /** Token of files this writer creates (default {@code 0-0-0}, the Java client's). */
+    public Builder writeToken(String token) {
+      if (!WRITE_TOKEN.matcher(token).matches()) {
+        throw Errors.internal("write token '" + token + "' is not <task>-<stage>-<attempt>", null);
+      }
+      this.writeToken = token;
+      return this;
+    }
+
+    /** Size after which the next append rolls over to a new version ({@code hoodie.logfile.max.size}, default 1 GiB). */
+    public Builder maxFileSize(long bytes) {
+      if (bytes <= 0) {
+        throw Errors.internal("log file size limit must be positive, got " + bytes, null);
+      }
+      this.maxFileSize = bytes;
+      return this;
+    }
+
+    /**
+     * The slice's latest log file as the caller's file system view knows it (empty: the slice has none), which
+     * saves the partition listing ({@code HoodieWriteHandle.createLogWriter} does the same).
+     */
+    public Builder latestLogFile(Optional<LogFile> latestLogFile) {
+      this.latest = Optional.of(latestLogFile);
+      return this;
+    }
+
+    /** File extension without the dot: {@code log} (default) or {@code archive} for archived-timeline files. */
+    public Builder extension(String ext) {
+      if (!ext.equals(FileNames.LOG_EXTENSION) && !ext.equals(FileNames.ARCHIVE_EXTENSION)) {
+        throw Errors.internal("log file extension must be log or archive, got '" + ext + "'", null);
+      }
+      this.extension = ext;
+      return this;
+    }
+
+    /**
+     * Called with the path of a log file just before it is created or opened for appending (Hudi's
+     * {@code HoodieLogFileWriteCallback}); writers create their {@code APPEND} marker here, so that a marker
+     * exists for every file the write touches. A failure of the callback fails the append.
+     */
+    public Builder beforeOpen(Consumer<String> callback) {
+      this.beforeOpen = Objects.requireNonNull(callback, "callback");
+      return this;
+    }
+
+    /** Decides the target file (listing the partition unless told the latest log file); creates nothing yet. */
+    public LogWriter open() {
+      Optional<LogFile> known;
+      try {
+        known = latest.isPresent() ? latest.get() : LogWriter.latestLogFile(storage, partitionDir, fileId,
+            baseInstant, extension);
+      } catch (IOException e) {
+        throw Errors.storage("list log files of file group " + fileId + " in", partitionDir, e);
+      }
+      if (known.isEmpty()) {
+        return new LogWriter(this, FileNames.FIRST_LOG_VERSION, writeToken);
+      }
+      LogFile lf = known.get();
+      if (lf.writeToken().isEmpty()) {
+        // a legacy name without token: never append to it
+        return new LogWriter(this, lf.version() + 1, writeToken);
+      }
+      if (lf.size() > maxFileSize) {
+        // already past the limit (an earlier session's last append crossed it): start the next version, so that
+        // one-append-per-commit writers roll over too (Hudi rolls over only within a session)
+        return new LogWriter(this, lf.version() + 1, writeToken);
+      }
+      return new LogWriter(this, lf.version(), lf.writeToken());
+    }
+  }
+}

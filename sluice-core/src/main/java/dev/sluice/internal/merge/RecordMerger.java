@@ -1,0 +1,46 @@
+package dev.sluice.internal.merge;
+
+/**
+ * The merge rules of Hudi's payloads ({@code OverwriteWithLatestAvroPayload} and {@code DefaultHoodieRecordPayload}),
+ * in one place for CoW merges, log merging and compaction.
+ */
+public final class RecordMerger {
+  private final MergeMode mode;
+
+  /** Rules for {@code mode}. */
+  public RecordMerger(MergeMode mode) {
+    this.mode = mode;
+  }
+
+  /** The table's merge mode. */
+  public MergeMode mode() {
+    return mode;
+  }
+
+  /**
+   * Pre-combine of two versions of a key arriving in one batch (or two log blocks): true if the newer
+   * (later) one wins. A hard delete (delete API, no ordering) is always replaced by a later version; otherwise
+   * the larger ordering value wins and a tie goes to the newer.
+   */
+  @SuppressWarnings("rawtypes")
+  public boolean newerWins(Comparable olderOrdering, boolean olderIsHardDelete, Comparable newerOrdering) {
+    if (olderIsHardDelete) {
+      return true;
+    }
+    return Ordering.compare(olderOrdering, newerOrdering) <= 0;
+  }
+
+  /**
+   * An incoming version against the stored one (CoW merge, base file ⊕ log record, compaction): true if the
+   * incoming version replaces the stored row (or deletes it, if it is a delete). A hard delete always wins;
+   * commit-time ordering always takes the incoming version; event-time ordering takes it unless the stored
+   * ordering value is larger (a null stored value loses).
+   */
+  @SuppressWarnings("rawtypes")
+  public boolean incomingWins(Comparable storedOrdering, Comparable incomingOrdering, boolean incomingIsHardDelete) {
+    if (incomingIsHardDelete || mode == MergeMode.COMMIT_TIME_ORDERING) {
+      return true;
+    }
+    return storedOrdering == null || incomingOrdering == null || Ordering.compare(storedOrdering, incomingOrdering) <= 0;
+  }
+}

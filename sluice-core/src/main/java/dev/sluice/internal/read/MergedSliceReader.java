@@ -1,0 +1,208 @@
+package dev.sluice.internal.read;
+
+import dev.sluice.internal.basefile.BaseFileReader;
+import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.fsview.BaseFile;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.key.FieldPath;
+import dev.sluice.internal.log.LogRecord;
+import dev.sluice.internal.log.LogScanner;
+import dev.sluice.internal.log.MergedLogRecords;
+import dev.sluice.internal.merge.DeleteFlag;
+import dev.sluice.internal.merge.Ordering;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.util.CloseableIterator;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Reads one Merge-on-Read file slice as of the query instant: the slice's log records merged by key into a map
+ * (Hudi's merged log record scanner; on the heap within the memory budget, beyond it in a spill file), then the
+ * base file streamed in file order, each row replaced, kept or
+ * dropped by the key's log state (log ⊕ base with the table's merge mode, as Hudi's payload
+ * {@code combineAndGetUpdateValue}), then the keys found only in the logs. Rows come in {@code readSchema}
+ * (base rows in its projection onto the file's schema).
+ */
+final class MergedSliceReader {
+  private final Storage storage;
+  private final Schema readSchema;
+  private final LogMerge merge;
+  /** Log records come in {@link #readSchema}. */
+  private final DeleteFlag deleted;
+
+  /**
+   * @param readSchema the table schema with meta fields, projected to the columns to read; it holds the record
+   *     key, the partition path and (if present) the precombine field and {@code _hoodie_is_deleted}
+   */
+  MergedSliceReader(Storage storage, Schema readSchema, LogMerge merge) {
+    this.storage = storage;
+    this.readSchema = readSchema;
+    this.merge = merge;
+    this.deleted = DeleteFlag.of(readSchema);
+  }
+
+  /** The merged rows of {@code slice}; opens its files now and releases them on close. */
+  CloseableIterator<GenericRecord> open(FileSlice slice) {
+    Optional<String> precombine = merge.precombineField().filter(f -> readSchema.getField(f) != null);
+    MergedLogRecords logs = LogScanner.builder(storage)
+        .logFiles(slice.logFiles())
+        .timeline(merge.timeline())
+        .latestInstant(merge.queryInstant())
+        .readerSchema(readSchema)
+        .precombineField(precombine)
+        .merger(merge.merger())
+        .spillBeyond(merge.memoryBudget(), merge.spillDirectory())
+        .build()
+        .scan();
+    BaseFileReader base = null;
+    CloseableIterator<GenericRecord> baseRows = CloseableIterator.empty();
+    FieldPath ordering = null;
+    int keyPosition = -1;
+    try {
+      if (slice.baseFile().isPresent()) {
+        BaseFile f = slice.baseFile().get();
+        base = BaseFileReader.open(storage, f.path(), f.size());
+        Schema projection = ScanPlan.project(base.footer().schema(), readSchema);
+        Schema.Field key = projection.getField(MetaFields.RECORD_KEY);
+        keyPosition = key == null ? -1 : key.pos();
+        if (precombine.isPresent() && projection.getField(precombine.get()) != null) {
+          ordering = FieldPath.resolve(projection, precombine.get(), "precombine");
+        }
+        baseRows = base.read(projection);
+      }
+    } catch (RuntimeException e) {
+      BaseFileReader opened = base;
+      CloseableIterator<GenericRecord> rows = baseRows;
+      closeAll(e, rows::close, () -> {
+        if (opened != null) {
+          opened.close();
+        }
+      }, logs::close);
+      throw e;
+    }
+    return new Rows(logs, base, baseRows, ordering, keyPosition);
+  }
+
+  /** Closes every part, even if one fails; the first failure is thrown, later ones are suppressed. */
+  private static void closeAll(RuntimeException failure, Runnable... closers) {
+    RuntimeException first = failure;
+    for (Runnable c : closers) {
+      try {
+        c.run();
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (failure == null && first != null) {
+      throw first;
+    }
+  }
+
+
+  /** Base rows merged with log records, then log-only records. */
+  private final class Rows implements CloseableIterator<GenericRecord> {
+    private final MergedLogRecords logs;
+    private final BaseFileReader base;
+    private final CloseableIterator<GenericRecord> baseRows;
+    private final FieldPath ordering;
+    private CloseableIterator<LogRecord> logOnly;
+    private GenericRecord next;
+    private boolean closed;
+
+    /** Where base rows hold the record key, -1 if they do not (no row then matches a log record). */
+    private final int keyPosition;
+
+    Rows(MergedLogRecords logs, BaseFileReader base, CloseableIterator<GenericRecord> baseRows, FieldPath ordering,
+        int keyPosition) {
+      this.keyPosition = keyPosition;
+      this.logs = logs;
+      this.base = base;
+      this.baseRows = baseRows;
+      this.ordering = ordering;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (closed) {
+        return false;
+      }
+      try {
+        while (next == null && baseRows.hasNext()) {
+          next = mergeBaseRow(baseRows.next());
+        }
+        if (next != null) {
+          return true;
+        }
+        if (logOnly == null) {
+          logOnly = logs.all();
+        }
+        while (next == null && logOnly.hasNext()) {
+          LogRecord r = logOnly.next();
+          if (!r.isDelete() && !deleted.isSet(r.record())) {
+            next = r.record();
+          }
+        }
+      } catch (RuntimeException e) {
+        close();
+        throw e;
+      }
+      if (next == null) {
+        close();
+        return false;
+      }
+      return true;
+    }
+
+    /** The row to return for a base row, or null if the log deletes it. */
+    @SuppressWarnings("rawtypes")
+    private GenericRecord mergeBaseRow(GenericRecord row) {
+      if (logs.size() == 0) {
+        return row;
+      }
+      Optional<LogRecord> log = logs.removeKeyOf(keyPosition < 0 ? null : row.get(keyPosition));
+      if (log.isEmpty()) {
+        return row;
+      }
+      LogRecord l = log.get();
+      Comparable baseOrdering = ordering == null ? null : Ordering.normalize(ordering.get(row));
+      if (!merge.merger().incomingWins(baseOrdering, l.ordering(), l.hardDelete())) {
+        return row;
+      }
+      return l.isDelete() || deleted.isSet(l.record()) ? null : l.record();
+    }
+
+    @Override
+    public GenericRecord next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      GenericRecord r = next;
+      next = null;
+      return r;
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      CloseableIterator<LogRecord> rest = logOnly;
+      closeAll(null, () -> {
+        if (rest != null) {
+          rest.close();
+        }
+      }, baseRows::close, () -> {
+        if (base != null) {
+          base.close();
+        }
+      }, logs::close);
+    }
+  }
+}

@@ -1,0 +1,301 @@
+package dev.sluice.internal.read;
+
+import dev.sluice.internal.schema.SchemaEvolution;
+import dev.sluice.internal.basefile.BaseFileReader;
+import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.fsview.BaseFile;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.read.expr.BoundExpression;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.util.CloseableIterator;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+
+/**
+ * A planned scan: the file slices to read (after partition pruning) and how to turn their rows into output
+ * rows (column projection, Parquet-statistics pushdown, exact filtering). Base-file scans (Copy-on-Write, and
+ * read-optimized Merge-on-Read) read each slice's base file; a Merge-on-Read snapshot merges each slice's log
+ * records into its base rows first, and filters only the merged rows (statistics are pushed down only into base
+ * files of slices without log files, whose rows no log record can change). With a parallelism of 1 the slices
+ * are read in plan order, one open at a time; with more, up to that many threads each read whole slices and the
+ * rows of different slices interleave (see {@link CloseableIterator#concat(List, int, int)}).
+ */
+public final class ScanPlan {
+  private final Storage storage;
+  private final List<FileSlice> slices;
+  private final Schema outputSchema;
+  private final Optional<BoundExpression> filter;
+  private final Set<String> readColumns;
+  private final long limit;
+  private final Optional<LogMerge> logMerge;
+  private final Schema mergeSchema;
+  private final Optional<Supplier<CloseableIterator<GenericRecord>>> reader;
+  private final int parallelism;
+
+  /** Rows handed from a slice's reader thread to the consumer at a time (parallel scans). */
+  private static final int BATCH_ROWS = 1024;
+
+  ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, Optional<BoundExpression> filter,
+      Set<String> readColumns, long limit, Optional<LogMerge> logMerge, Schema mergeSchema) {
+    this(storage, slices, outputSchema, filter, readColumns, limit, logMerge, mergeSchema, 1);
+  }
+
+  /** A plan whose slices are read on up to {@code parallelism} threads. */
+  ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, Optional<BoundExpression> filter,
+      Set<String> readColumns, long limit, Optional<LogMerge> logMerge, Schema mergeSchema, int parallelism) {
+    this.storage = storage;
+    this.slices = List.copyOf(slices);
+    this.outputSchema = outputSchema;
+    this.filter = filter;
+    this.readColumns = readColumns;
+    this.limit = limit;
+    this.logMerge = logMerge;
+    this.mergeSchema = mergeSchema;
+    this.reader = Optional.empty();
+    this.parallelism = Math.max(1, parallelism);
+  }
+
+  /** A plan whose rows come from {@code reader} (which reads {@code slices}), cut at {@code limit}. */
+  ScanPlan(Storage storage, List<FileSlice> slices, Schema outputSchema, long limit, Optional<LogMerge> logMerge,
+      Supplier<CloseableIterator<GenericRecord>> reader) {
+    this.storage = storage;
+    this.slices = List.copyOf(slices);
+    this.outputSchema = outputSchema;
+    this.filter = Optional.empty();
+    this.readColumns = Set.of();
+    this.limit = limit;
+    this.logMerge = logMerge;
+    this.mergeSchema = outputSchema;
+    this.reader = Optional.of(reader);
+    this.parallelism = 1;
+  }
+
+  /** The base files the scan reads. */
+  public List<BaseFile> files() {
+    return slices.stream().flatMap(s -> s.baseFile().stream()).toList();
+  }
+
+  /**
+   * The file slices the scan reads: for base-file scans each with its base file only, for a Merge-on-Read snapshot
+   * with the log files merged into it.
+   */
+  public List<FileSlice> slices() {
+    return slices;
+  }
+
+  /** True if the scan merges log files (a Merge-on-Read snapshot or incremental query). */
+  public boolean mergesLogs() {
+    return logMerge.isPresent();
+  }
+
+  /** The schema of output rows. */
+  public Schema outputSchema() {
+    return outputSchema;
+  }
+
+  /** Threads the slices are read on (1: in plan order, one open at a time). */
+  public int parallelism() {
+    return parallelism;
+  }
+
+  /**
+   * Reads all planned slices lazily: one open at a time in plan order, or with a parallelism above 1 on that many
+   * threads (rows of one slice in order, slices interleaved). Close the iterator to release files and threads.
+   */
+  public CloseableIterator<GenericRecord> open() {
+    if (reader.isPresent()) {
+      CloseableIterator<GenericRecord> rows = reader.get().get();
+      return limit == Long.MAX_VALUE ? rows : new Limited(rows, limit);
+    }
+    List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
+    for (FileSlice s : slices) {
+      if (logMerge.isPresent() && !s.logFiles().isEmpty()) {
+        parts.add(() -> readMerged(s));
+      } else if (s.baseFile().isPresent()) {
+        parts.add(() -> readFile(s.baseFile().get()));
+      }
+    }
+    CloseableIterator<GenericRecord> all = CloseableIterator.concat(parts, parallelism, BATCH_ROWS);
+    return limit == Long.MAX_VALUE ? all : new Limited(all, limit);
+  }
+
+  private CloseableIterator<GenericRecord> readMerged(FileSlice slice) {
+    CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, logMerge.get()).open(slice);
+    CloseableIterator<GenericRecord> kept = filter.isPresent() ? rows.filter(filter.get()::test) : rows;
+    return kept.map(new OutputRows(outputSchema)::apply);
+  }
+
+  private CloseableIterator<GenericRecord> readFile(BaseFile f) {
+    BaseFileReader reader = BaseFileReader.open(storage, f.path(), f.size());
+    Schema fileSchema = reader.footer().schema();
+    List<Schema.Field> projected = new ArrayList<>();
+    for (Schema.Field field : fileSchema.getFields()) {
+      if (readColumns.contains(field.name())) {
+        projected.add(new Schema.Field(field, field.schema()));
+      }
+    }
+    Schema projection = Schema.createRecord(fileSchema.getName(), fileSchema.getDoc(), fileSchema.getNamespace(), false,
+        projected);
+    Optional<FilterPredicate> pushed = filter.flatMap(BoundExpression::toParquet);
+    CloseableIterator<GenericRecord> rows = pushed.isPresent()
+        ? reader.read(projection, FilterCompat.get(pushed.get()))
+        : reader.read(projection);
+    CloseableIterator<GenericRecord> kept = filter.isPresent() ? rows.filter(filter.get()::test) : rows;
+    CloseableIterator<GenericRecord> out = kept.map(new OutputRows(outputSchema)::apply);
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return out.hasNext();
+      }
+
+      @Override
+      public GenericRecord next() {
+        return out.next();
+      }
+
+      @Override
+      public void close() {
+        try {
+          out.close();
+        } finally {
+          reader.close();
+        }
+      }
+    };
+  }
+
+  /** The fields of {@code fileSchema} (as the file defines them) whose names {@code wanted} has, in file order. */
+  static Schema project(Schema fileSchema, Schema wanted) {
+    List<Schema.Field> projected = new ArrayList<>();
+    for (Schema.Field field : fileSchema.getFields()) {
+      if (wanted.getField(field.name()) != null) {
+        projected.add(new Schema.Field(field, field.schema()));
+      }
+    }
+    return Schema.createRecord(fileSchema.getName(), fileSchema.getDoc(), fileSchema.getNamespace(), false, projected);
+  }
+
+  /**
+   * Turns one slice's rows into output rows. Each slice gets its own, so the mapping cache needs no locking when
+   * slices are read on several threads.
+   */
+  private static final class OutputRows {
+    private final Schema outputSchema;
+    /** The two latest row-to-output mappings (base rows and log rows alternate in a snapshot read). */
+    private OutputMapping recent = OutputMapping.NONE;
+    private OutputMapping older = OutputMapping.NONE;
+
+    OutputRows(Schema outputSchema) {
+      this.outputSchema = outputSchema;
+    }
+
+    GenericRecord apply(GenericRecord row) {
+      Schema rowSchema = row.getSchema();
+      OutputMapping m = recent;
+      if (m.rowSchema != rowSchema) {
+        m = older;
+        if (m.rowSchema != rowSchema) {
+          m = OutputMapping.of(rowSchema, outputSchema);
+        }
+        older = recent;
+        recent = m;
+      }
+      GenericData.Record out = new GenericData.Record(outputSchema);
+      int[] from = m.positions;
+      for (int i = 0; i < from.length; i++) {
+        Object v = from[i] < 0 ? null : row.get(from[i]);
+        // rows of files written before the schema widened a type are widened too
+        out.put(i, m.promote[i] ? SchemaEvolution.promote(v, m.targets[i]) : v);
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Where each output field comes from in rows of one schema, and whether it needs widening: worked out once per
+   * row schema instance (the rows of a file, or of a slice's logs, share one) instead of a field lookup by name
+   * and a type check for every value of every row (an eighth of a snapshot read's samples before).
+   */
+  private static final class OutputMapping {
+    static final OutputMapping NONE = new OutputMapping(null, new int[0], new boolean[0], new Schema[0]);
+
+    final Schema rowSchema;
+    final int[] positions;
+    final boolean[] promote;
+    final Schema[] targets;
+
+    private OutputMapping(Schema rowSchema, int[] positions, boolean[] promote, Schema[] targets) {
+      this.rowSchema = rowSchema;
+      this.positions = positions;
+      this.promote = promote;
+      this.targets = targets;
+    }
+
+    static OutputMapping of(Schema rowSchema, Schema outputSchema) {
+      List<Schema.Field> fields = outputSchema.getFields();
+      int n = fields.size();
+      int[] positions = new int[n];
+      boolean[] promote = new boolean[n];
+      Schema[] targets = new Schema[n];
+      for (Schema.Field f : fields) {
+        Schema.Field src = rowSchema.getField(f.name());
+        positions[f.pos()] = src == null ? -1 : src.pos();
+        targets[f.pos()] = f.schema();
+        promote[f.pos()] = src != null && !src.schema().equals(f.schema());
+      }
+      return new OutputMapping(rowSchema, positions, promote, targets);
+    }
+  }
+
+  /** Column names to read: output columns plus filter columns. */
+  static Set<String> readColumns(Schema outputSchema, Optional<BoundExpression> filter, Set<String> filterColumns) {
+    Set<String> cols = new LinkedHashSet<>();
+    outputSchema.getFields().forEach(f -> cols.add(f.name()));
+    if (filter.isPresent()) {
+      for (String c : filterColumns) {
+        cols.add(c.split("\\.")[0]);
+      }
+    }
+    return cols;
+  }
+
+  /** True if {@code name} is one of Hudi's meta columns. */
+  static boolean isMeta(String name) {
+    return MetaFields.ALL.contains(name);
+  }
+
+  private static final class Limited implements CloseableIterator<GenericRecord> {
+    private final CloseableIterator<GenericRecord> in;
+    private long left;
+
+    Limited(CloseableIterator<GenericRecord> in, long limit) {
+      this.in = in;
+      this.left = limit;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return left > 0 && in.hasNext();
+    }
+
+    @Override
+    public GenericRecord next() {
+      left--;
+      return in.next();
+    }
+
+    @Override
+    public void close() {
+      in.close();
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package dev.sluice.internal.read;
+
+import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.fsview.BaseFile;
+import dev.sluice.internal.fsview.FileGroupId;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.read.expr.BoundExpression;
+import dev.sluice.internal.read.expr.ExpressionBinder;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableType;
+import dev.sluice.internal.timeline.Timeline;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.avro.Schema;
+
+/**
+ * Plans snapshot and read-optimized scans: timeline (cut at the as-of instant) → file-system view → partitions
+ * pruned by the filter → per file group the latest base file (Copy-on-Write, and read-optimized Merge-on-Read),
+ * or the latest merged file slice, base file and log files (Merge-on-Read snapshot). Incremental queries go to
+ * {@link IncrementalPlanner}, which reuses this planner's schemas and merge settings.
+ */
+public final class SnapshotPlanner {
+  private final Storage storage;
+  private final String basePath;
+  private final TableConfig tableConfig;
+  private final Schema userSchema;
+  private final Timeline timeline;
+  private final Config config;
+
+  /** A planner over a loaded timeline, with default read options. */
+  public SnapshotPlanner(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Timeline timeline) {
+    this(storage, basePath, tableConfig, userSchema, timeline, Config.empty());
+  }
+
+  /** A planner over a loaded timeline; {@code config} holds read options (the log merge's memory budget). */
+  public SnapshotPlanner(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Timeline timeline,
+      Config config) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.tableConfig = tableConfig;
+    this.userSchema = userSchema;
+    this.timeline = timeline;
+    this.config = config;
+  }
+
+  /** Plans {@code options}. */
+  public ScanPlan plan(ScanOptions options) {
+    if (options.queryType() == QueryType.INCREMENTAL) {
+      return new IncrementalPlanner(this, storage, basePath, tableConfig, timeline, config).plan(options);
+    }
+    if (options.beginInstant().isPresent() || options.endInstant().isPresent() || options.includeDeletes()) {
+      throw Errors.badRequest("A " + options.queryType().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+          + " query with an incremental range or deleted rows", "the range and deleted rows belong to incremental "
+          + "queries", "Use the incremental query type (--type incremental), or drop --from, --to and "
+          + "--include-deletes.");
+    }
+    Schema full = fullSchema();
+    Schema output = outputSchema(full, options);
+    Optional<BoundExpression> bound = options.filter().map(e -> ExpressionBinder.bind(e, full));
+    FileSystemView latest = FileSystemView.of(storage, basePath, timeline);
+    FileSystemView view = latest;
+    if (options.asOf().isPresent()) {
+      String asOf = options.asOf().get();
+      // commits only: cleans and rollbacks may stay on the active timeline after the commits before them are archived
+      if (timeline.writeTimeline().completed().firstInstant().map(i -> i.time().compareTo(asOf) > 0).orElse(true)) {
+        throw Errors.badRequest("Time travel to " + asOf, "the table has no completed commit at or before it on the "
+            + "active timeline (older commits are archived)", "Pick an instant shown by 'sluice timeline'.");
+      }
+      view = latest.asOf(asOf);
+    }
+    boolean mergeLogs = tableConfig.type() == TableType.MERGE_ON_READ && options.queryType() == QueryType.SNAPSHOT;
+    List<FileSlice> slices = new ArrayList<>();
+    for (String partition : view.partitions()) {
+      if (bound.isPresent()) {
+        Map<String, String> values = PartitionValues.parse(partition, tableConfig.partitionFields(),
+            tableConfig.hiveStylePartitioning());
+        if (!bound.get().mightMatchPartition(values)) {
+          continue;
+        }
+      }
+      if (mergeLogs) {
+        for (FileSlice s : view.latestMergedSlices(partition)) {
+          if (!s.isEmpty()) {
+            slices.add(s);
+          }
+        }
+      } else {
+        for (BaseFile f : view.latestBaseFiles(partition)) {
+          slices.add(new FileSlice(new FileGroupId(partition, f.fileId()), f.instantTime(), Optional.of(f), List.of()));
+        }
+      }
+    }
+    // the bound filter's columns are spelled as in the schema, whatever case the filter used
+    Set<String> filterColumns = bound.map(BoundExpression::columns).orElse(Set.of());
+    Set<String> readColumns = ScanPlan.readColumns(output, bound, filterColumns);
+    Optional<LogMerge> logMerge = Optional.empty();
+    Schema mergeSchema = output;
+    if (mergeLogs) {
+      Timeline seen = view.timeline();
+      Optional<String> queryInstant = options.asOf()
+          .or(() -> seen.writeTimeline().completedAndPendingCompactions().lastInstant().map(i -> i.time()));
+      if (queryInstant.isPresent()) {
+        logMerge = Optional.of(logMerge(seen, queryInstant.get(), parallelism(options)));
+      } else {
+        slices.clear();
+      }
+      mergeSchema = mergeSchema(full, readColumns);
+    }
+    return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema,
+        parallelism(options));
+  }
+
+  /** The scan's own parallelism, else the configured {@code sluice.read.parallelism}. */
+  int parallelism(ScanOptions options) {
+    int threads = options.parallelism().orElseGet(() -> config.get(ConfigKeys.READ_PARALLELISM));
+    if (threads < 1) {
+      throw Errors.badConfig(ConfigKeys.READ_PARALLELISM.name(), String.valueOf(threads), "a thread count of 1 or more");
+    }
+    return threads;
+  }
+
+  /** The table schema with the meta fields first. */
+  Schema fullSchema() {
+    return MetaFields.withMetaFields(userSchema);
+  }
+
+  /** How Merge-on-Read slices merge as of {@code queryInstant}, with blocks committed on {@code seen}. */
+  LogMerge logMerge(Timeline seen, String queryInstant) {
+    return logMerge(seen, queryInstant, 1);
+  }
+
+  /**
+   * How slices merged {@code threads} at a time merge: they share the memory budget (as compaction's threads do),
+   * so a parallel scan holds no more merged log records on the heap than a sequential one.
+   */
+  LogMerge logMerge(Timeline seen, String queryInstant, int threads) {
+    return new LogMerge(seen, queryInstant, tableConfig.precombineField(),
+        new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass())),
+        Math.max(1, config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY) / threads),
+        Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)));
+  }
+
+  /**
+   * The columns a merge reads: those asked for, plus what merging needs (record key, partition path, the
+   * precombine field and the delete marker), in table order.
+   */
+  Schema mergeSchema(Schema full, Set<String> readColumns) {
+    Set<String> names = new HashSet<>(readColumns);
+    names.add(MetaFields.RECORD_KEY);
+    names.add(MetaFields.PARTITION_PATH);
+    names.add(MetaFields.IS_DELETED);
+    tableConfig.precombineField().ifPresent(p -> names.add(p.split("\\.")[0]));
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : full.getFields()) {
+      if (names.contains(f.name())) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
+  }
+
+  /** The output columns: meta columns first if asked, then the chosen (or all) user columns. */
+  static Schema outputSchema(Schema full, ScanOptions options) {
+    List<Schema.Field> fields = new ArrayList<>();
+    if (options.metaColumns()) {
+      for (String m : MetaFields.ALL) {
+        Schema.Field f = full.getField(m);
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    if (options.columns().isEmpty()) {
+      for (Schema.Field f : full.getFields()) {
+        if (!ScanPlan.isMeta(f.name())) {
+          fields.add(new Schema.Field(f, f.schema()));
+        }
+      }
+    } else {
+      for (String c : options.columns()) {
+        Schema.Field f = full.getField(c);
+        if (f == null) {
+          throw Errors.badRequest("Column '" + c + "'", "it is not in the table schema (columns: "
+              + full.getFields().stream().map(Schema.Field::name).toList() + ")", "Name existing columns.");
+        }
+        if (!options.metaColumns() || !ScanPlan.isMeta(c)) {
+          fields.add(new Schema.Field(f, f.schema()));
+        }
+      }
+    }
+    return Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
+  }
+}

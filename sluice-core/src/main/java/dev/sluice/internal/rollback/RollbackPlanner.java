@@ -1,0 +1,253 @@
+package dev.sluice.internal.rollback;
+
+import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.internal.fsview.BaseFileName;
+import dev.sluice.internal.fsview.FileNames;
+import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.fsview.LogFileName;
+import dev.sluice.internal.log.LogReader;
+import dev.sluice.internal.marker.Marker;
+import dev.sluice.internal.marker.Markers;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.internal.table.TableType;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.CommitMetadata;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.WriteOperationType;
+import dev.sluice.internal.timeline.WriteStat;
+import dev.sluice.internal.timeline.avro.InstantInfo;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Decides what undoes an instant, as Hudi 0.15's rollback planning does ({@code BaseRollbackPlanActionExecutor}):
+ * <ul>
+ *   <li>a requested instant wrote nothing: the plan is empty;</li>
+ *   <li>a pending write is undone from its markers ({@code MarkerBasedRollbackStrategy}): base files with CREATE or
+ *       MERGE markers are deleted; for each file group with APPEND markers a rollback command block naming the instant
+ *       is appended to the group's latest log;</li>
+ *   <li>a completed instant (restore) is undone from a listing ({@code ListingBasedRollbackStrategy}): every base file
+ *       of the instant and every log file whose base instant it is are deleted, and for the log appends of a completed
+ *       deltacommit into older slices a rollback block is appended.</li>
+ * </ul>
+ * Two deliberate differences: log files whose base instant is the rolled-back instant itself (a slice the failed write
+ * created) are deleted rather than given a command block, as Hudi's listing strategy does, so nothing is left that no
+ * instant references; and APPEND markers of one file group become one request (Hudi makes one per marker, each
+ * appending its own block).
+ */
+final class RollbackPlanner {
+  private final Storage storage;
+  private final String basePath;
+  private final TableType tableType;
+
+  RollbackPlanner(Storage storage, String basePath, TableType tableType) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.tableType = tableType;
+  }
+
+  /** The plan for {@code target} in the state the timeline shows; {@code restore} as in Hudi's restore. */
+  RollbackPlan plan(Instant target, Timeline timeline, boolean restore) {
+    InstantInfo info = InstantInfo.of(target);
+    if (target.isCompleted() && target.action() == Action.COMMIT && timeline.isCompaction(target.time())) {
+      // a completed compaction is a commit on the timeline; its rollback names it as the compaction it was
+      info = new InstantInfo(target.time(), Action.COMPACTION.id());
+    }
+    if (target.isRequested()) {
+      return new RollbackPlan(info, List.of(), RollbackPlan.VERSION);
+    }
+    Markers markers = new Markers(storage, basePath, target.time());
+    if (!target.isCompleted() && markers.exists()) {
+      return new RollbackPlan(info, fromMarkers(target, markers), RollbackPlan.VERSION);
+    }
+    return new RollbackPlan(info, fromListing(target, timeline, restore), RollbackPlan.VERSION);
+  }
+
+  private List<RollbackRequest> fromMarkers(Instant target, Markers markers) {
+    List<RollbackRequest> out = new ArrayList<>();
+    Map<String, Map<String, Long>> appends = new LinkedHashMap<>();
+    for (Marker m : markers.list()) {
+      String path = StoragePaths.join(basePath, m.relativeFilePath());
+      Optional<BaseFileName> base = FileNames.parseBase(m.fileName());
+      Optional<LogFileName> log = FileNames.parseLog(m.fileName());
+      switch (m.ioType()) {
+        case CREATE, MERGE -> {
+          if (log.isPresent()) {
+            throw Errors.badTable(markers.directory(), "the marker of log file " + m.relativeFilePath() + " is of type "
+                + m.ioType() + "; log files have only APPEND markers", "Delete the marker folder of instant "
+                + target.time() + " after checking which files it wrote.");
+          }
+          if (base.isEmpty()) {
+            throw Errors.badTable(markers.directory(), "marker " + m.relativeFilePath() + " names no base file",
+                "Delete the marker after checking the file it names.");
+          }
+          out.add(RollbackRequest.delete(m.partitionPath(), path));
+        }
+        case APPEND -> {
+          if (log.isPresent()) {
+            LogFileName l = log.get();
+            if (l.baseInstant().equals(target.time())) {
+              out.add(RollbackRequest.delete(m.partitionPath(), path));
+            } else {
+              String key = m.partitionPath() + '\u0000' + l.fileId() + '\u0000' + l.baseInstant();
+              // markers carry no block sizes; Hudi stubs the size with 1
+              appends.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(m.fileName(), 1L);
+            }
+          } else if (base.isPresent()) {
+            // markers written before HUDI-1517 name the slice's base file for log appends
+            out.addAll(legacyAppend(target, m, base.get()));
+          } else {
+            throw Errors.badTable(markers.directory(), "marker " + m.relativeFilePath() + " names no data file",
+                "Delete the marker after checking the file it names.");
+          }
+        }
+        default -> throw Errors.internal("unknown marker type " + m.ioType(), null);
+      }
+    }
+    appends.forEach((key, logs) -> {
+      String[] parts = key.split("\u0000", -1);
+      out.add(RollbackRequest.appendBlock(parts[0], parts[1], parts[2], logs));
+    });
+    return out;
+  }
+
+  private List<RollbackRequest> legacyAppend(Instant target, Marker m, BaseFileName base) {
+    String dir = StoragePaths.join(basePath, m.partitionPath());
+    Optional<FileInfo> latest = latestLog(dir, base.fileId(), base.instantTime());
+    if (latest.isPresent() && base.instantTime().equals(target.time())) {
+      return List.of(RollbackRequest.delete(m.partitionPath(), latest.get().path()));
+    }
+    Map<String, Long> logs = latest.map(f -> Map.of(f.path(), f.length())).orElse(Map.of());
+    return List.of(RollbackRequest.appendBlock(m.partitionPath(), base.fileId(), base.instantTime(), logs));
+  }
+
+  private Optional<FileInfo> latestLog(String dir, String fileId, String baseInstant) {
+    FileInfo best = null;
+    int bestVersion = -1;
+    for (FileInfo f : list(dir)) {
+      Optional<LogFileName> n = FileNames.parseLog(f.name());
+      if (n.isPresent() && n.get().fileId().equals(fileId) && n.get().baseInstant().equals(baseInstant)
+          && n.get().extension().equals(FileNames.LOG_EXTENSION) && n.get().version() > bestVersion) {
+        best = f;
+        bestVersion = n.get().version();
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  private List<RollbackRequest> fromListing(Instant target, Timeline timeline, boolean restore) {
+    String ts = target.time();
+    Optional<CommitMetadata> metadata;
+    boolean damaged = false;
+    try {
+      metadata = commitMetadata(target);
+    } catch (SluiceException e) {
+      if (e.kind() != ErrorKind.BAD_TABLE) {
+        throw e;
+      }
+      // a damaged commit file must still be undoable: its files are found by listing, its log blocks by reading logs
+      metadata = Optional.empty();
+      damaged = true;
+    }
+    boolean compaction = timeline.isCompaction(ts) || target.action() == Action.COMPACTION
+        || metadata.map(md -> md.operationType() == WriteOperationType.COMPACT).orElse(false);
+    List<RollbackRequest> out = new ArrayList<>();
+    for (String partition : FileSystemView.of(storage, basePath, timeline).partitions()) {
+      for (FileInfo f : list(StoragePaths.join(basePath, partition))) {
+        if (f.directory()) {
+          continue;
+        }
+        Optional<BaseFileName> base = FileNames.parseBase(f.name());
+        Optional<LogFileName> log = FileNames.parseLog(f.name()).filter(l -> l.extension().equals(FileNames.LOG_EXTENSION));
+        boolean ofInstant = base.map(b -> b.instantTime().equals(ts)).orElse(false);
+        // a compaction's slice gets later writers' log files; only a restore removes them with the compaction
+        boolean sliceLog = log.map(l -> l.baseInstant().equals(ts)).orElse(false) && (!compaction || restore);
+        if (ofInstant || sliceLog) {
+          out.add(RollbackRequest.delete(partition, f.path()));
+        }
+      }
+    }
+    if (tableType == TableType.MERGE_ON_READ && target.action() == Action.DELTACOMMIT && metadata.isPresent()) {
+      out.addAll(appendsOfDeltaCommit(ts, metadata.get()));
+    } else if (tableType == TableType.MERGE_ON_READ && target.action() == Action.DELTACOMMIT && damaged) {
+      out.addAll(appendsFoundInLogs(ts, timeline));
+    }
+    return out;
+  }
+
+  /** Rollback blocks for every older slice whose log files hold a block of {@code ts} (read block headers). */
+  private List<RollbackRequest> appendsFoundInLogs(String ts, Timeline timeline) {
+    List<RollbackRequest> out = new ArrayList<>();
+    for (String partition : FileSystemView.of(storage, basePath, timeline).partitions()) {
+      Map<String, Map<String, Long>> slices = new LinkedHashMap<>();
+      for (FileInfo f : list(StoragePaths.join(basePath, partition))) {
+        Optional<LogFileName> log = FileNames.parseLog(f.name()).filter(l -> l.extension().equals(FileNames.LOG_EXTENSION)
+            && l.suffix().isEmpty() && dev.sluice.internal.timeline.InstantTimes.isBefore(l.baseInstant(), ts));
+        if (log.isPresent() && holdsBlockOf(f.path(), ts)) {
+          slices.computeIfAbsent(log.get().fileId() + '\u0000' + log.get().baseInstant(), k -> new LinkedHashMap<>())
+              .put(f.path(), f.length());
+        }
+      }
+      slices.forEach((k, logs) -> {
+        String[] parts = k.split("\u0000", -1);
+        out.add(RollbackRequest.appendBlock(partition, parts[0], parts[1], logs));
+      });
+    }
+    return out;
+  }
+
+  private boolean holdsBlockOf(String path, String ts) {
+    try (LogReader reader = LogReader.open(storage, path)) {
+      while (reader.hasNext()) {
+        if (reader.next().instantTime().filter(ts::equals).isPresent()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Rollback blocks for a deltacommit's log appends to slices older than it ({@code getRollbackRequestToAppend}). */
+  private List<RollbackRequest> appendsOfDeltaCommit(String ts, CommitMetadata md) {
+    List<RollbackRequest> out = new ArrayList<>();
+    for (WriteStat s : md.allStats()) {
+      if (s.fileId().isEmpty() || s.prevCommit().equals(WriteStat.NULL_COMMIT) || s.path().isEmpty()) {
+        continue;
+      }
+      String name = StoragePaths.name(s.path().get());
+      Optional<LogFileName> log = FileNames.parseLog(name);
+      if (log.isEmpty() || !dev.sluice.internal.timeline.InstantTimes.isBefore(log.get().baseInstant(), ts)) {
+        continue;
+      }
+      String full = StoragePaths.join(basePath, s.path().get());
+      out.add(RollbackRequest.appendBlock(s.partitionPath(), s.fileId(), log.get().baseInstant(),
+          Map.of(full, s.totalWriteBytes() > 0 ? s.totalWriteBytes() : 1L)));
+    }
+    return out;
+  }
+
+  private Optional<CommitMetadata> commitMetadata(Instant target) {
+    if (!target.isCompleted() || target.action() == Action.COMPACTION || !target.action().writesData()) {
+      return Optional.empty();
+    }
+    return new TimelineStore(storage, basePath).readCommitMetadata(target);
+  }
+
+  private List<FileInfo> list(String dir) {
+    try {
+      return storage.list(dir);
+    } catch (IOException e) {
+      throw Errors.storage("list files to roll back in", dir, e);
+    }
+  }
+}

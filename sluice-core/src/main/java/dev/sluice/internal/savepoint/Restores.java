@@ -1,0 +1,114 @@
+package dev.sluice.internal.savepoint;
+
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.rollback.Rollbacks;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.InstantTimes;
+import dev.sluice.internal.timeline.State;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.avro.InstantInfo;
+import dev.sluice.internal.util.KillPoints;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Restore to a savepoint as Hudi 0.15 does it ({@code RestorePlanActionExecutor}, {@code BaseRestoreActionExecutor}):
+ * {@code <ts>.restore.requested} lists every write instant after the savepoint, newest first; {@code .restore.inflight};
+ * each is rolled back in turn (a rollback instant that stays inflight); {@code <ts>.restore} with every rollback's
+ * metadata; then the rollback instants after the savepoint are deleted. A restore is not atomic for readers: while it
+ * runs they see the table as of some commit between the savepoint and the latest. A restore that died is finished by
+ * running it again; until then writes are refused.
+ */
+public final class Restores {
+  private final Storage storage;
+  private final String basePath;
+  private final TimelineStore store;
+
+  /** Restores of the table at {@code basePath}; does no I/O. */
+  public Restores(Storage storage, String basePath) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.store = new TimelineStore(storage, basePath);
+  }
+
+  /** Restores the table to the savepoint at {@code savepointTime}, finishing an interrupted restore to it first. */
+  public RestoreMetadata restore(String savepointTime) {
+    long start = System.currentTimeMillis();
+    Timeline tl = store.load();
+    if (!Savepoints.list(tl).contains(savepointTime)) {
+      throw Errors.badRequest("Restoring to " + savepointTime, "there is no savepoint at that instant (savepoints: "
+          + Savepoints.list(tl) + ")", "Savepoint a commit first (sluice savepoint TABLE [INSTANT]).");
+    }
+    Instant restore;
+    RestorePlan plan;
+    Optional<Instant> pending = tl.filter(i -> i.action() == Action.RESTORE && !i.isCompleted()).lastInstant();
+    if (pending.isPresent()) {
+      Instant req = Instant.requested(pending.get().time(), Action.RESTORE);
+      plan = RestorePlan.fromAvroBytes(store.read(req), store.pathOf(req));
+      if (!plan.savepointToRestoreTimestamp().equals(savepointTime)) {
+        throw Errors.badRequest("Restoring to " + savepointTime, "the restore " + pending.get().time() + " to "
+            + plan.savepointToRestoreTimestamp() + " did not finish", "Finish it first (sluice restore TABLE "
+            + plan.savepointToRestoreTimestamp() + ").");
+      }
+      restore = pending.get();
+    } else {
+      plan = plan(tl, savepointTime);
+      restore = store.createRequestedAtNewTime(Action.RESTORE, InstantTimes::newInstantTime, tl, plan.toAvroBytes(),
+          false);
+    }
+    Instant inflight = restore.isRequested() ? store.transitionToInflight(restore, new byte[0]) : restore;
+    KillPoints.reach("restore.inflight");
+    Map<String, List<RollbackMetadata>> done = new LinkedHashMap<>();
+    List<InstantInfo> rolledBack = new ArrayList<>();
+    Rollbacks rollbacks = new Rollbacks(storage, basePath);
+    for (InstantInfo info : plan.instantsToRollback()) {
+      Timeline now = store.load();
+      Optional<Instant> target = now.writeTimeline().filter(i -> i.time().equals(info.commitTime())
+          && i.action().id().equals(info.action())).lastInstant();
+      if (target.isEmpty()) {
+        // rolled back by an earlier attempt of this restore
+        continue;
+      }
+      done.put(info.commitTime(), List.of(rollbacks.rollbackForRestore(target.get())));
+      rolledBack.add(info);
+      KillPoints.reach("restore.rolled-back-one");
+    }
+    List<String> times = new ArrayList<>();
+    rolledBack.forEach(i -> times.add(i.commitTime()));
+    RestoreMetadata md = new RestoreMetadata(restore.time(), System.currentTimeMillis() - start, times, done, 1, rolledBack);
+    store.complete(inflight, md.toAvroBytes());
+    // pending or completed rollbacks after the savepoint would otherwise look unfinished or refer to deleted instants
+    for (Instant r : store.load().filter(i -> i.action() == Action.ROLLBACK
+        && InstantTimes.isBefore(savepointTime, i.time())).instants()) {
+      store.deleteInstantFiles(new Instant(r.time(), Action.ROLLBACK, State.COMPLETED));
+    }
+    return md;
+  }
+
+  private RestorePlan plan(Timeline tl, String savepointTime) {
+    List<Instant> after = new ArrayList<>(tl.writeTimeline().after(savepointTime).instants());
+    List<String> laterSavepoints = new ArrayList<>();
+    for (String sp : Savepoints.list(tl)) {
+      if (InstantTimes.isBefore(savepointTime, sp)) {
+        laterSavepoints.add(sp);
+      }
+    }
+    if (!laterSavepoints.isEmpty()) {
+      throw Errors.badRequest("Restoring to " + savepointTime, "later savepoints " + laterSavepoints
+          + " protect commits that a restore would roll back", "Delete them first (sluice savepoint TABLE INSTANT --delete).");
+    }
+    List<InstantInfo> infos = new ArrayList<>();
+    for (int i = after.size() - 1; i >= 0; i--) {
+      infos.add(InstantInfo.of(after.get(i)));
+    }
+    return new RestorePlan(infos, RestorePlan.VERSION, savepointTime);
+  }
+
+}

@@ -1,0 +1,466 @@
+package dev.sluice.internal.table;
+
+import dev.sluice.internal.error.Errors;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The table's {@code hoodie.properties}: an immutable, ordered map of the raw properties with typed accessors
+ * that apply Hudi's defaults for absent keys. {@link #builder()} makes the properties a Hudi 0.15 writer sets
+ * for a new table; {@link TableConfigStore} reads and writes them.
+ */
+public final class TableConfig {
+  /** Table name. */
+  public static final String NAME = "hoodie.table.name";
+  /** {@code COPY_ON_WRITE} or {@code MERGE_ON_READ}. */
+  public static final String TYPE = "hoodie.table.type";
+  /** Table version ({@code 6} for Hudi 0.15). */
+  public static final String VERSION = "hoodie.table.version";
+  /** Timeline layout version ({@code 1}). */
+  public static final String TIMELINE_LAYOUT_VERSION = "hoodie.timeline.layout.version";
+  /** Folder under {@code .hoodie} holding the archived timeline. */
+  public static final String ARCHIVELOG_FOLDER = "hoodie.archivelog.folder";
+  /** Comma-separated record key fields. */
+  public static final String RECORDKEY_FIELDS = "hoodie.table.recordkey.fields";
+  /** Ordering (precombine) field. */
+  public static final String PRECOMBINE_FIELD = "hoodie.table.precombine.field";
+  /** Comma-separated partition fields; empty or absent for a non-partitioned table. */
+  public static final String PARTITION_FIELDS = "hoodie.table.partition.fields";
+  /** Key generator class name. */
+  public static final String KEY_GENERATOR_CLASS = "hoodie.table.keygenerator.class";
+  /** Whether partition columns are dropped from data files. */
+  public static final String DROP_PARTITION_COLUMNS = "hoodie.datasource.write.drop.partition.columns";
+  /** Payload class (merge semantics). */
+  public static final String PAYLOAD_CLASS = "hoodie.compaction.payload.class";
+  /** Record merger strategy id. */
+  public static final String RECORD_MERGER_STRATEGY = "hoodie.compaction.record.merger.strategy";
+  /** Base file format ({@code PARQUET}). */
+  public static final String BASE_FILE_FORMAT = "hoodie.table.base.file.format";
+  /** Log file format ({@code HOODIE_LOG}). */
+  public static final String LOG_FILE_FORMAT = "hoodie.table.log.file.format";
+  /** Whether the five {@code _hoodie_*} meta columns are written. */
+  public static final String POPULATE_META_FIELDS = "hoodie.populate.meta.fields";
+  /** Hive-style ({@code field=value}) partition paths. */
+  public static final String HIVE_STYLE_PARTITIONING = "hoodie.datasource.write.hive_style_partitioning";
+  /** URL-encoded partition path values. */
+  public static final String URL_ENCODE_PARTITIONING = "hoodie.datasource.write.partitionpath.urlencode";
+  /** Whether partition metadata files use the base file format. */
+  public static final String PARTITION_METAFILE_USE_BASE_FORMAT = "hoodie.partition.metafile.use.base.format";
+  /** Change data capture. */
+  public static final String CDC_ENABLED = "hoodie.table.cdc.enabled";
+  /** Database name; part of the checksum. */
+  public static final String DATABASE_NAME = "hoodie.database.name";
+  /** {@code LOCAL} or {@code UTC}. */
+  public static final String TIMELINE_TIMEZONE = "hoodie.table.timeline.timezone";
+  /** Completed metadata-table partitions, comma-separated. */
+  public static final String METADATA_PARTITIONS = "hoodie.table.metadata.partitions";
+  /** Metadata-table partitions being built, comma-separated. */
+  public static final String METADATA_PARTITIONS_INFLIGHT = "hoodie.table.metadata.partitions.inflight";
+  /** Schema given at table creation. */
+  public static final String CREATE_SCHEMA = "hoodie.table.create.schema";
+  /** CRC32 of {@code database + "." + name}; always the last key written. */
+  public static final String CHECKSUM = "hoodie.table.checksum";
+
+  /** Hudi's default payload class for MoR tables ({@code HoodieTableConfig.PAYLOAD_CLASS_NAME}). */
+  public static final String DEFAULT_PAYLOAD_CLASS = "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload";
+  /** {@code HoodieRecordMerger.DEFAULT_MERGER_STRATEGY_UUID}. */
+  public static final String DEFAULT_MERGER_STRATEGY = "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5";
+  /** Key generator for one record key field and one partition field. */
+  public static final String SIMPLE_KEYGEN = "org.apache.hudi.keygen.SimpleKeyGenerator";
+  /** Key generator for several record key or partition fields. */
+  public static final String COMPLEX_KEYGEN = "org.apache.hudi.keygen.ComplexKeyGenerator";
+  /** Key generator for non-partitioned tables (one or several record key fields). */
+  public static final String NONPARTITIONED_KEYGEN = "org.apache.hudi.keygen.NonpartitionedKeyGenerator";
+  /** The table version Sluice writes. */
+  public static final int CURRENT_TABLE_VERSION = 6;
+
+  private final Map<String, String> props;
+
+  private TableConfig(Map<String, String> props) {
+    this.props = Collections.unmodifiableMap(new LinkedHashMap<>(props));
+  }
+
+  /** A config holding exactly these raw properties (as read from a file); {@code hoodie.table.name} is required. */
+  public static TableConfig of(Map<String, String> props) {
+    if (props.get(NAME) == null || props.get(NAME).isEmpty()) {
+      throw Errors.badRequest("Table config", "'" + NAME + "' is missing", "Every Hudi table needs a name.");
+    }
+    return new TableConfig(props);
+  }
+
+  /** A builder for the properties of a new table. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The table name. */
+  public String name() {
+    return props.get(NAME);
+  }
+
+  /** The table type; Copy-on-Write when absent (Hudi's default). */
+  public TableType type() {
+    String t = props.get(TYPE);
+    if (t == null || t.isBlank()) {
+      return TableType.COPY_ON_WRITE;
+    }
+    try {
+      return TableType.valueOf(t.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw Errors.badConfig(TYPE, t, "COPY_ON_WRITE or MERGE_ON_READ");
+    }
+  }
+
+  /** Record key fields, in order; empty if none are configured. */
+  public List<String> recordKeyFields() {
+    return splitList(props.get(RECORDKEY_FIELDS));
+  }
+
+  /** The ordering field, if any. */
+  public Optional<String> precombineField() {
+    return get(PRECOMBINE_FIELD).filter(s -> !s.isEmpty());
+  }
+
+  /** Partition fields in order; empty for a non-partitioned table. */
+  public List<String> partitionFields() {
+    return splitList(props.get(PARTITION_FIELDS));
+  }
+
+  /** True if the table has partition fields. */
+  public boolean isPartitioned() {
+    return !partitionFields().isEmpty();
+  }
+
+  /** Hive-style partition paths ({@code field=value}); false when absent. */
+  public boolean hiveStylePartitioning() {
+    return bool(HIVE_STYLE_PARTITIONING, false);
+  }
+
+  /** URL-encoded partition values; false when absent. */
+  public boolean urlEncodePartitioning() {
+    return bool(URL_ENCODE_PARTITIONING, false);
+  }
+
+  /** The payload class, if recorded. */
+  public Optional<String> payloadClass() {
+    return get(PAYLOAD_CLASS).filter(s -> !s.isEmpty());
+  }
+
+  /** The key generator class, if recorded. */
+  public Optional<String> keyGeneratorClass() {
+    return get(KEY_GENERATOR_CLASS).filter(s -> !s.isEmpty());
+  }
+
+  /** The table version; 0 when absent (Hudi's default for very old tables). */
+  public int tableVersion() {
+    return integer(VERSION, 0);
+  }
+
+  /** The timeline layout version; 0 when absent. */
+  public int timelineLayoutVersion() {
+    return integer(TIMELINE_LAYOUT_VERSION, 0);
+  }
+
+  /** The base file format name, upper case; {@code PARQUET} when absent. */
+  public String baseFileFormat() {
+    return get(BASE_FILE_FORMAT).filter(s -> !s.isBlank()).map(s -> s.trim().toUpperCase(Locale.ROOT)).orElse("PARQUET");
+  }
+
+  /** Whether meta columns are written; true when absent. */
+  public boolean populateMetaFields() {
+    return bool(POPULATE_META_FIELDS, true);
+  }
+
+  /** Whether partition columns are dropped from data files; false when absent. */
+  public boolean dropPartitionColumns() {
+    return bool(DROP_PARTITION_COLUMNS, false);
+  }
+
+  /** The archived timeline folder name under {@code .hoodie}; {@code archived} when absent. */
+  public String archiveLogFolder() {
+    return get(ARCHIVELOG_FOLDER).filter(s -> !s.isEmpty()).orElse("archived");
+  }
+
+  /** Completed metadata-table partitions; empty if none. */
+  public List<String> metadataPartitions() {
+    return splitList(props.get(METADATA_PARTITIONS));
+  }
+
+  /** Metadata-table partitions being built; empty if none. */
+  public List<String> metadataPartitionsInflight() {
+    return splitList(props.get(METADATA_PARTITIONS_INFLIGHT));
+  }
+
+  /** The database name, if any. */
+  public Optional<String> databaseName() {
+    return get(DATABASE_NAME).filter(s -> !s.isEmpty());
+  }
+
+  /** The clock of instant times; LOCAL when absent. */
+  public TimelineTimezone timelineTimezone() {
+    String v = props.get(TIMELINE_TIMEZONE);
+    if (v == null || v.isBlank()) {
+      return TimelineTimezone.LOCAL;
+    }
+    try {
+      return TimelineTimezone.valueOf(v.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw Errors.badConfig(TIMELINE_TIMEZONE, v, "LOCAL or UTC");
+    }
+  }
+
+  /** The checksum Hudi expects for this name and database: CRC32 of {@code db + "." + name}, unsigned. */
+  public long expectedChecksum() {
+    return TableConfigStore.checksum(databaseName().orElse(""), name());
+  }
+
+  /** All raw properties in file order. */
+  public Map<String, String> properties() {
+    return props;
+  }
+
+  /** The raw value of {@code key}. */
+  public Optional<String> get(String key) {
+    return Optional.ofNullable(props.get(key));
+  }
+
+  /** A copy with {@code key} set (appended if new, replaced in place otherwise). */
+  public TableConfig with(String key, String value) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    Map<String, String> m = new LinkedHashMap<>(props);
+    m.put(key, value);
+    return of(m);
+  }
+
+  /** A copy without {@code key}. */
+  public TableConfig without(String key) {
+    Map<String, String> m = new LinkedHashMap<>(props);
+    m.remove(key);
+    return of(m);
+  }
+
+  private boolean bool(String key, boolean def) {
+    String v = props.get(key);
+    return v == null || v.isBlank() ? def : Boolean.parseBoolean(v.trim());
+  }
+
+  private int integer(String key, int def) {
+    String v = props.get(key);
+    if (v == null || v.isBlank()) {
+      return def;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw Errors.badConfig(key, v, "a whole number");
+    }
+  }
+
+  private static List<String> splitList(String v) {
+    if (v == null || v.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (String s : v.split(",")) {
+      String t = s.trim();
+      if (!t.isEmpty()) {
+        out.add(t);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TableConfig other && props.equals(other.props);
+  }
+
+  @Override
+  public int hashCode() {
+    return props.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "TableConfig" + props;
+  }
+
+  /** The key generator Hudi infers for these fields ({@code KeyGenUtils.inferKeyGeneratorType}). */
+  static String inferKeyGenerator(List<String> keyFields, List<String> partitionFields) {
+    if (partitionFields.isEmpty()) {
+      // NonpartitionedKeyGenerator takes one or several key fields (several use the complex key format)
+      return NONPARTITIONED_KEYGEN;
+    }
+    return partitionFields.size() == 1 && keyFields.size() <= 1 ? SIMPLE_KEYGEN : COMPLEX_KEYGEN;
+  }
+
+  /** Builds the properties of a new table the way a Hudi 0.15 writer sets them. */
+  public static final class Builder {
+    private String name;
+    private TableType type = TableType.COPY_ON_WRITE;
+    private List<String> recordKeyFields = List.of();
+    private String precombineField;
+    private List<String> partitionFields = List.of();
+    private boolean hiveStyle;
+    private boolean urlEncode;
+    private String payloadClass;
+    private String keyGeneratorClass;
+    private String databaseName;
+    private TimelineTimezone timezone;
+    private String baseFileFormat = "PARQUET";
+    private boolean populateMetaFields = true;
+    private final Map<String, String> extra = new LinkedHashMap<>();
+
+    private Builder() {
+    }
+
+    /** Table name (required). */
+    public Builder name(String v) {
+      this.name = v;
+      return this;
+    }
+
+    /** Table type (default Copy-on-Write). */
+    public Builder type(TableType v) {
+      this.type = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** Record key fields. */
+    public Builder recordKeyFields(List<String> v) {
+      this.recordKeyFields = List.copyOf(v);
+      return this;
+    }
+
+    /** Record key fields. */
+    public Builder recordKeyFields(String... v) {
+      return recordKeyFields(Arrays.asList(v));
+    }
+
+    /** Ordering field. */
+    public Builder precombineField(String v) {
+      this.precombineField = v;
+      return this;
+    }
+
+    /** Partition fields; none for a non-partitioned table. */
+    public Builder partitionFields(List<String> v) {
+      this.partitionFields = List.copyOf(v);
+      return this;
+    }
+
+    /** Partition fields. */
+    public Builder partitionFields(String... v) {
+      return partitionFields(Arrays.asList(v));
+    }
+
+    /** Hive-style partition paths. */
+    public Builder hiveStylePartitioning(boolean v) {
+      this.hiveStyle = v;
+      return this;
+    }
+
+    /** URL-encoded partition values. */
+    public Builder urlEncodePartitioning(boolean v) {
+      this.urlEncode = v;
+      return this;
+    }
+
+    /** Payload class; also records the default merger strategy. */
+    public Builder payloadClass(String v) {
+      this.payloadClass = v;
+      return this;
+    }
+
+    /** Key generator class; inferred from the field counts when not given. */
+    public Builder keyGeneratorClass(String v) {
+      this.keyGeneratorClass = v;
+      return this;
+    }
+
+    /** Database name (part of the checksum). */
+    public Builder databaseName(String v) {
+      this.databaseName = v;
+      return this;
+    }
+
+    /** Timeline time zone; written only when set. */
+    public Builder timelineTimezone(TimelineTimezone v) {
+      this.timezone = v;
+      return this;
+    }
+
+    /** Base file format (only PARQUET is supported by Sluice's writers). */
+    public Builder baseFileFormat(String v) {
+      this.baseFileFormat = v.toUpperCase(Locale.ROOT);
+      return this;
+    }
+
+    /** Whether meta columns are written (default true). */
+    public Builder populateMetaFields(boolean v) {
+      this.populateMetaFields = v;
+      return this;
+    }
+
+    /** Any further raw property, written after the standard ones. */
+    public Builder property(String key, String value) {
+      extra.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+      return this;
+    }
+
+    /** The config; the checksum is added when it is written. */
+    public TableConfig build() {
+      if (name == null || name.isBlank()) {
+        throw Errors.badRequest("Creating a table", "no table name was given", "Set the table name.");
+      }
+      Map<String, String> m = new LinkedHashMap<>();
+      if (databaseName != null && !databaseName.isEmpty()) {
+        m.put(DATABASE_NAME, databaseName);
+      }
+      m.put(NAME, name);
+      m.put(TYPE, type.name());
+      m.put(VERSION, Integer.toString(CURRENT_TABLE_VERSION));
+      String payload = payloadClass;
+      if (payload == null && type == TableType.MERGE_ON_READ) {
+        // HoodieTableConfig.create() defaults these for MoR tables only
+        payload = DEFAULT_PAYLOAD_CLASS;
+      }
+      if (payload != null) {
+        m.put(PAYLOAD_CLASS, payload);
+        m.put(RECORD_MERGER_STRATEGY, DEFAULT_MERGER_STRATEGY);
+      }
+      m.put(ARCHIVELOG_FOLDER, "archived");
+      m.put(TIMELINE_LAYOUT_VERSION, "1");
+      m.put(BASE_FILE_FORMAT, baseFileFormat);
+      if (precombineField != null && !precombineField.isEmpty()) {
+        m.put(PRECOMBINE_FIELD, precombineField);
+      }
+      m.put(PARTITION_FIELDS, String.join(",", partitionFields));
+      if (!recordKeyFields.isEmpty()) {
+        m.put(RECORDKEY_FIELDS, String.join(",", recordKeyFields));
+      }
+      m.put(CDC_ENABLED, "false");
+      m.put(POPULATE_META_FIELDS, Boolean.toString(populateMetaFields));
+      m.put(KEY_GENERATOR_CLASS, keyGeneratorClass != null ? keyGeneratorClass
+          : inferKeyGenerator(recordKeyFields, partitionFields));
+      m.put(HIVE_STYLE_PARTITIONING, Boolean.toString(hiveStyle));
+      m.put(URL_ENCODE_PARTITIONING, Boolean.toString(urlEncode));
+      if (timezone != null) {
+        m.put(TIMELINE_TIMEZONE, timezone.name());
+      }
+      m.put(PARTITION_METAFILE_USE_BASE_FORMAT, "false");
+      m.put(DROP_PARTITION_COLUMNS, "false");
+      m.putAll(extra);
+      m.remove(CHECKSUM);
+      return new TableConfig(m);
+    }
+  }
+}

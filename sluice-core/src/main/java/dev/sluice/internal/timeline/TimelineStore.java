@@ -1,0 +1,288 @@
+package dev.sluice.internal.timeline;
+
+import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.internal.table.TableLayout;
+import dev.sluice.internal.util.KillPoints;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The timeline files under {@code .hoodie/}: loading the active timeline and moving instants through their states
+ * (timeline layout version 1: each transition creates the next state's file and keeps the earlier ones). Every
+ * state file is created with {@link Storage#createExclusive}, so it appears whole in one step and never replaces
+ * an existing file; publishing the completed file is the commit point of a write.
+ */
+public final class TimelineStore {
+  private static final Set<Action> COMMIT_METADATA_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT,
+      Action.REPLACECOMMIT);
+
+  private static final int NEW_TIME_ATTEMPTS = 5;
+
+  private final Storage storage;
+  private final String basePath;
+  private final String metaPath;
+
+  /** A store for the table at {@code basePath}; does no I/O. */
+  public TimelineStore(Storage storage, String basePath) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.metaPath = TableLayout.metaFolder(basePath);
+  }
+
+  /** The table's base path. */
+  public String basePath() {
+    return basePath;
+  }
+
+  /** The path of an instant's file. */
+  public String pathOf(Instant instant) {
+    return StoragePaths.join(metaPath, instant.fileName());
+  }
+
+  /** Loads the active timeline with one listing of {@code .hoodie/}. */
+  public Timeline load() {
+    List<FileInfo> files;
+    try {
+      files = storage.list(metaPath);
+    } catch (IOException e) {
+      throw Errors.storage("list the timeline folder", metaPath, e);
+    }
+    List<Instant> states = new ArrayList<>();
+    for (FileInfo f : files) {
+      if (!f.directory()) {
+        Instant.parse(f.name()).ifPresent(states::add);
+      }
+    }
+    return Timeline.of(states);
+  }
+
+  /** Creates the requested state of an instant with {@code content} (may be empty). */
+  public void createRequested(Instant requested, byte[] content) {
+    if (requested.state() != State.REQUESTED) {
+      throw Errors.internal("createRequested needs a requested instant, got " + requested, null);
+    }
+    publish(requested, content, "request");
+  }
+
+  /**
+   * As {@link #createRequested(Instant, byte[])}; with {@code concurrentWriters} (tables that several processes
+   * write) it also fails with CONFLICT if another instant (of another action) already has the time, removing the
+   * file just created again. One listing more.
+   *
+   * <p>Two processes may take the same millisecond for different actions, say a writer's commit and another
+   * writer's rollback. Their files do not collide by name, but an instant time must name one instant: the markers,
+   * heartbeat and rollback bookkeeping of one would act on the other's files. Whichever creator lists second sees
+   * the first one's file, so at most one of them keeps the time. (Within one process the times never repeat.)
+   */
+  public void createRequested(Instant requested, byte[] content, boolean concurrentWriters) {
+    createRequested(requested, content);
+    if (!concurrentWriters) {
+      return;
+    }
+    Optional<String> other;
+    try {
+      other = otherInstantAt(requested);
+    } catch (SluiceException e) {
+      removeClashing(requested, e);
+      throw e;
+    }
+    if (other.isPresent()) {
+      SluiceException conflict = Errors.conflict("Cannot request instant " + requested.time() + " ("
+          + requested.action().id() + ")", other.get() + " has the same instant time; take a new one");
+      removeClashing(requested, conflict);
+      throw conflict;
+    }
+  }
+
+  private void removeClashing(Instant requested, SluiceException cause) {
+    String path = pathOf(requested);
+    try {
+      storage.delete(path);
+    } catch (IOException e) {
+      // the requested instant stays, without files; the next rollback of failed writes removes it
+      cause.addSuppressed(e);
+    }
+  }
+
+  /**
+   * Creates the requested state of a new instant of {@code action} at a time from {@code times}, skipping times
+   * {@code known} (the timeline as last loaded) has. With {@code concurrentWriters} the time must be unique among
+   * all actions ({@link #createRequested(Instant, byte[], boolean)}) and the next time is taken while another process holds it.
+   */
+  public Instant createRequestedAtNewTime(Action action, Supplier<String> times, Timeline known, byte[] content,
+      boolean concurrentWriters) {
+    for (int attempt = 1; ; attempt++) {
+      String time = times.get();
+      if (known.contains(time)) {
+        continue;
+      }
+      Instant requested = Instant.requested(time, action);
+      try {
+        createRequested(requested, content, concurrentWriters);
+        return requested;
+      } catch (SluiceException e) {
+        if (e.kind() != ErrorKind.CONFLICT || attempt >= NEW_TIME_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** The file name of another instant (another action) at {@code instant}'s time, if the folder has one. */
+  private Optional<String> otherInstantAt(Instant instant) {
+    List<FileInfo> files;
+    try {
+      files = storage.list(metaPath);
+    } catch (IOException e) {
+      throw Errors.storage("list the timeline folder", metaPath, e);
+    }
+    for (FileInfo f : files) {
+      if (f.directory() || !f.name().startsWith(instant.time())) {
+        continue;
+      }
+      Optional<Instant> i = Instant.parse(f.name());
+      if (i.isPresent() && i.get().time().equals(instant.time()) && i.get().action() != instant.action()) {
+        return Optional.of(f.name());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Creates the inflight state of an instant that has no requested state (a savepoint) with {@code content}. */
+  public void createInflight(Instant inflight, byte[] content) {
+    if (inflight.state() != State.INFLIGHT) {
+      throw Errors.internal("createInflight needs an inflight instant, got " + inflight, null);
+    }
+    publish(inflight, content, "start");
+  }
+
+  /**
+   * Moves a requested instant to inflight, writing {@code content} to the inflight file, and returns the inflight
+   * instant. Fails with CONFLICT if the requested file is gone or the inflight file already exists.
+   */
+  public Instant transitionToInflight(Instant requested, byte[] content) {
+    if (requested.state() != State.REQUESTED) {
+      throw Errors.internal("transitionToInflight needs a requested instant, got " + requested, null);
+    }
+    requireExists(requested, "start");
+    Instant inflight = requested.toState(State.INFLIGHT);
+    publish(inflight, content, "start");
+    return inflight;
+  }
+
+  /**
+   * Completes an inflight instant by publishing its completed file with {@code content} in one atomic step and
+   * returns the completed instant (a compaction completes as a commit). Fails with CONFLICT if the completed file
+   * exists (another writer completed it) or the inflight file is gone (it was rolled back).
+   */
+  public Instant complete(Instant inflight, byte[] content) {
+    if (inflight.state() != State.INFLIGHT) {
+      throw Errors.internal("complete needs an inflight instant, got " + inflight, null);
+    }
+    requireExists(inflight, "complete");
+    Instant completed = inflight.toState(State.COMPLETED);
+    publish(completed, content, "complete");
+    return completed;
+  }
+
+  /** The content of an instant's file; BAD_TABLE if it does not exist. */
+  public byte[] read(Instant instant) {
+    return readIfExists(instant).orElseThrow(() -> Errors.badTable(pathOf(instant), "the timeline file does not exist",
+        "Reload the timeline; the instant may have been archived or rolled back."));
+  }
+
+  /** The content of an instant's file, or empty if it does not exist. */
+  public Optional<byte[]> readIfExists(Instant instant) {
+    String path = pathOf(instant);
+    try (InputStream in = storage.openRead(path)) {
+      return Optional.of(in.readAllBytes());
+    } catch (NoSuchFileException | FileNotFoundException e) {
+      // absent is an answer here, not a failure
+      return Optional.empty();
+    } catch (IOException e) {
+      throw Errors.storage("read", path, e);
+    }
+  }
+
+  /**
+   * Parses the commit metadata of a completed commit, deltacommit or replacecommit; empty if its file does not
+   * exist (any more). Malformed JSON is a BAD_TABLE error naming the file.
+   */
+  public Optional<CommitMetadata> readCommitMetadata(Instant instant) {
+    if (!instant.isCompleted() || !COMMIT_METADATA_ACTIONS.contains(instant.action())) {
+      throw Errors.internal("commit metadata exists only for completed commits, not " + instant, null);
+    }
+    return readIfExists(instant).map(bytes -> CommitMetadataJson.read(bytes, pathOf(instant)));
+  }
+
+  /** Deletes one state file of an instant; false if it was not there. */
+  public boolean delete(Instant instant) {
+    String path = pathOf(instant);
+    KillPoints.reach("timeline.delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
+    try {
+      return storage.delete(path);
+    } catch (IOException e) {
+      throw Errors.storage("delete", path, e);
+    }
+  }
+
+  /**
+   * Deletes every state file of the instant's (time, action), completed first so that the instant turns pending
+   * before its plan disappears. For a compaction or log compaction this includes the commit/deltacommit it
+   * completed as. Used by rollback.
+   */
+  public void deleteInstantFiles(Instant instant) {
+    Action a = instant.action();
+    List<Instant> files = new ArrayList<>();
+    files.add(Instant.completed(instant.time(), a));
+    files.add(Instant.inflight(instant.time(), a));
+    if (a != Action.SAVEPOINT) {
+      files.add(Instant.requested(instant.time(), a));
+    }
+    for (Instant f : files) {
+      delete(f);
+    }
+  }
+
+  private void requireExists(Instant from, String verb) {
+    String path = pathOf(from);
+    try {
+      if (storage.info(path).isEmpty()) {
+        throw Errors.conflict("Cannot " + verb + " instant " + from.time() + " (" + from.action().id() + ")",
+            path + " does not exist; another writer may have rolled it back");
+      }
+    } catch (IOException e) {
+      throw Errors.storage("check", path, e);
+    }
+  }
+
+  private void publish(Instant target, byte[] content, String verb) {
+    String path = pathOf(target);
+    String point = "timeline." + target.action().id() + "." + target.state().name().toLowerCase(Locale.ROOT);
+    KillPoints.reach(point + ".before");
+    try {
+      storage.createExclusive(path, content);
+      KillPoints.reach(point + ".after");
+    } catch (FileAlreadyExistsException e) {
+      throw Errors.conflict("Cannot " + verb + " instant " + target.time() + " (" + target.action().id() + ")",
+          path + " already exists; another writer got there first");
+    } catch (IOException e) {
+      throw Errors.storage("write the timeline file", path, e);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package dev.sluice.internal.txn;
+
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.heartbeat.Heartbeats;
+import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.rollback.Rollbacks;
+import dev.sluice.internal.savepoint.RestoreMetadata;
+import dev.sluice.internal.savepoint.Restores;
+import dev.sluice.internal.savepoint.SavepointMetadata;
+import dev.sluice.internal.savepoint.Savepoints;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.timeline.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Rollback, savepoint and restore run the way writes do: under the table lock when optimistic concurrency control is
+ * on, so they never interleave with another writer's conflict check and commit.
+ */
+public final class TableActions {
+  private final Storage storage;
+  private final String basePath;
+  private final Config config;
+
+  /** Actions on the table at {@code basePath} with write options {@code config}. */
+  public TableActions(Storage storage, String basePath, Config config) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.config = config;
+  }
+
+  /** Rolls back one instant (a pending write or the latest completed one). */
+  public RollbackMetadata rollback(String instantTime) {
+    return locked("roll back instant " + instantTime, () -> rollbacks().rollback(instantTime));
+  }
+
+  /**
+   * Rolls back failed writes: every pending write, except, under the LAZY policy (multi-writer), those whose writer's
+   * heartbeat is still fresh.
+   */
+  public List<RollbackMetadata> rollbackFailedWrites() {
+    Predicate<Instant> eligible = i -> true;
+    if (FailedWritesPolicy.fromConfig(config) == FailedWritesPolicy.LAZY) {
+      Heartbeats hb = Heartbeats.fromConfig(storage, basePath, config);
+      eligible = i -> hb.isExpired(i.time());
+    }
+    Predicate<Instant> which = eligible;
+    return locked("roll back failed writes", () -> rollbacks().rollbackFailedWrites(which));
+  }
+
+  private Rollbacks rollbacks() {
+    return new Rollbacks(storage, basePath, ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL);
+  }
+
+  /** Savepoints a completed commit (the latest if empty). */
+  public SavepointMetadata savepoint(Optional<String> instantTime, String user, String comment) {
+    return locked("savepoint", () -> new Savepoints(storage, basePath).create(instantTime, user, comment));
+  }
+
+  /** Deletes a savepoint. */
+  public void deleteSavepoint(String instantTime) {
+    locked("delete savepoint " + instantTime, () -> {
+      new Savepoints(storage, basePath).delete(instantTime);
+      return null;
+    });
+  }
+
+  /** Restores the table to a savepoint. */
+  public RestoreMetadata restore(String savepointTime) {
+    return locked("restore to " + savepointTime, () -> new Restores(storage, basePath).restore(savepointTime));
+  }
+
+  private <T> T locked(String purpose, Supplier<T> action) {
+    if (ConcurrencyMode.fromConfig(config) != ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
+      return action.get();
+    }
+    try (TableLock.Held held = TableLock.forTable(storage, basePath, config).acquire(purpose)) {
+      return action.get();
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package dev.sluice.internal.write;
+
+import dev.sluice.internal.basefile.BaseFileWriterOptions;
+import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.internal.fsview.FileGroupId;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.fsview.LogFile;
+import dev.sluice.internal.key.FieldPath;
+import dev.sluice.internal.log.AppendResult;
+import dev.sluice.internal.log.DataBlock;
+import dev.sluice.internal.log.DeleteBlock;
+import dev.sluice.internal.log.DeleteRecord;
+import dev.sluice.internal.log.HeaderKey;
+import dev.sluice.internal.log.LogBlock;
+import dev.sluice.internal.log.LogWriter;
+import dev.sluice.internal.marker.IOType;
+import dev.sluice.internal.marker.Markers;
+import dev.sluice.storage.StoragePaths;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
+import org.apache.avro.LogicalType;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Merge-on-Read append of one file group's updates and deletes to the log of its current file slice, as Hudi's
+ * {@code HoodieAppendHandle} does: one Avro (with {@code hoodie.logfile.data.block.format=parquet}: Parquet) data
+ * block of full rows (the five meta fields filled, the file id as
+ * {@code _hoodie_file_name}) and/or one delete block (key, partition, ordering value), headers
+ * {@code INSTANT_TIME} and {@code SCHEMA}, appended in one call (a batch past the write memory budget appends such a
+ * pair per slice of its records, all of one instant). The base file is not read. An {@code APPEND}
+ * marker is created for every log file before it is created or opened.
+ */
+final class AppendHandle {
+  /** Hudi numbers log records with one counter per JVM, starting at 1 ({@code HoodieAppendHandle.RECORD_COUNTER}). */
+  private static final AtomicLong RECORD_COUNTER = new AtomicLong(1);
+
+  private final WriteSetup setup;
+  private final Markers markers;
+  private final String instant;
+  private final Optional<FieldPath> orderingField;
+
+  AppendHandle(WriteSetup setup, Markers markers, String instant) {
+    this.setup = setup;
+    this.markers = markers;
+    this.instant = instant;
+    this.orderingField = setup.tableConfig().precombineField()
+        .filter(f -> setup.userSchema().getField(f.split("\\.")[0]) != null)
+        .map(f -> FieldPath.resolve(setup.userSchema(), f, "precombine"));
+  }
+
+  FileWriteResult write(FileGroupWrite.Append task, int taskIndex) {
+    return write(task.id(), task.slice(), task.updates().values().iterator(), taskIndex, Long.MAX_VALUE, r -> 0).get(0);
+  }
+
+  /**
+   * Appends {@code updates} of file group {@code id} to the log of {@code slice}: a data block and/or a delete block
+   * per {@code maxBlockBytes} of records (by {@code size}), each pair appended in one call; one result per log file
+   * written (more than one only if the log rolls over to a new file).
+   */
+  List<FileWriteResult> write(FileGroupId id, FileSlice slice, Iterator<WriteRecord> updates, int taskIndex,
+      long maxBlockBytes, ToLongFunction<WriteRecord> size) {
+    long start = System.nanoTime();
+    String partition = id.partitionPath();
+    String fileId = id.fileId();
+    RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
+    // the delete block shares the data block's header, as Hudi's append handle writes it
+    Map<HeaderKey, String> header = new EnumMap<>(HeaderKey.class);
+    header.put(HeaderKey.INSTANT_TIME, instant);
+    header.put(HeaderKey.SCHEMA, setup.writerSchema().toString());
+    String partitionDir = StoragePaths.join(setup.basePath(), partition);
+    Optional<BaseFileWriterOptions> parquet = setup.parquetLogBlocks() ? Optional.of(setup.fileOptions()) : Optional.empty();
+    List<Appended> appended = new ArrayList<>();
+    try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, slice.baseInstant())
+        .writeToken(taskIndex + "-0-0")
+        .maxFileSize(setup.config().get(ConfigKeys.LOGFILE_MAX_SIZE))
+        .latestLogFile(slice.latestLogFile())
+        .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), IOType.APPEND))
+        .open()) {
+      while (updates.hasNext()) {
+        List<GenericRecord> rows = new ArrayList<>();
+        List<DeleteRecord> deletes = new ArrayList<>();
+        long bytes = 0;
+        while (updates.hasNext() && bytes < maxBlockBytes) {
+          WriteRecord r = updates.next();
+          bytes += size.applyAsLong(r);
+          if (r.isDelete()) {
+            deletes.add(new DeleteRecord(r.key(), r.partitionPath(), deleteOrdering(r)));
+          } else {
+            String seqNo = MetaFields.seqNo(instant, taskIndex, RECORD_COUNTER.getAndIncrement());
+            rows.add(assembler.row(r, instant, seqNo, fileId));
+          }
+        }
+        List<LogBlock> blocks = new ArrayList<>(2);
+        if (!rows.isEmpty()) {
+          blocks.add(parquet.isPresent() ? DataBlock.parquet(header, setup.writerSchema(), rows, parquet.get())
+              : new DataBlock(header, setup.writerSchema(), rows));
+        }
+        if (!deletes.isEmpty()) {
+          blocks.add(new DeleteBlock(header, deletes));
+        }
+        appended.add(new Appended(writer.appendBlocks(blocks), rows.size(), deletes.size(), blocks.size()));
+      }
+    }
+    List<String> logFiles = new ArrayList<>();
+    slice.logFiles().forEach(l -> logFiles.add(l.fileName()));
+    List<FileWriteResult> out = new ArrayList<>();
+    int i = 0;
+    while (i < appended.size()) {
+      Appended first = appended.get(i);
+      LogFile file = first.result().file();
+      long rows = 0;
+      long deletes = 0;
+      long appendedBytes = 0;
+      int blocks = 0;
+      long fileSize = file.size();
+      for (; i < appended.size() && appended.get(i).result().file().fileName().equals(file.fileName()); i++) {
+        Appended a = appended.get(i);
+        rows += a.rows();
+        deletes += a.deletes();
+        appendedBytes += a.result().size();
+        blocks += a.blocks();
+        fileSize = a.result().file().size();
+      }
+      if (!logFiles.contains(file.fileName())) {
+        logFiles.add(file.fileName());
+      }
+      String relative = partition.isEmpty() ? file.fileName() : partition + "/" + file.fileName();
+      FileWriteResult.LogAppend append = new FileWriteResult.LogAppend(first.result().version(), first.result().offset(),
+          slice.baseFile().map(b -> b.fileName()).orElse(""), List.copyOf(logFiles), fileSize, blocks);
+      out.add(new FileWriteResult(partition, fileId, relative, slice.baseInstant(), rows, deletes, rows, 0, appendedBytes,
+          (System.nanoTime() - start) / 1_000_000, Optional.of(append)));
+    }
+    return out;
+  }
+
+  /** One append call: where it went and what it held. */
+  private record Appended(AppendResult result, long rows, long deletes, int blocks) {
+  }
+
+  /**
+   * The ordering value a delete carries: {@code Integer 0} for the delete operation (Hudi's delete API), the
+   * record's precombine value for {@code _hoodie_is_deleted = true}, with dates and decimals as Hudi's
+   * {@code getNestedFieldVal} hands them over ({@code LocalDate}, {@code BigDecimal}).
+   */
+  private Object deleteOrdering(WriteRecord r) {
+    if (r.delete() == WriteRecord.DeleteKind.HARD || r.data() == null || orderingField.isEmpty()) {
+      return DeleteRecord.NATURAL_ORDERING;
+    }
+    Object raw = orderingField.get().get(r.data());
+    if (raw == null) {
+      return null;
+    }
+    Schema s = FieldPath.nonNull(orderingField.get().schema());
+    LogicalType logical = s.getLogicalType();
+    if (logical instanceof LogicalTypes.Date && raw instanceof Integer days) {
+      return LocalDate.ofEpochDay(days);
+    }
+    if (logical instanceof LogicalTypes.Decimal d) {
+      if (raw instanceof ByteBuffer bb) {
+        byte[] bytes = new byte[bb.remaining()];
+        bb.duplicate().get(bytes);
+        return new BigDecimal(new BigInteger(bytes), d.getScale());
+      }
+      if (raw instanceof GenericFixed f) {
+        return new BigDecimal(new BigInteger(f.bytes()), d.getScale());
+      }
+    }
+    if (raw instanceof CharSequence cs) {
+      return cs.toString();
+    }
+    return raw;
+  }
+}

@@ -1,0 +1,260 @@
+package dev.sluice.internal.write;
+
+import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.internal.key.FieldPath;
+import dev.sluice.internal.key.KeyGenerator;
+import dev.sluice.internal.merge.Ordering;
+import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.util.Parallel;
+import dev.sluice.internal.util.Positioned;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * First step of every write: validates each incoming record against the table schema, computes its key,
+ * partition path and ordering value, and combines duplicates of a key (the larger ordering value wins, a tie
+ * goes to the later record). Everything is checked before any file is written.
+ */
+final class BatchPreparer {
+  /** Records per chunk converted on a write thread. */
+  private static final int CHUNK = 4096;
+  private static final AtomicInteger POOL_ID = new AtomicInteger();
+
+  private final Schema userSchema;
+  private final List<String> keyFields;
+  private final List<String> partitionFields;
+  private final boolean hiveStyle;
+  private final boolean urlEncode;
+  private final Optional<String> precombineField;
+  private final RecordMerger merger;
+  private final boolean globalKeys;
+  private final int threads;
+
+  BatchPreparer(WriteSetup setup) {
+    this.userSchema = setup.userSchema();
+    this.keyFields = setup.tableConfig().recordKeyFields();
+    this.partitionFields = setup.tableConfig().partitionFields();
+    this.hiveStyle = setup.tableConfig().hiveStylePartitioning();
+    this.urlEncode = setup.tableConfig().urlEncodePartitioning();
+    this.precombineField = setup.tableConfig().precombineField();
+    this.merger = setup.merger();
+    this.globalKeys = setup.globalIndex();
+    this.threads = setup.parallelism();
+  }
+
+  /**
+   * Prepares a batch. For {@code DELETE} records may be full records or rows holding only the key and
+   * partition fields.
+   */
+  List<WriteRecord> prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine) {
+    try (PreparedBatch batch = prepare(input, op, combine, PreparedBatch.Budget.UNBOUNDED)) {
+      return batch.records();
+    }
+  }
+
+  /**
+   * Prepares a batch within {@code budget}: the records stay in memory while their estimated heap stays within it,
+   * and past it go to an external sort on local disk (see {@link PreparedBatch}). The caller closes the batch.
+   */
+  PreparedBatch prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine, PreparedBatch.Budget budget) {
+    PreparedBatch batch = new PreparedBatch(combine, globalKeys, merger, budget,
+        () -> new WriteRecordSerializer(userSchema, precombineField));
+    try {
+      fill(batch, input, op);
+      return batch;
+    } catch (RuntimeException e) {
+      batch.close();
+      throw e;
+    }
+  }
+
+  private void fill(PreparedBatch batch, Iterator<GenericRecord> input, WriteOperation op) {
+    if (!input.hasNext()) {
+      return;
+    }
+    GenericRecord first = checked(input.next(), input, 1);
+    // inputs that know where each record came from (files) are converted as they are read, so an error names the
+    // line; plain iterators are converted in chunks on the write threads, in order
+    boolean positioned = input instanceof Positioned p && p.position().isPresent();
+    if (threads > 1 && !positioned) {
+      fillInChunks(batch, first, input, op);
+      return;
+    }
+    Converter c = new Converter(op);
+    batch.add(c.convert(first, () -> where(input, 1)));
+    long n = 1;
+    while (input.hasNext()) {
+      GenericRecord raw = checked(input.next(), input, ++n);
+      long at = n;
+      batch.add(c.convert(raw, () -> where(input, at)));
+    }
+  }
+
+  private static GenericRecord checked(GenericRecord raw, Iterator<GenericRecord> input, long n) {
+    if (raw == null) {
+      throw Errors.badInput(where(input, n), null, "the record is null", "a record of the table schema");
+    }
+    return raw;
+  }
+
+  /**
+   * Reads the input on the caller's thread, {@value #CHUNK} records at a time, validates and converts each chunk on
+   * one of {@link #threads} threads, and adds the converted chunks to the batch in input order (so duplicates combine
+   * as they would one by one, and the first bad record in input order is the one reported). At most twice as many
+   * chunks as threads are read ahead.
+   */
+  private void fillInChunks(PreparedBatch batch, GenericRecord first, Iterator<GenericRecord> input,
+      WriteOperation op) {
+    ExecutorService pool = Parallel.daemonPool(threads, "sluice-prepare-" + POOL_ID.incrementAndGet());
+    ArrayDeque<Future<List<WriteRecord>>> pending = new ArrayDeque<>();
+    try {
+      long n = 1;
+      List<GenericRecord> chunk = new ArrayList<>(CHUNK);
+      chunk.add(first);
+      while (true) {
+        while (chunk.size() < CHUNK && input.hasNext()) {
+          chunk.add(checked(input.next(), input, ++n));
+        }
+        if (chunk.isEmpty()) {
+          break;
+        }
+        List<GenericRecord> records = chunk;
+        long firstNumber = n - records.size() + 1;
+        pending.add(pool.submit(() -> convertChunk(records, firstNumber, op)));
+        chunk = new ArrayList<>(CHUNK);
+        if (pending.size() >= 2 * threads) {
+          addAll(batch, pending.poll());
+        }
+      }
+      while (!pending.isEmpty()) {
+        addAll(batch, pending.poll());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private List<WriteRecord> convertChunk(List<GenericRecord> records, long firstNumber, WriteOperation op) {
+    Converter c = new Converter(op);
+    List<WriteRecord> out = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      long at = firstNumber + i;
+      out.add(c.convert(records.get(i), () -> "record " + at));
+    }
+    return out;
+  }
+
+  private static void addAll(PreparedBatch batch, Future<List<WriteRecord>> converted) {
+    try {
+      for (WriteRecord r : converted.get()) {
+        batch.add(r);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Errors.internal("interrupted while preparing a write", e);
+    } catch (ExecutionException e) {
+      throw Parallel.failure(e, "preparing a write failed");
+    }
+  }
+
+  /** Where record {@code n} came from: the file and line if the input knows them, else its number. */
+  private static String where(Iterator<GenericRecord> input, long n) {
+    if (input instanceof Positioned p && p.position().isPresent()) {
+      return p.position().get() + " (record " + n + ")";
+    }
+    return "record " + n;
+  }
+
+  /** Validates and converts records, resolving key, ordering and delete fields once per record schema. */
+  private final class Converter {
+    private final WriteOperation op;
+    private Schema lastSchema;
+    private KeyGenerator keys;
+    private FieldPath ordering;
+    private FieldPath deleteFlag;
+
+    Converter(WriteOperation op) {
+      this.op = op;
+    }
+
+    /** {@code where} names the record in errors; it is only called for one. */
+    WriteRecord convert(GenericRecord raw, Supplier<String> where) {
+      if (raw.getSchema() != lastSchema) {
+        Schema schema = raw.getSchema();
+        boolean full = op != WriteOperation.DELETE || schema.equals(userSchema);
+        if (full && !schema.equals(userSchema)) {
+          throw schemaMismatch(where.get(), schema);
+        }
+        keys = KeyGenerator.of(schema, keyFields, partitionFields, hiveStyle, urlEncode);
+        ordering = full && precombineField.isPresent() ? FieldPath.resolve(schema, precombineField.get(), "precombine")
+            : null;
+        deleteFlag = full && schema.getField(MetaFields.IS_DELETED) != null
+            ? FieldPath.resolve(schema, MetaFields.IS_DELETED, "delete marker") : null;
+        lastSchema = schema;
+      }
+      if (op != WriteOperation.DELETE) {
+        validate(raw, where);
+      }
+      return toWriteRecord(raw, op, keys, ordering, deleteFlag, where);
+    }
+  }
+
+  private WriteRecord toWriteRecord(GenericRecord raw, WriteOperation op, KeyGenerator keys, FieldPath ordering,
+      FieldPath deleteFlag, Supplier<String> where) {
+    String key;
+    String partition;
+    try {
+      key = keys.recordKey(raw);
+      partition = keys.partitionPath(raw);
+    } catch (SluiceException e) {
+      // the key generator names the field; the place is ours
+      throw Errors.badInput(where.get(), e.getMessage().replaceFirst("^Bad input at ", ""), e);
+    }
+    if (op == WriteOperation.DELETE) {
+      return new WriteRecord(key, partition, null, Ordering.NATURAL, WriteRecord.DeleteKind.HARD);
+    }
+    @SuppressWarnings("rawtypes")
+    Comparable ord = Ordering.NATURAL;
+    if (ordering != null) {
+      ord = Ordering.normalize(ordering.get(raw));
+      if (ord == null) {
+        throw Errors.badInput(where.get() + " (key " + key + ")", ordering.name(), "the precombine value is null",
+            "a value to order versions of a key by");
+      }
+    }
+    boolean softDelete = deleteFlag != null && Boolean.TRUE.equals(deleteFlag.get(raw));
+    return new WriteRecord(key, partition, raw, ord, softDelete ? WriteRecord.DeleteKind.SOFT : WriteRecord.DeleteKind.NONE);
+  }
+
+  private void validate(GenericRecord raw, Supplier<String> place) {
+    if (!GenericData.get().validate(userSchema, raw)) {
+      String where = place.get();
+      for (Schema.Field f : userSchema.getFields()) {
+        if (!GenericData.get().validate(f.schema(), raw.get(f.pos()))) {
+          Object v = raw.get(f.pos());
+          throw Errors.badInput(where, f.name(), v == null ? "the value is null" : "value " + v + " does not match",
+              "a value of type " + f.schema());
+        }
+      }
+      throw Errors.badInput(where, null, "the record does not match the table schema", userSchema.toString());
+    }
+  }
+
+  private SluiceException schemaMismatch(String where, Schema got) {
+    return Errors.badInput(where, null, "the record's schema differs from the table schema: " + got,
+        "records built with the table schema (Table.schema()) " + userSchema);
+  }
+}

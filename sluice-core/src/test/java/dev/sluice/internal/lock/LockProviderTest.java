@@ -1,0 +1,111 @@
+package dev.sluice.internal.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.storage.LocalStorage;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LockProviderTest {
+  @TempDir
+  Path dir;
+
+  private FileSystemLockProvider fsLock(int expireMinutes) {
+    return new FileSystemLockProvider(new LocalStorage(), dir.toString(), expireMinutes);
+  }
+
+  @Test
+  void theLockFileIsExclusiveAndSaysWhoHoldsIt() throws IOException {
+    FileSystemLockProvider a = fsLock(0);
+    FileSystemLockProvider b = fsLock(0);
+    assertTrue(a.tryLock());
+    assertFalse(b.tryLock());
+    String owner = b.currentOwner().orElseThrow();
+    assertTrue(owner.contains("\"pid\":" + ProcessHandle.current().pid()), owner);
+    a.unlock();
+    assertFalse(Files.exists(dir.resolve("lock")));
+    assertTrue(b.tryLock());
+    a.unlock();
+    assertTrue(Files.exists(dir.resolve("lock")), "only the holder removes the lock");
+    b.unlock();
+  }
+
+  @Test
+  void aLockOfADeadProcessOnThisHostIsBrokenAndAnExpiredOneToo() throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version")
+        .redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    p.waitFor();
+    String host = InetAddress.getLocalHost().getHostName();
+    Files.writeString(dir.resolve("lock"), "{\"lockCreateTime\":\"x\",\"host\":\"" + host + "\",\"pid\":" + p.pid()
+        + ",\"processStart\":\"\",\"token\":\"dead\"}");
+    assertTrue(fsLock(0).tryLock(), "the holder is gone");
+    Files.delete(dir.resolve("lock"));
+
+    String alive = "{\"host\":\"" + host + "\",\"pid\":" + ProcessHandle.current().pid() + ",\"token\":\"other\"}";
+    Files.writeString(dir.resolve("lock"), alive);
+    Files.setLastModifiedTime(dir.resolve("lock"), FileTime.fromMillis(System.currentTimeMillis() - 600_000));
+    assertFalse(fsLock(0).tryLock(), "a live holder's lock never expires with expire=0");
+    assertFalse(fsLock(20).tryLock(), "not yet expired");
+    assertTrue(fsLock(5).tryLock(), "older than 5 minutes");
+    Files.writeString(dir.resolve("lock"), "{\"host\":\"elsewhere\",\"pid\":1,\"token\":\"remote\"}");
+    assertFalse(fsLock(0).tryLock(), "a holder on another host is never taken as dead");
+  }
+
+  @Test
+  void waitingForTheLockEndsInAConflictNamingItsHolder() {
+    FileSystemLockProvider holder = fsLock(0);
+    assertTrue(holder.tryLock());
+    TableLock lock = new TableLock(fsLock(0), 100, 10);
+    SluiceException e = assertThrows(SluiceException.class, () -> lock.acquire("commit instant 1"));
+    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertTrue(e.getMessage().contains(dir.resolve("lock").toString()) && e.getMessage().contains("held by"),
+        e.getMessage());
+    holder.unlock();
+    try (TableLock.Held held = lock.acquire("commit instant 1")) {
+      assertTrue(Files.exists(dir.resolve("lock")));
+    }
+    assertFalse(Files.exists(dir.resolve("lock")));
+  }
+
+  @Test
+  void theInProcessLockIsPerTableAndNotReentrant() throws InterruptedException, java.util.concurrent.ExecutionException {
+    InProcessLockProvider a = new InProcessLockProvider(dir.resolve("t1").toString());
+    assertTrue(a.tryLock());
+    assertThrows(SluiceException.class, a::tryLock);
+    boolean other = CompletableFuture.supplyAsync(() -> new InProcessLockProvider(dir.resolve("t1").toString()).tryLock()).get();
+    assertFalse(other, "another thread waits");
+    assertTrue(CompletableFuture.supplyAsync(() -> {
+      InProcessLockProvider c = new InProcessLockProvider(dir.resolve("t2").toString());
+      boolean ok = c.tryLock();
+      c.unlock();
+      return ok;
+    }).get(), "another table's lock is free");
+    a.unlock();
+  }
+
+  @Test
+  void providersAreChosenByHudisClassNames() {
+    LocalStorage s = new LocalStorage();
+    assertTrue(TableLock.provider(s, dir.toString(), Config.empty()) instanceof FileSystemLockProvider);
+    assertTrue(TableLock.provider(s, dir.toString(), Config.of(Map.of("hoodie.write.lock.provider",
+        TableLock.IN_PROCESS_PROVIDER))) instanceof InProcessLockProvider);
+    SluiceException e = assertThrows(SluiceException.class, () -> TableLock.provider(s, dir.toString(), Config.of(Map.of(
+        "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"))));
+    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertTrue(e.getMessage().contains("ZookeeperBasedLockProvider"), e.getMessage());
+  }
+}

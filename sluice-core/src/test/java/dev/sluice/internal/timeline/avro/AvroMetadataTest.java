@@ -1,0 +1,78 @@
+package dev.sluice.internal.timeline.avro;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.internal.error.SluiceException;
+import dev.sluice.internal.rollback.PartitionRollback;
+import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.rollback.RollbackPlan;
+import dev.sluice.internal.rollback.RollbackRequest;
+import dev.sluice.internal.savepoint.RestoreMetadata;
+import dev.sluice.internal.savepoint.RestorePlan;
+import dev.sluice.internal.savepoint.SavepointMetadata;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.SeekableByteArrayInput;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.Test;
+
+class AvroMetadataTest {
+  private static final InstantInfo TARGET = new InstantInfo("20240101000000001", "deltacommit");
+
+  private static RollbackMetadata rollbackMetadata() {
+    PartitionRollback p = new PartitionRollback("p0", List.of("/t/p0/a_0-0-0_20240101000000001.parquet"),
+        List.of("/t/p0/b_0-0-0_20240101000000001.parquet"), Map.of("/t/p0/.f_1.log.2_1-0-1", 120L),
+        Map.of(".f_1.log.1_0-0-0", 1L));
+    return RollbackMetadata.of("20240101000000009", 15, TARGET, List.of(p, PartitionRollback.empty("p1")));
+  }
+
+  @Test
+  void everyMetadataRoundTripsThroughHudisContainerForm() {
+    RollbackPlan plan = new RollbackPlan(TARGET, List.of(RollbackRequest.delete("p0", "/t/p0/a.parquet"),
+        RollbackRequest.appendBlock("p1", "f-0", "20230101000000000", Map.of(".f-0_20230101000000000.log.1_0-0-0", 1L))), 1);
+    assertEquals(plan, RollbackPlan.fromAvroBytes(plan.toAvroBytes(), "plan"));
+    RollbackMetadata md = rollbackMetadata();
+    assertEquals(1, md.totalFilesDeleted());
+    assertEquals(List.of(TARGET.commitTime()), md.commitsRollback());
+    assertEquals(md, RollbackMetadata.fromAvroBytes(md.toAvroBytes(), "md"));
+    SavepointMetadata sp = new SavepointMetadata("me", 123L, "", Map.of("p0", List.of("a.parquet")), 1);
+    assertEquals(sp, SavepointMetadata.fromAvroBytes(sp.toAvroBytes(), "sp"));
+    RestorePlan rp = new RestorePlan(List.of(TARGET), 2, "20230101000000000");
+    assertEquals(rp, RestorePlan.fromAvroBytes(rp.toAvroBytes(), "rp"));
+    RestoreMetadata rm = new RestoreMetadata("20240101000000010", 20, List.of(TARGET.commitTime()),
+        Map.of(TARGET.commitTime(), List.of(md)), 1, List.of(TARGET));
+    assertEquals(rm, RestoreMetadata.fromAvroBytes(rm.toAvroBytes(), "rm"));
+  }
+
+  @Test
+  void theContainerHeaderCarriesHudisModelSchemaUnchanged() throws java.io.IOException {
+    byte[] bytes = rollbackMetadata().toAvroBytes();
+    try (DataFileReader<GenericRecord> r = new DataFileReader<>(new SeekableByteArrayInput(bytes), new GenericDatumReader<>())) {
+      Schema header = new Schema.Parser().parse(r.getMetaString("avro.schema"));
+      assertEquals("org.apache.hudi.avro.model.HoodieRollbackMetadata", header.getFullName());
+      assertEquals(AvroMetadata.schema(AvroMetadata.ROLLBACK_METADATA), header);
+      assertEquals("null", r.getMetaString("avro.codec") == null ? "null" : r.getMetaString("avro.codec"));
+      List<String> fields = header.getFields().stream().map(Schema.Field::name).toList();
+      assertEquals(List.of("startRollbackTime", "timeTakenInMillis", "totalFilesDeleted", "commitsRollback",
+          "partitionMetadata", "version", "instantsRollback"), fields);
+    }
+    String magic = new String(bytes, 0, 3, StandardCharsets.ISO_8859_1);
+    assertEquals("Obj", magic);
+  }
+
+  @Test
+  void damagedBytesAreABadTableErrorNamingTheFile() {
+    byte[] bytes = rollbackMetadata().toAvroBytes();
+    byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length / 2);
+    SluiceException e = assertThrows(SluiceException.class, () -> RollbackMetadata.fromAvroBytes(cut, "/t/.hoodie/1.rollback"));
+    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertTrue(e.getMessage().contains("/t/.hoodie/1.rollback"), e.getMessage());
+  }
+}
