@@ -3,7 +3,11 @@ package dev.sluice.cli;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
+import dev.sluice.internal.compact.Compaction;
+import dev.sluice.internal.compact.CompactionResult;
 import dev.sluice.internal.config.Config;
+import dev.sluice.internal.read.QueryType;
+import dev.sluice.internal.read.Scan;
 import dev.sluice.internal.read.expr.ExpressionParser;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.util.CloseableIterator;
@@ -23,6 +27,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -41,6 +46,10 @@ final class DemoCommand implements Callable<Integer> {
 
   private PrintWriter out;
 
+  /** The Merge-on-Read table's insert instant and one of its log files, named in the closing hints. */
+  private String morInsert;
+  private String morLogFile;
+
   static Schema tripSchema() {
     return SchemaBuilder.record("trip").namespace("demo").fields()
         .requiredString("trip_id")
@@ -58,8 +67,9 @@ final class DemoCommand implements Callable<Integer> {
     Path root = dir != null ? dir : Files.createTempDirectory("sluice-demo-");
     Files.createDirectories(root);
     Path cow = root.resolve("trips_cow");
-    if (Files.exists(cow)) {
-      out.println("error: " + cow + " exists; give an empty DIR");
+    Path mor = root.resolve("trips_mor");
+    if (Files.exists(cow) || Files.exists(mor)) {
+      out.println("error: " + (Files.exists(cow) ? cow : mor) + " exists; give an empty DIR");
       return 1;
     }
     Schema schema = tripSchema();
@@ -115,13 +125,122 @@ final class DemoCommand implements Callable<Integer> {
       s.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).sorted().forEach(n -> say(".hoodie/" + n));
     }
     say("each write is <instant>.commit.requested -> .inflight -> .commit; the completed file appears last, in one step.");
+
+    mergeOnRead(root, mor, schema, trips);
     out.println();
     out.println("Done. Explore it yourself:");
     out.println("  bin/sluice timeline " + cow);
     out.println("  bin/sluice files " + cow);
     out.println("  bin/sluice query " + cow + " --where \"city = 'lisbon'\" --limit 5 --format table");
+    out.println("  bin/sluice files " + mor + "          (file slices: base file, log files, their blocks)");
+    out.println("  bin/sluice logs " + mor + " " + morLogFile + "   (the blocks of one log file)");
+    out.println("  bin/sluice stats " + mor);
+    out.println("  bin/sluice query " + mor + " --type incremental --from " + morInsert + " --include-deletes --meta --limit 5");
     out.flush();
     return 0;
+  }
+
+  /**
+   * The Merge-on-Read half: the same trips, then updates and deletes that go to log files, the snapshot and
+   * read-optimized views that differ until a compaction, an incremental query and {@code sluice stats}.
+   */
+  private void mergeOnRead(Path root, Path mor, Schema schema, List<GenericRecord> trips) {
+    step("7. Create a Merge-on-Read table with the same layout and insert the same 3,000 trips");
+    Table t = Tables.create(mor.toString(), TableSpec.builder("trips_mor").type(TableType.MERGE_ON_READ)
+        .recordKey("trip_id").precombine("ts").partitionBy("city").schema(schema).build(), demoConfig());
+    CommitResult inserted = t.insert(trips.iterator());
+    morInsert = inserted.instantTime();
+    describe(inserted);
+    say("inserts go to base files, as on Copy-on-Write; the commit is a deltacommit.");
+
+    step("8. Upsert 300 changed trips (a later ts, a new fare), then delete 30 others");
+    Random rnd = new Random(7);
+    List<GenericRecord> changed = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      GenericRecord old = trips.get(i * 10);
+      changed.add(trip(schema, rnd, old.get("trip_id").toString(), 2_000, old.get("city").toString()));
+    }
+    CommitResult upserted = t.upsert(changed.iterator());
+    describe(upserted);
+    morLogFile = upserted.files().get(0).relativePath();
+    List<GenericRecord> gone = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      gone.add(key(t, trips.get(i * 10 + 5)));
+    }
+    describe(t.delete(gone.iterator()));
+    say("Merge-on-Read rewrote no base file: each file group got a log file (.<file id>_<base instant>.log.1_...)");
+    say("holding a data block of its changed rows, then a second version (.log.2_...) holding a delete block:");
+    listFiles(root, mor);
+
+    step("9. Snapshot vs read-optimized query");
+    String probe = changed.get(0).get("trip_id").toString();
+    say("snapshot (base files merged with the logs): " + countAs(t, QueryType.SNAPSHOT, null) + " rows, "
+        + countAs(t, QueryType.SNAPSHOT, "ts >= 2000") + " with ts >= 2000 (the updated trips); "
+        + probe + " fare " + fare(t, QueryType.SNAPSHOT, probe));
+    say("read-optimized (base files only): " + countAs(t, QueryType.READ_OPTIMIZED, null) + " rows, "
+        + countAs(t, QueryType.READ_OPTIMIZED, "ts >= 2000") + " with ts >= 2000; "
+        + probe + " fare " + fare(t, QueryType.READ_OPTIMIZED, probe));
+    say("the read-optimized query skips the logs: fast, but it shows the old values and the deleted rows");
+    say("until the table is compacted.");
+
+    step("10. sluice stats: what the logs cost a snapshot read");
+    CommandLine stats = Main.commandLine();
+    stats.setOut(out);
+    stats.setErr(spec.commandLine().getErr());
+    stats.execute("stats", mor.toString());
+    say("read-amp > 1: a snapshot read opens the log bytes too, and merges their records into every base row.");
+
+    step("11. Compaction: schedule a plan, then run it");
+    Compaction compaction = t.compaction();
+    String planned = compaction.scheduleNow().orElseThrow();
+    say(String.format("scheduled compaction %s: %d file groups (.hoodie/%s.compaction.requested)", planned,
+        compaction.plan(planned).operations().size(), planned));
+    CompactionResult compacted = compaction.run(planned);
+    say(String.format("compaction %s: %d base files written, %d records, %d log files compacted", compacted.instantTime(),
+        compacted.baseFilesWritten(), compacted.recordsWritten(), compacted.logFilesCompacted()));
+    say("after compaction: snapshot " + countAs(t, QueryType.SNAPSHOT, null) + " rows, "
+        + countAs(t, QueryType.SNAPSHOT, "ts >= 2000") + " with ts >= 2000; read-optimized "
+        + countAs(t, QueryType.READ_OPTIMIZED, null) + " rows, " + countAs(t, QueryType.READ_OPTIMIZED, "ts >= 2000")
+        + " with ts >= 2000");
+    say("each file group has a new base file holding the merged rows, so both queries now read the same rows.");
+    say("(sluice compact TABLE --schedule / --run does this from the command line; see docs/merge-on-read.md)");
+
+    step("12. Incremental query: what changed since the insert " + morInsert);
+    long[] changes = incremental(t, morInsert);
+    say("incremental from " + morInsert + ": " + changes[0] + " rows, the trips updated after it (the compaction");
+    say("rewrote rows but is not a write, so it adds none); with --include-deletes also " + changes[1] + " rows");
+    say("flagged _hoodie_is_deleted = true: the deleted trips as they were at " + morInsert + ".");
+  }
+
+  private static GenericRecord key(Table t, GenericRecord src) {
+    GenericData.Record k = new GenericData.Record(t.keySchema());
+    k.put("trip_id", src.get("trip_id"));
+    k.put("city", src.get("city"));
+    return k;
+  }
+
+  private static long countAs(Table t, QueryType type, String where) {
+    Scan scan = t.newScan().queryType(type);
+    return count(where == null ? scan : scan.filter(ExpressionParser.parse(where)));
+  }
+
+  private static Object fare(Table t, QueryType type, String tripId) {
+    try (CloseableIterator<GenericRecord> rows = t.newScan().queryType(type)
+        .filter(ExpressionParser.parse("trip_id = '" + tripId + "'")).open()) {
+      return rows.hasNext() ? rows.next().get("fare") : "(none)";
+    }
+  }
+
+  /** Rows of an incremental query from {@code begin}: {live rows, rows flagged deleted}. */
+  private static long[] incremental(Table t, String begin) {
+    long[] n = new long[2];
+    try (CloseableIterator<GenericRecord> rows = t.newScan().incremental(begin)
+        .includeDeletes(true).open()) {
+      while (rows.hasNext()) {
+        n[Boolean.TRUE.equals(rows.next().get("_hoodie_is_deleted")) ? 1 : 0]++;
+      }
+    }
+    return n;
   }
 
   private static Config demoConfig() {
@@ -153,6 +272,10 @@ final class DemoCommand implements Callable<Integer> {
     if (asOf != null) {
       scan = scan.asOf(asOf);
     }
+    return count(scan);
+  }
+
+  private static long count(Scan scan) {
     long n = 0;
     try (CloseableIterator<GenericRecord> rows = scan.open()) {
       while (rows.hasNext()) {

@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import static java.util.stream.Collectors.toSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,12 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -192,10 +199,76 @@ class CliTest {
   }
 
   @Test
-  void demoBuildsTablesAndExplains() {
+  void demoBuildsTablesAndExplains() throws IOException {
     Run r = run("demo", dir.resolve("demo").toString());
     assertEquals(0, r.exit(), r.err() + r.out());
-    assertTrue(r.out().contains("rows now: 3050"), r.out());
+    String out = r.out();
+    assertTrue(out.contains("rows now: 3050"), out);
     assertTrue(Files.exists(dir.resolve("demo/trips_cow/.hoodie/hoodie.properties")));
+
+    // Merge-on-Read: the upsert and the delete went to log files (one data and one delete block per file group)
+    Path mor = dir.resolve("demo/trips_mor");
+    List<Path> logs;
+    try (Stream<Path> s = Files.walk(mor)) {
+      logs = s.filter(p -> p.getFileName().toString().matches("\\..*\\.log\\.\\d+_.*")).toList();
+    }
+    assertEquals(6, logs.size(), logs.toString());
+    assertEquals(6, out.lines().filter(l -> l.startsWith("  logged ")).count(), out);
+
+    // before compaction the two views differ: the read-optimized one misses the updates and the deletes
+    long[] snapshot = numbers(out, "snapshot \\(base files merged with the logs\\): (\\d+) rows, (\\d+) with ts >= 2000");
+    long[] readOptimized = numbers(out, "read-optimized \\(base files only\\): (\\d+) rows, (\\d+) with ts >= 2000");
+    assertEquals(List.of(2970L, 300L), List.of(snapshot[0], snapshot[1]));
+    assertEquals(List.of(3000L, 0L), List.of(readOptimized[0], readOptimized[1]));
+    assertTrue(numbers(out, "read amplification (\\d+)\\.\\d+\\)")[0] >= 1 && out.contains("MERGE_ON_READ table"), out);
+
+    // after compaction they agree, and the table's own queries say so too
+    long[] after = numbers(out, "after compaction: snapshot (\\d+) rows, (\\d+) with ts >= 2000; read-optimized (\\d+) rows, "
+        + "(\\d+) with ts >= 2000");
+    assertEquals(List.of(2970L, 300L, 2970L, 300L), List.of(after[0], after[1], after[2], after[3]));
+    Run ro = run("query", mor.toString(), "--type", "read-optimized", "--where", "ts >= 2000");
+    assertEquals(0, ro.exit(), ro.err());
+    assertEquals(300, ro.out().lines().count());
+    Run stats = run("stats", mor.toString());
+    assertTrue(stats.out().contains("read amplification 1.00"), stats.out());
+
+    // the incremental query from the insert returns exactly the updated trips, and with deletes the deleted ones
+    String insert = numberText(out, "incremental from (\\d{17}): (\\d+) rows");
+    Set<String> updated = IntStream.range(0, 300).mapToObj(i -> String.format("trip-%05d", i * 10)).collect(toSet());
+    Set<String> deleted = IntStream.range(0, 30).mapToObj(i -> String.format("trip-%05d", i * 10 + 5)).collect(toSet());
+    Run inc = run("query", mor.toString(), "--type", "incremental", "--from", insert, "--columns", "trip_id");
+    assertEquals(0, inc.exit(), inc.err());
+    assertEquals(updated, tripIds(inc.out(), l -> true));
+    assertEquals(300, inc.out().lines().count());
+    Run withDeletes = run("query", mor.toString(), "--type", "incremental", "--from", insert, "--include-deletes",
+        "--columns", "trip_id");
+    assertEquals(deleted, tripIds(withDeletes.out(), l -> l.contains("\"_hoodie_is_deleted\":true")));
+    assertEquals(330, withDeletes.out().lines().count());
+    assertTrue(out.contains(": 300 rows, the trips updated after it") && out.contains("with --include-deletes also 30 rows"),
+        out);
+  }
+
+  private static long[] numbers(String text, String regex) {
+    Matcher m = Pattern.compile(regex).matcher(text);
+    assertTrue(m.find(), regex + " not in:\n" + text);
+    long[] n = new long[m.groupCount()];
+    for (int i = 0; i < n.length; i++) {
+      n[i] = Long.parseLong(m.group(i + 1));
+    }
+    return n;
+  }
+
+  private static String numberText(String text, String regex) {
+    Matcher m = Pattern.compile(regex).matcher(text);
+    assertTrue(m.find(), regex + " not in:\n" + text);
+    return m.group(1);
+  }
+
+  private static Set<String> tripIds(String jsonLines, Predicate<String> keep) {
+    Matcher m = Pattern.compile("\"trip_id\":\"(trip-\\d+)\"").matcher("");
+    return jsonLines.lines().filter(keep).map(l -> {
+      assertTrue(m.reset(l).find(), l);
+      return m.group(1);
+    }).collect(toSet());
   }
 }
