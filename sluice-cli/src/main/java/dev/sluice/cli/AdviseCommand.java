@@ -53,7 +53,7 @@ final class AdviseCommand implements Callable<Integer> {
   @Option(names = "--ignore-unknown-fields", description = "Skip input fields that are not in the table schema.")
   boolean ignoreUnknown;
 
-  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
   boolean json;
 
   @Mixin

@@ -28,7 +28,7 @@ final class ArchiveCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Print the instants an archival would move now, and change nothing.")
   boolean dryRun;
 
-  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
   boolean json;
 
   @Mixin

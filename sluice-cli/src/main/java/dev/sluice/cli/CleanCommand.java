@@ -31,7 +31,7 @@ final class CleanCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Print what a clean would delete now, and change nothing.")
   boolean dryRun;
 
-  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
   boolean json;
 
   @Mixin

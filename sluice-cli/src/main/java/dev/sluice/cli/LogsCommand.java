@@ -52,7 +52,7 @@ final class LogsCommand implements Callable<Integer> {
   @Option(names = "--records", description = "Also print each data block's records and each delete block's keys as JSON Lines.")
   boolean records;
 
-  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
   boolean json;
 
   @Mixin

@@ -36,7 +36,7 @@ final class StatsCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
 
-  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
   boolean json;
 
   @Mixin

@@ -37,7 +37,7 @@ final class TimelineCommand implements Callable<Integer> {
   @Option(names = "--archived", description = "Also list the instants archived to .hoodie/archived, oldest first.")
   boolean archived;
 
-  @Option(names = "--json", description = "Print one JSON document (field names in the README).")
+  @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
   boolean json;
 
   @Mixin

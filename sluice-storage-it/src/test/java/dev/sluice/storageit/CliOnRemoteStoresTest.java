@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's command lines: the CLI pointed at HDFS with {@code --conf}, at S3 with {@code --config FILE}. */
+/** The command lines of docs/storage.md: the CLI pointed at HDFS with {@code --conf}, at S3 with {@code --config FILE}. */
 @ExtendWith(Servers.class)
 class CliOnRemoteStoresTest {
   private static final String COLUMNS = "trip_id string, ts long, city string, fare double";

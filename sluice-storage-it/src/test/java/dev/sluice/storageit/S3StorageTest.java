@@ -86,7 +86,7 @@ class S3StorageTest {
   /**
    * The window of check-then-PUT: the existence check happens when the stream opens, the PUT when it closes. Two
    * writers that open before either closes both succeed, and the later close silently replaces the earlier
-   * object. This is why concurrent writers on S3 need a lock provider (see the README).
+   * object. This is why concurrent writers on S3 need a lock provider (see docs/storage.md).
    */
   @Test
   void twoWritersThatBothPassTheExistenceCheckBothSucceedAndTheLastCloseWins() throws IOException {

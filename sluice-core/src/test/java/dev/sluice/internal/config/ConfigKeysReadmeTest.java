@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The README's configuration table lists every key of {@link ConfigKeys}, and only those. */
+/** The configuration table of docs/configuration.md lists every key of {@link ConfigKeys}, and only those. */
 class ConfigKeysReadmeTest {
   @Test
   void everyKeyHasARowInTheReadmeTable() throws IOException {
-    // tests run in the module directory; the README is the repository's
-    Path readme = Path.of("..", "README.md");
+    // tests run in the module directory; the docs are the repository's
+    Path readme = Path.of("..", "docs", "configuration.md");
     assertTrue(Files.exists(readme), readme.toAbsolutePath().toString());
     Set<String> rows = new HashSet<>();
     for (String line : Files.readAllLines(readme)) {
@@ -33,8 +33,8 @@ class ConfigKeysReadmeTest {
         missing.add(key.name());
       }
     }
-    assertEquals(List.of(), missing, "keys without a README row");
+    assertEquals(List.of(), missing, "keys without a row in docs/configuration.md");
     rows.removeAll(names);
-    assertEquals(Set.of(), rows, "README rows without a key");
+    assertEquals(Set.of(), rows, "rows of docs/configuration.md without a key");
   }
 }
