@@ -1,8 +1,10 @@
-package dev.sluice.internal.txn;
+package dev.sluice.internal.service;
 
+import dev.sluice.internal.commit.ConcurrencyMode;
+import dev.sluice.internal.commit.FailedWritesPolicy;
+import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.config.Config;
-import dev.sluice.internal.heartbeat.Heartbeats;
-import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.internal.savepoint.RestoreMetadata;
@@ -18,7 +20,7 @@ import java.util.function.Supplier;
 
 /**
  * Rollback, savepoint and restore run the way writes do: under the table lock when optimistic concurrency control is
- * on, so they never interleave with another writer's conflict check and commit.
+ * on ({@link InstantLifecycle#locked}), so they never interleave with another writer's conflict check and commit.
  */
 public final class TableActions {
   private final Storage storage;
@@ -74,11 +76,6 @@ public final class TableActions {
   }
 
   private <T> T locked(String purpose, Supplier<T> action) {
-    if (ConcurrencyMode.fromConfig(config) != ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
-      return action.get();
-    }
-    try (TableLock.Held held = TableLock.forTable(storage, basePath, config).acquire(purpose)) {
-      return action.get();
-    }
+    return InstantLifecycle.of(storage, basePath, config).locked(purpose, action);
   }
 }
