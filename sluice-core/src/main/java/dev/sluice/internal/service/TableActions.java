@@ -16,7 +16,6 @@ import dev.sluice.internal.timeline.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * Rollback, savepoint and restore run the way writes do: under the table lock when optimistic concurrency control is
@@ -36,7 +35,7 @@ public final class TableActions {
 
   /** Rolls back one instant (a pending write or the latest completed one). */
   public RollbackMetadata rollback(String instantTime) {
-    return locked("roll back instant " + instantTime, () -> rollbacks().rollback(instantTime));
+    return lifecycle().locked("roll back instant " + instantTime, () -> rollbacks().rollback(instantTime));
   }
 
   /**
@@ -50,7 +49,7 @@ public final class TableActions {
       eligible = i -> hb.isExpired(i.time());
     }
     Predicate<Instant> which = eligible;
-    return locked("roll back failed writes", () -> rollbacks().rollbackFailedWrites(which));
+    return lifecycle().locked("roll back failed writes", () -> rollbacks().rollbackFailedWrites(which));
   }
 
   private Rollbacks rollbacks() {
@@ -59,12 +58,12 @@ public final class TableActions {
 
   /** Savepoints a completed commit (the latest if empty). */
   public SavepointMetadata savepoint(Optional<String> instantTime, String user, String comment) {
-    return locked("savepoint", () -> new Savepoints(storage, basePath).create(instantTime, user, comment));
+    return lifecycle().locked("savepoint", () -> new Savepoints(storage, basePath).create(instantTime, user, comment));
   }
 
   /** Deletes a savepoint. */
   public void deleteSavepoint(String instantTime) {
-    locked("delete savepoint " + instantTime, () -> {
+    lifecycle().locked("delete savepoint " + instantTime, () -> {
       new Savepoints(storage, basePath).delete(instantTime);
       return null;
     });
@@ -72,10 +71,11 @@ public final class TableActions {
 
   /** Restores the table to a savepoint. */
   public RestoreMetadata restore(String savepointTime) {
-    return locked("restore to " + savepointTime, () -> new Restores(storage, basePath).restore(savepointTime));
+    return lifecycle().locked("restore to " + savepointTime, () -> new Restores(storage, basePath).restore(savepointTime));
   }
 
-  private <T> T locked(String purpose, Supplier<T> action) {
-    return InstantLifecycle.of(storage, basePath, config).locked(purpose, action);
+  /** The lifecycle of the table's instants, whose lock the actions run under; made when used. */
+  private InstantLifecycle lifecycle() {
+    return InstantLifecycle.of(storage, basePath, config);
   }
 }
