@@ -1,6 +1,7 @@
 package dev.sluice.internal.commit;
 
 import dev.sluice.internal.timeline.Instant;
+import java.util.function.Function;
 
 /**
  * What one action (a compaction, a clean, a rollback, a savepoint, a restore; later clustering) supplies to
@@ -11,6 +12,21 @@ import dev.sluice.internal.timeline.Instant;
  * @param <R> what the work produces, from which the completed instant's content is made
  */
 public interface InstantAction<R> {
+  /** An action with an empty inflight file, no markers and nothing to do before the publish. */
+  static <R> InstantAction<R> of(Function<Instant, R> execute, Function<R, byte[]> metadata) {
+    return new InstantAction<>() {
+      @Override
+      public R execute(Instant inflight) {
+        return execute.apply(inflight);
+      }
+
+      @Override
+      public byte[] metadata(R result) {
+        return metadata.apply(result);
+      }
+    };
+  }
+
   /** The content of the inflight file; Hudi writes it empty for most actions (a clean repeats its plan there). */
   default byte[] inflightContent() {
     return new byte[0];

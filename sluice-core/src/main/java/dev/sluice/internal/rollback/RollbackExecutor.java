@@ -55,17 +55,7 @@ final class RollbackExecutor {
     long start = System.currentTimeMillis();
     String ts = plan.instantToRollback().commitTime();
     RollbackMetadata md = lifecycle.run(rollback, publish ? Publish.DIRECT : Publish.NEVER, "roll back instant " + ts,
-        new InstantAction<RollbackMetadata>() {
-          @Override
-          public RollbackMetadata execute(Instant inflight) {
-            return carryOut(rollback, plan, target, publish, start);
-          }
-
-          @Override
-          public byte[] metadata(RollbackMetadata result) {
-            return result.toAvroBytes();
-          }
-        });
+        InstantAction.of(inflight -> carryOut(rollback, plan, target, publish, start), RollbackMetadata::toAvroBytes));
     new Markers(storage, basePath, ts).deleteAll();
     new Markers(storage, basePath, rollback.time()).deleteAll();
     return md;

@@ -72,17 +72,7 @@ public final class Restores {
     }
     RestorePlan planned = plan;
     RestoreMetadata md = lifecycle.run(restore, Publish.DIRECT, "restore to " + savepointTime,
-        new InstantAction<RestoreMetadata>() {
-          @Override
-          public RestoreMetadata execute(Instant inflight) {
-            return rollBackAll(inflight, planned, start);
-          }
-
-          @Override
-          public byte[] metadata(RestoreMetadata result) {
-            return result.toAvroBytes();
-          }
-        });
+        InstantAction.of(inflight -> rollBackAll(inflight, planned, start), RestoreMetadata::toAvroBytes));
     // pending or completed rollbacks after the savepoint would otherwise look unfinished or refer to deleted instants
     for (Instant r : store.load().filter(i -> i.action() == Action.ROLLBACK
         && InstantTimes.isBefore(savepointTime, i.time())).instants()) {

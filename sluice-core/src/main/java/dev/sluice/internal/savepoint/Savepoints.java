@@ -85,17 +85,7 @@ public final class Savepoints {
     // a savepoint has no requested state; if an earlier savepoint of this commit died before completing, this one
     // completes it
     return lifecycle.runWithoutRequest(Instant.inflight(time, Action.SAVEPOINT), existing.isPresent(), Publish.DIRECT,
-        "savepoint " + time, new InstantAction<SavepointMetadata>() {
-          @Override
-          public SavepointMetadata execute(Instant inflight) {
-            return md;
-          }
-
-          @Override
-          public byte[] metadata(SavepointMetadata result) {
-            return result.toAvroBytes();
-          }
-        });
+        "savepoint " + time, InstantAction.of(inflight -> md, SavepointMetadata::toAvroBytes));
   }
 
   /** Deletes the savepoint at {@code instantTime} (completed file first, then the inflight file). */
