@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.marker.IOType;
-import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.commit.IOType;
+import dev.sluice.internal.commit.Markers;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;

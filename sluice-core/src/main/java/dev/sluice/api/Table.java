@@ -22,7 +22,7 @@ import dev.sluice.internal.table.TableSchema;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.txn.TableActions;
+import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.write.CommitResult;
 import dev.sluice.internal.write.TableWriter;
 import dev.sluice.internal.write.WriteOperation;

@@ -2,7 +2,7 @@ package dev.sluice.internal.archive;
 
 import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.internal.config.Config;
-import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
@@ -15,7 +15,6 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.txn.ConcurrencyMode;
 import java.io.IOException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -23,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -43,17 +41,17 @@ public final class Archiver {
   private final ArchiveSettings settings;
   private final CleanSettings cleanSettings;
   private final TimelineStore store;
-  private final Optional<TableLock> lock;
+  private final InstantLifecycle lifecycle;
 
   private Archiver(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings,
-      Optional<TableLock> lock) {
+      InstantLifecycle lifecycle) {
     this.storage = storage;
     this.basePath = basePath;
     settings.checkAgainst(cleanSettings);
     this.settings = settings;
     this.cleanSettings = cleanSettings;
     this.store = new TimelineStore(storage, basePath);
-    this.lock = lock;
+    this.lifecycle = lifecycle;
   }
 
   /**
@@ -62,14 +60,13 @@ public final class Archiver {
    * the next archive file version.
    */
   public static Archiver of(Storage storage, String basePath, Config config) {
-    Optional<TableLock> lock = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL
-        ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
-    return new Archiver(storage, basePath, ArchiveSettings.from(config), CleanSettings.from(config), lock);
+    InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, config);
+    return new Archiver(storage, basePath, ArchiveSettings.from(config), CleanSettings.from(config), lifecycle);
   }
 
   /** An archiver with explicit settings, for a single writer (no lock). */
   public static Archiver of(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings) {
-    return new Archiver(storage, basePath, settings, cleanSettings, Optional.empty());
+    return new Archiver(storage, basePath, settings, cleanSettings, InstantLifecycle.withoutLock(storage, basePath, false));
   }
 
   /** The instants an archival now would move, in their latest states; writes nothing. */
@@ -79,7 +76,7 @@ public final class Archiver {
 
   /** Archives what the limits allow, if anything (under the table lock with several writers). */
   public ArchiveResult archive() {
-    return locked(() -> archiveFrom(store.load()));
+    return lifecycle.locked("archive the timeline", () -> archiveFrom(store.load()));
   }
 
   /**
@@ -91,17 +88,7 @@ public final class Archiver {
     if (planner().select(known, store).isEmpty()) {
       return ArchiveResult.none();
     }
-    return locked(() -> archiveFrom(store.load()));
-  }
-
-  /** Runs {@code archival} holding the table lock when there are several writers. */
-  private ArchiveResult locked(Supplier<ArchiveResult> archival) {
-    if (lock.isEmpty()) {
-      return archival.get();
-    }
-    try (TableLock.Held held = lock.get().acquire("archive the timeline")) {
-      return archival.get();
-    }
+    return lifecycle.locked("archive the timeline", () -> archiveFrom(store.load()));
   }
 
   private ArchiveResult archiveFrom(Timeline timeline) {

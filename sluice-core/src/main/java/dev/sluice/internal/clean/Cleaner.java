@@ -1,10 +1,10 @@
 package dev.sluice.internal.clean;
 
 import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.commit.InstantAction;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -17,7 +17,6 @@ import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.State;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.txn.ConcurrencyMode;
 import dev.sluice.internal.util.KillPoints;
 import java.io.IOException;
 import java.time.ZoneId;
@@ -40,14 +39,14 @@ public final class Cleaner {
   private final String basePath;
   private final CleanSettings settings;
   private final TimelineStore store;
-  private final Optional<TableLock> lock;
+  private final InstantLifecycle lifecycle;
 
-  private Cleaner(Storage storage, String basePath, CleanSettings settings, Optional<TableLock> lock) {
+  private Cleaner(Storage storage, String basePath, CleanSettings settings, InstantLifecycle lifecycle) {
     this.storage = storage;
     this.basePath = basePath;
     this.settings = settings;
     this.store = new TimelineStore(storage, basePath);
-    this.lock = lock;
+    this.lifecycle = lifecycle;
   }
 
   /**
@@ -55,14 +54,13 @@ public final class Cleaner {
    * optimistic concurrency control it plans cleans holding the table lock, as Hudi schedules table services.
    */
   public static Cleaner of(Storage storage, String basePath, Config config) {
-    Optional<TableLock> lock = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL
-        ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
-    return new Cleaner(storage, basePath, CleanSettings.from(config), lock);
+    InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, config);
+    return new Cleaner(storage, basePath, CleanSettings.from(config), lifecycle);
   }
 
   /** A cleaner with explicit settings, for a single writer (no lock). */
   public static Cleaner of(Storage storage, String basePath, CleanSettings settings) {
-    return new Cleaner(storage, basePath, settings, Optional.empty());
+    return new Cleaner(storage, basePath, settings, InstantLifecycle.withoutLock(storage, basePath, false));
   }
 
   /** The settings in use. */
@@ -79,7 +77,7 @@ public final class Cleaner {
     schedule().ifPresent(requested -> done.add(run(requested)));
     if (!done.isEmpty()) {
       // a clean that ran sweeps what failed writes and crashed publishes left (writes do not list for them)
-      new Rollbacks(storage, basePath, lock.isPresent()).cleanStale();
+      new Rollbacks(storage, basePath, lifecycle.concurrentWriters()).cleanStale();
     }
     return new CleanResult(done);
   }
@@ -112,12 +110,7 @@ public final class Cleaner {
    * something, writing {@code <t>.clean.requested}; returns the requested instant.
    */
   public Optional<Instant> schedule() {
-    if (lock.isEmpty()) {
-      return scheduleUnlocked();
-    }
-    try (TableLock.Held held = lock.get().acquire("plan a clean")) {
-      return scheduleUnlocked();
-    }
+    return lifecycle.locked("plan a clean", this::scheduleUnlocked);
   }
 
   private Optional<Instant> scheduleUnlocked() {
@@ -133,8 +126,8 @@ public final class Cleaner {
     }
     MetadataTable.removeIfPresent(storage, basePath);
     ZoneId zone = zone();
-    Instant requested = store.createRequestedAtNewTime(Action.CLEAN, () -> InstantTimes.newInstantTime(zone), timeline,
-        CleanAvro.encode(plan), lock.isPresent());
+    Instant requested = lifecycle.request(Action.CLEAN, () -> InstantTimes.newInstantTime(zone), timeline,
+        CleanAvro.encode(plan));
     return Optional.of(requested);
   }
 
@@ -153,7 +146,10 @@ public final class Cleaner {
     return out;
   }
 
-  /** Runs one pending clean from its plan and completes it. */
+  /**
+   * Runs one pending clean from its plan and completes it. Another cleaner may carry out the same plan at the same
+   * time (deleting twice is harmless): the inflight and completed files it made first count as this one's.
+   */
   private CleanMetadata run(Instant pending) {
     Instant requested = pending.toState(State.REQUESTED);
     byte[] bytes = store.readIfExists(pending).filter(b -> b.length > 0)
@@ -163,7 +159,26 @@ public final class Cleaner {
         "the clean has no plan", "Delete the pending clean's files from .hoodie; the next clean plans again."));
     MetadataTable.removeIfPresent(storage, basePath);
     long start = System.nanoTime();
-    Instant inflight = pending.isRequested() ? toInflight(requested, bytes) : pending;
+    return lifecycle.run(pending, Publish.SHARED, "complete clean " + pending.time(), new InstantAction<CleanMetadata>() {
+      @Override
+      public byte[] inflightContent() {
+        return bytes;
+      }
+
+      @Override
+      public CleanMetadata execute(Instant inflight) {
+        return deleteFiles(inflight, plan, start);
+      }
+
+      @Override
+      public byte[] metadata(CleanMetadata md) {
+        return CleanAvro.encode(md);
+      }
+    });
+  }
+
+  /** Deletes what {@code plan} lists (the clean is inflight) and returns the clean's metadata. */
+  private CleanMetadata deleteFiles(Instant inflight, CleanPlan plan, long start) {
     Map<String, PartitionCleanStats> stats = new LinkedHashMap<>();
     Map<String, PartitionCleanStats> bootstrapStats = new LinkedHashMap<>();
     boolean partitioned = TableConfigStore.read(storage, basePath).isPartitioned();
@@ -191,35 +206,9 @@ public final class Cleaner {
       deletePartition(partition);
     }
     long millis = (System.nanoTime() - start) / 1_000_000L;
-    CleanMetadata md = new CleanMetadata(inflight.time(), millis, deleted,
+    return new CleanMetadata(inflight.time(), millis, deleted,
         plan.earliestInstantToRetain().map(Instant::time).orElse(""), plan.lastCompletedCommit(), stats,
         bootstrapStats, plan.extraMetadata());
-    complete(inflight, md);
-    return md;
-  }
-
-  private Instant toInflight(Instant requested, byte[] plan) {
-    try {
-      return store.transitionToInflight(requested, plan);
-    } catch (SluiceException e) {
-      Instant inflight = requested.toState(State.INFLIGHT);
-      if (e.kind() == ErrorKind.CONFLICT && store.readIfExists(inflight).isPresent()) {
-        // another cleaner started the same plan; deleting twice is harmless
-        return inflight;
-      }
-      throw e;
-    }
-  }
-
-  private void complete(Instant inflight, CleanMetadata md) {
-    try {
-      store.complete(inflight, CleanAvro.encode(md));
-    } catch (SluiceException e) {
-      if (e.kind() != ErrorKind.CONFLICT || store.readIfExists(inflight.toState(State.COMPLETED)).isEmpty()) {
-        throw e;
-      }
-      // another cleaner completed the same plan first (Hudi's checkIfOtherWriterCommitted)
-    }
   }
 
   private void deletePartition(String partition) {

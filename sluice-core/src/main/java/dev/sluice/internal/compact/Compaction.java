@@ -2,18 +2,17 @@ package dev.sluice.internal.compact;
 
 import dev.sluice.internal.config.Config;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.commit.ConcurrencyMode;
+import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.txn.ConcurrencyMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Compaction of a Merge-on-Read table in Hudi 0.15's format: {@link #schedule} plans one into
@@ -26,14 +25,14 @@ public final class Compaction {
   private final String basePath;
   private final Config config;
   private final CompactionSettings settings;
-  private final boolean multiWriter;
 
   private Compaction(Storage storage, String basePath, Config config) {
     this.storage = storage;
     this.basePath = basePath;
     this.config = config;
     this.settings = CompactionSettings.from(config);
-    this.multiWriter = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL;
+    // the concurrency mode is checked now; the lock options when the lock is first needed
+    ConcurrencyMode.fromConfig(config);
   }
 
   /** Compaction of the table at {@code basePath} with options {@code config}; checks the options, does no I/O. */
@@ -61,7 +60,8 @@ public final class Compaction {
 
   private Optional<String> schedule(boolean force) {
     requireMergeOnRead("Scheduling a compaction");
-    return locked("schedule a compaction", () -> new CompactionScheduler(storage, basePath, settings, multiWriter)
+    InstantLifecycle lifecycle = lifecycle();
+    return lifecycle.locked("schedule a compaction", () -> new CompactionScheduler(storage, basePath, settings, lifecycle)
         .schedule(force));
   }
 
@@ -71,8 +71,7 @@ public final class Compaction {
    */
   public CompactionResult run(String instantTime) {
     requireMergeOnRead("Running compaction " + instantTime);
-    Optional<TableLock> lock = multiWriter ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
-    return new CompactionExecutor(storage, basePath, config, settings, lock).run(instantTime);
+    return new CompactionExecutor(storage, basePath, config, settings, lifecycle()).run(instantTime);
   }
 
   /** Runs every pending compaction, oldest first, and returns what each did. */
@@ -109,12 +108,8 @@ public final class Compaction {
     }
   }
 
-  private <T> T locked(String purpose, Supplier<T> action) {
-    if (!multiWriter) {
-      return action.get();
-    }
-    try (TableLock.Held held = TableLock.forTable(storage, basePath, config).acquire(purpose)) {
-      return action.get();
-    }
+  /** The lifecycle of the table's instants; made when used, so that the lock options are read then. */
+  private InstantLifecycle lifecycle() {
+    return InstantLifecycle.of(storage, basePath, config);
   }
 }

@@ -2,11 +2,11 @@ package dev.sluice.internal.compact;
 
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.commit.InstantAction;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.config.Config;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.lock.TableLock;
-import dev.sluice.internal.marker.Markers;
 import dev.sluice.internal.merge.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -30,49 +30,41 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 
 /**
- * Runs a planned compaction ({@code RunCompactionActionExecutor}, {@code HoodieCompactor}): an inflight one (a
- * compactor that died) is first rolled back to requested; then requested → inflight (empty file), every slice of
- * the plan compacted in parallel, and {@code <ts>.commit} published with the write stats, {@code compacted: true} and
- * operation COMPACT (under the table lock with optimistic concurrency control). Its markers go last.
+ * Runs a planned compaction ({@code RunCompactionActionExecutor}, {@code HoodieCompactor}) through the instant
+ * lifecycle: an inflight one (a compactor that died) is first rolled back to requested; then requested → inflight
+ * (empty file), every slice of the plan compacted in parallel, and {@code <ts>.commit} published with the write
+ * stats, {@code compacted: true} and operation COMPACT (under the table lock with optimistic concurrency control).
+ * Its markers go last. One run of a plan at a time: the run holds the plan's lock ({@link InstantLifecycle#exclusive}).
  */
 final class CompactionExecutor {
-  /** Compactions running in this process, so two threads never run the same one. */
-  private static final Set<String> RUNNING = ConcurrentHashMap.newKeySet();
-
   private final Storage storage;
   private final String basePath;
   private final Config config;
   private final CompactionSettings settings;
-  private final Optional<TableLock> lock;
+  private final InstantLifecycle lifecycle;
   private final TimelineStore store;
 
   CompactionExecutor(Storage storage, String basePath, Config config, CompactionSettings settings,
-      Optional<TableLock> lock) {
+      InstantLifecycle lifecycle) {
     this.storage = storage;
     this.basePath = basePath;
     this.config = config;
     this.settings = settings;
-    this.lock = lock;
+    this.lifecycle = lifecycle;
     this.store = new TimelineStore(storage, basePath);
   }
 
-  /** Runs the pending compaction at {@code time}. */
+  /**
+   * Runs the pending compaction at {@code time}; a CONFLICT if another run of it (another thread, or with a
+   * file-system lock another process) is under way, since it would roll this one's output back as a dead attempt's.
+   */
   CompactionResult run(String time) {
-    String key = basePath + "@" + time;
-    if (!RUNNING.add(key)) {
-      throw Errors.conflict("Running compaction " + time, "another thread of this process is running it");
-    }
-    try {
-      return runOnce(time);
-    } finally {
-      RUNNING.remove(key);
-    }
+    return lifecycle.exclusive("Running compaction " + time, Instant.requested(time, Action.COMPACTION),
+        () -> runOnce(time));
   }
 
   private CompactionResult runOnce(String time) {
@@ -86,13 +78,34 @@ final class CompactionExecutor {
           "Name a pending compaction (sluice timeline TABLE shows them).");
     }
     // an earlier attempt died: its partial files go first, and a rollback of it that died is finished
-    new Rollbacks(storage, basePath, lock.isPresent()).rollbackInflightCompaction(time);
+    new Rollbacks(storage, basePath, lifecycle.concurrentWriters()).rollbackInflightCompaction(time);
     tl = store.load();
     Instant requested = Instant.requested(time, Action.COMPACTION);
     CompactionPlan plan = CompactionPlan.fromAvroBytes(store.read(requested), store.pathOf(requested));
     TableConfig tc = TableConfigStore.read(storage, basePath);
     Schema userSchema = TableSchema.resolve(storage, basePath, tl, tc);
-    Instant inflight = store.transitionToInflight(requested, new byte[0]);
+    CommitMetadata md = lifecycle.run(requested, Publish.UNDER_LOCK, "commit compaction " + time,
+        new InstantAction<CommitMetadata>() {
+          @Override
+          public CommitMetadata execute(Instant inflight) {
+            return compact(time, plan, tc, userSchema);
+          }
+
+          @Override
+          public boolean writesMarkers() {
+            return true;
+          }
+
+          @Override
+          public byte[] metadata(CommitMetadata result) {
+            return result.toJson();
+          }
+        });
+    return new CompactionResult(time, md);
+  }
+
+  /** Compacts every slice of {@code plan} (the compaction is inflight) and returns the commit's metadata. */
+  private CommitMetadata compact(String time, CompactionPlan plan, TableConfig tc, Schema userSchema) {
     Timeline now = store.load();
     SliceCompactor.Context c = new SliceCompactor.Context();
     c.storage = storage;
@@ -107,7 +120,7 @@ final class CompactionExecutor {
     c.memoryBudget = Math.max(1, settings.memoryBudget() / threads);
     c.spillDirectory = settings.spillDirectory();
     c.fileOptions = BaseFileWriterOptions.from(config);
-    c.markers = new Markers(storage, basePath, time);
+    c.markers = lifecycle.markers(time);
     c.instant = time;
     SliceCompactor compactor = new SliceCompactor(c);
     List<Integer> tasks = new ArrayList<>();
@@ -132,20 +145,9 @@ final class CompactionExecutor {
     extra.put(CommitMetadata.SCHEMA_KEY, userSchema.toString());
     extra.putAll(plan.extraMetadata());
     CommitMetadata md = new CommitMetadata(byPartition, true, extra, WriteOperationType.COMPACT);
+    // the point is outside the lock the publish takes
     KillPoints.reach("compaction.publish.before");
-    Optional<TableLock.Held> held = lock.map(l -> l.acquire("commit compaction " + time));
-    try {
-      store.complete(inflight, md.toJson());
-    } finally {
-      held.ifPresent(TableLock.Held::close);
-    }
-    try {
-      c.markers.deleteAll();
-    } catch (SluiceException e) {
-      // the compaction is published; markers of a completed instant are removed by the next write's cleanup
-      return new CompactionResult(time, md);
-    }
-    return new CompactionResult(time, md);
+    return md;
   }
 
   /**

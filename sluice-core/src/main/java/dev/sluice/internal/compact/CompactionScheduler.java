@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
@@ -32,14 +33,16 @@ final class CompactionScheduler {
   private final Storage storage;
   private final String basePath;
   private final CompactionSettings settings;
+  private final InstantLifecycle lifecycle;
   private final boolean multiWriter;
   private final TimelineStore store;
 
-  CompactionScheduler(Storage storage, String basePath, CompactionSettings settings, boolean multiWriter) {
+  CompactionScheduler(Storage storage, String basePath, CompactionSettings settings, InstantLifecycle lifecycle) {
     this.storage = storage;
     this.basePath = basePath;
     this.settings = settings;
-    this.multiWriter = multiWriter;
+    this.lifecycle = lifecycle;
+    this.multiWriter = lifecycle.concurrentWriters();
     this.store = new TimelineStore(storage, basePath);
   }
 
@@ -66,8 +69,8 @@ final class CompactionScheduler {
     }
     // with other writers the time is checked against theirs, and a later one taken if it clashed
     java.util.Iterator<String> first = List.of(time).iterator();
-    String planned = store.createRequestedAtNewTime(Action.COMPACTION, () -> first.hasNext() ? first.next()
-        : newInstantTime(tl), tl, plan.toAvroBytes(), multiWriter).time();
+    String planned = lifecycle.request(Action.COMPACTION, () -> first.hasNext() ? first.next() : newInstantTime(tl), tl,
+        plan.toAvroBytes()).time();
     KillPoints.reach("compaction.planned");
     return Optional.of(planned);
   }

@@ -1,13 +1,16 @@
 package dev.sluice.internal.rollback;
 
+import dev.sluice.internal.commit.InstantAction;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.log.AppendResult;
 import dev.sluice.internal.log.CommandBlock;
 import dev.sluice.internal.log.LogWriter;
-import dev.sluice.internal.marker.IOType;
-import dev.sluice.internal.marker.Marker;
-import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.commit.IOType;
+import dev.sluice.internal.commit.Marker;
+import dev.sluice.internal.commit.Markers;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -34,11 +37,13 @@ final class RollbackExecutor {
   private final Storage storage;
   private final String basePath;
   private final TimelineStore store;
+  private final InstantLifecycle lifecycle;
 
-  RollbackExecutor(Storage storage, String basePath) {
+  RollbackExecutor(Storage storage, String basePath, InstantLifecycle lifecycle) {
     this.storage = storage;
     this.basePath = basePath;
     this.store = new TimelineStore(storage, basePath);
+    this.lifecycle = lifecycle;
   }
 
   /**
@@ -48,7 +53,17 @@ final class RollbackExecutor {
    */
   RollbackMetadata execute(Instant rollback, RollbackPlan plan, Optional<Instant> target, boolean publish) {
     long start = System.currentTimeMillis();
-    Instant inflight = rollback.isRequested() ? store.transitionToInflight(rollback, new byte[0]) : rollback;
+    String ts = plan.instantToRollback().commitTime();
+    RollbackMetadata md = lifecycle.run(rollback, publish ? Publish.DIRECT : Publish.NEVER, "roll back instant " + ts,
+        InstantAction.of(inflight -> carryOut(rollback, plan, target, publish, start), RollbackMetadata::toAvroBytes));
+    new Markers(storage, basePath, ts).deleteAll();
+    new Markers(storage, basePath, rollback.time()).deleteAll();
+    return md;
+  }
+
+  /** The rollback's work, with its instant inflight: everything but the publish and the markers' removal. */
+  private RollbackMetadata carryOut(Instant rollback, RollbackPlan plan, Optional<Instant> target, boolean publish,
+      long start) {
     KillPoints.reach("rollback.inflight");
     String ts = plan.instantToRollback().commitTime();
     if (target.isPresent() && target.get().isCompleted()) {
@@ -75,11 +90,6 @@ final class RollbackExecutor {
     if (!keepPlan) {
       store.delete(new Instant(ts, action, State.REQUESTED));
     }
-    if (publish) {
-      store.complete(inflight, md.toAvroBytes());
-    }
-    new Markers(storage, basePath, ts).deleteAll();
-    new Markers(storage, basePath, rollback.time()).deleteAll();
     return md;
   }
 

@@ -1,8 +1,9 @@
 package dev.sluice.internal.rollback;
 
+import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.heartbeat.Heartbeats;
-import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.commit.Heartbeats;
+import dev.sluice.internal.commit.Markers;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfigStore;
@@ -36,7 +37,7 @@ public final class Rollbacks {
   private final Storage storage;
   private final String basePath;
   private final TimelineStore store;
-  private final boolean concurrentWriters;
+  private final InstantLifecycle lifecycle;
 
   /** Rollbacks for the table at {@code basePath} that one process writes; does no I/O. */
   public Rollbacks(Storage storage, String basePath) {
@@ -45,13 +46,14 @@ public final class Rollbacks {
 
   /**
    * Rollbacks for the table at {@code basePath}; with {@code concurrentWriters} (optimistic concurrency control) a
-   * rollback instant never takes a time another process's instant has. Does no I/O.
+   * rollback instant never takes a time another process's instant has. They take no lock: a caller that shares the
+   * table with other writers runs them inside {@link InstantLifecycle#locked}. Does no I/O.
    */
   public Rollbacks(Storage storage, String basePath, boolean concurrentWriters) {
     this.storage = storage;
     this.basePath = basePath;
     this.store = new TimelineStore(storage, basePath);
-    this.concurrentWriters = concurrentWriters;
+    this.lifecycle = InstantLifecycle.withoutLock(storage, basePath, concurrentWriters);
   }
 
   /** A rollback that was planned but not finished. */
@@ -160,11 +162,10 @@ public final class Rollbacks {
     } else {
       Instant t = target.orElseThrow(() -> Errors.internal("nothing to roll back at " + time, null));
       plan = new RollbackPlanner(storage, basePath, tableType()).plan(t, tl, restore);
-      rollback = store.createRequestedAtNewTime(Action.ROLLBACK, InstantTimes::newInstantTime, tl, plan.toAvroBytes(),
-          concurrentWriters);
+      rollback = lifecycle.request(Action.ROLLBACK, InstantTimes::newInstantTime, tl, plan.toAvroBytes());
       KillPoints.reach("rollback.requested");
     }
-    return new RollbackExecutor(storage, basePath).execute(rollback, plan, target, publish);
+    return new RollbackExecutor(storage, basePath, lifecycle).execute(rollback, plan, target, publish);
   }
 
   private TableType tableType() {

@@ -1,5 +1,8 @@
 package dev.sluice.internal.savepoint;
 
+import dev.sluice.internal.commit.InstantAction;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -30,12 +33,17 @@ public final class Restores {
   private final Storage storage;
   private final String basePath;
   private final TimelineStore store;
+  private final InstantLifecycle lifecycle;
 
-  /** Restores of the table at {@code basePath}; does no I/O. */
+  /**
+   * Restores of the table at {@code basePath}; they take no lock (a caller that shares the table with other writers
+   * runs them inside {@link InstantLifecycle#locked}). Does no I/O.
+   */
   public Restores(Storage storage, String basePath) {
     this.storage = storage;
     this.basePath = basePath;
     this.store = new TimelineStore(storage, basePath);
+    this.lifecycle = InstantLifecycle.withoutLock(storage, basePath, false);
   }
 
   /** Restores the table to the savepoint at {@code savepointTime}, finishing an interrupted restore to it first. */
@@ -60,10 +68,21 @@ public final class Restores {
       restore = pending.get();
     } else {
       plan = plan(tl, savepointTime);
-      restore = store.createRequestedAtNewTime(Action.RESTORE, InstantTimes::newInstantTime, tl, plan.toAvroBytes(),
-          false);
+      restore = lifecycle.request(Action.RESTORE, InstantTimes::newInstantTime, tl, plan.toAvroBytes());
     }
-    Instant inflight = restore.isRequested() ? store.transitionToInflight(restore, new byte[0]) : restore;
+    RestorePlan planned = plan;
+    RestoreMetadata md = lifecycle.run(restore, Publish.DIRECT, "restore to " + savepointTime,
+        InstantAction.of(inflight -> rollBackAll(inflight, planned, start), RestoreMetadata::toAvroBytes));
+    // pending or completed rollbacks after the savepoint would otherwise look unfinished or refer to deleted instants
+    for (Instant r : store.load().filter(i -> i.action() == Action.ROLLBACK
+        && InstantTimes.isBefore(savepointTime, i.time())).instants()) {
+      store.deleteInstantFiles(new Instant(r.time(), Action.ROLLBACK, State.COMPLETED));
+    }
+    return md;
+  }
+
+  /** Rolls back every instant of {@code plan} still on the timeline (the restore is inflight); the restore's metadata. */
+  private RestoreMetadata rollBackAll(Instant restore, RestorePlan plan, long start) {
     KillPoints.reach("restore.inflight");
     Map<String, List<RollbackMetadata>> done = new LinkedHashMap<>();
     List<InstantInfo> rolledBack = new ArrayList<>();
@@ -82,14 +101,7 @@ public final class Restores {
     }
     List<String> times = new ArrayList<>();
     rolledBack.forEach(i -> times.add(i.commitTime()));
-    RestoreMetadata md = new RestoreMetadata(restore.time(), System.currentTimeMillis() - start, times, done, 1, rolledBack);
-    store.complete(inflight, md.toAvroBytes());
-    // pending or completed rollbacks after the savepoint would otherwise look unfinished or refer to deleted instants
-    for (Instant r : store.load().filter(i -> i.action() == Action.ROLLBACK
-        && InstantTimes.isBefore(savepointTime, i.time())).instants()) {
-      store.deleteInstantFiles(new Instant(r.time(), Action.ROLLBACK, State.COMPLETED));
-    }
-    return md;
+    return new RestoreMetadata(restore.time(), System.currentTimeMillis() - start, times, done, 1, rolledBack);
   }
 
   private RestorePlan plan(Timeline tl, String savepointTime) {

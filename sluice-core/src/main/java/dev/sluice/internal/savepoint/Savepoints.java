@@ -1,5 +1,8 @@
 package dev.sluice.internal.savepoint;
 
+import dev.sluice.internal.commit.InstantAction;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
@@ -28,12 +31,17 @@ public final class Savepoints {
   private final Storage storage;
   private final String basePath;
   private final TimelineStore store;
+  private final InstantLifecycle lifecycle;
 
-  /** Savepoints of the table at {@code basePath}; does no I/O. */
+  /**
+   * Savepoints of the table at {@code basePath}; they take no lock (a caller that shares the table with other
+   * writers runs them inside {@link InstantLifecycle#locked}). Does no I/O.
+   */
   public Savepoints(Storage storage, String basePath) {
     this.storage = storage;
     this.basePath = basePath;
     this.store = new TimelineStore(storage, basePath);
+    this.lifecycle = InstantLifecycle.withoutLock(storage, basePath, false);
   }
 
   /**
@@ -74,13 +82,10 @@ public final class Savepoints {
       files.put(partition, names);
     }
     SavepointMetadata md = new SavepointMetadata(user, System.currentTimeMillis(), comment, files, 1);
-    Instant inflight = Instant.inflight(time, Action.SAVEPOINT);
-    if (existing.isEmpty()) {
-      store.createInflight(inflight, new byte[0]);
-    }
-    // else: an earlier savepoint of this commit died before completing; this one completes it
-    store.complete(inflight, md.toAvroBytes());
-    return md;
+    // a savepoint has no requested state; if an earlier savepoint of this commit died before completing, this one
+    // completes it
+    return lifecycle.runWithoutRequest(Instant.inflight(time, Action.SAVEPOINT), existing.isPresent(), Publish.DIRECT,
+        "savepoint " + time, InstantAction.of(inflight -> md, SavepointMetadata::toAvroBytes));
   }
 
   /** Deletes the savepoint at {@code instantTime} (completed file first, then the inflight file). */

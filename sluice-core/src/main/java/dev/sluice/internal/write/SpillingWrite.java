@@ -10,7 +10,7 @@ import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
-import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.spill.ExternalSorter;
 import dev.sluice.internal.spill.SpillableMap;
 import dev.sluice.internal.util.CloseableIterator;

@@ -6,7 +6,7 @@ import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.TaggedRecord;
-import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;
@@ -14,7 +14,6 @@ import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.txn.WriteTransaction;
 import dev.sluice.internal.util.Parallel;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,22 +93,21 @@ public final class TableWriter {
           // the batch's runs are read: their disk space goes before the file groups are written
           batch.close();
           spilling.plan(view, previousSchema(timeline));
-          inflight = timelineStore.transitionToInflight(requested,
-              WorkloadProfile.ofCounts(spilling.profile(), op).toJson());
+          inflight = txn.start(WorkloadProfile.ofCounts(spilling.profile(), op).toJson());
           ensurePartitions(spilling.partitions(), instantTime);
           files = spilling.apply(markers, instantTime);
         }
       } else {
         List<FileGroupWrite> plan = WideningRewrite.complete(plan(op, batch.records(), view, timeline), view, setup,
             previousSchema(timeline));
-        inflight = timelineStore.transitionToInflight(requested, WorkloadProfile.of(plan, op).toJson());
+        inflight = txn.start(WorkloadProfile.of(plan, op).toJson());
         Set<String> partitions = new LinkedHashSet<>();
         plan.forEach(w -> partitions.add(w.id().partitionPath()));
         ensurePartitions(partitions, instantTime);
         files = apply(plan, markers, instantTime);
       }
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
-      Instant completed = txn.publish(inflight, metadata, markers);
+      Instant completed = txn.publish(inflight, metadata);
       return new Committed(new CommitResult(instantTime, op, files),
           txn.timelineAfterPublish().orElseGet(() -> timeline.plus(completed)));
     } catch (RuntimeException e) {

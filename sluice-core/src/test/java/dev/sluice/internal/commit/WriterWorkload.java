@@ -1,4 +1,4 @@
-package dev.sluice.internal.txn;
+package dev.sluice.internal.commit;
 
 import static dev.sluice.api.TripFixture.trip;
 

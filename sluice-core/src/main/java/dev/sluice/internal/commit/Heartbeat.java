@@ -1,4 +1,4 @@
-package dev.sluice.internal.heartbeat;
+package dev.sluice.internal.commit;
 
 import dev.sluice.internal.error.SluiceException;
 import java.util.Timer;

@@ -1,4 +1,4 @@
-package dev.sluice.internal.txn;
+package dev.sluice.internal.commit;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.sluice.internal.txn;
+package dev.sluice.internal.commit;
 
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
@@ -25,17 +25,18 @@ import java.util.Set;
  * and touched one of the same file groups, and with a compaction scheduled after it on one of its file groups. A
  * compaction older than the write does not conflict: the write's log files went to the compaction's new slice.
  */
-final class ConflictDetector {
+public final class ConflictDetector {
   private final Storage storage;
   private final String basePath;
 
-  ConflictDetector(Storage storage, String basePath) {
+  /** A check of commits to the table at {@code basePath}; does no I/O. */
+  public ConflictDetector(Storage storage, String basePath) {
     this.storage = storage;
     this.basePath = basePath;
   }
 
   /** Throws a CONFLICT naming the other instant and the shared file group, if there is one. */
-  void check(Timeline now, Instant current, Optional<String> lastCompletedAtStart, Set<String> pendingAtStart,
+  public void check(Timeline now, Instant current, Optional<String> lastCompletedAtStart, Set<String> pendingAtStart,
       CommitMetadata ours) {
     Set<FileGroupId> mine = mutated(ours);
     if (mine.isEmpty()) {

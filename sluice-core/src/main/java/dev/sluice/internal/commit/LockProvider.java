@@ -1,4 +1,4 @@
-package dev.sluice.internal.lock;
+package dev.sluice.internal.commit;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.sluice.internal.txn;
+package dev.sluice.internal.commit;
 
 import dev.sluice.internal.config.Config;
 import dev.sluice.internal.config.ConfigKeys;

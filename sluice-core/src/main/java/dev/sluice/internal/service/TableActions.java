@@ -1,8 +1,10 @@
-package dev.sluice.internal.txn;
+package dev.sluice.internal.service;
 
+import dev.sluice.internal.commit.ConcurrencyMode;
+import dev.sluice.internal.commit.FailedWritesPolicy;
+import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.config.Config;
-import dev.sluice.internal.heartbeat.Heartbeats;
-import dev.sluice.internal.lock.TableLock;
+import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.internal.savepoint.RestoreMetadata;
@@ -14,11 +16,10 @@ import dev.sluice.internal.timeline.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * Rollback, savepoint and restore run the way writes do: under the table lock when optimistic concurrency control is
- * on, so they never interleave with another writer's conflict check and commit.
+ * on ({@link InstantLifecycle#locked}), so they never interleave with another writer's conflict check and commit.
  */
 public final class TableActions {
   private final Storage storage;
@@ -34,7 +35,7 @@ public final class TableActions {
 
   /** Rolls back one instant (a pending write or the latest completed one). */
   public RollbackMetadata rollback(String instantTime) {
-    return locked("roll back instant " + instantTime, () -> rollbacks().rollback(instantTime));
+    return lifecycle().locked("roll back instant " + instantTime, () -> rollbacks().rollback(instantTime));
   }
 
   /**
@@ -48,7 +49,7 @@ public final class TableActions {
       eligible = i -> hb.isExpired(i.time());
     }
     Predicate<Instant> which = eligible;
-    return locked("roll back failed writes", () -> rollbacks().rollbackFailedWrites(which));
+    return lifecycle().locked("roll back failed writes", () -> rollbacks().rollbackFailedWrites(which));
   }
 
   private Rollbacks rollbacks() {
@@ -57,12 +58,12 @@ public final class TableActions {
 
   /** Savepoints a completed commit (the latest if empty). */
   public SavepointMetadata savepoint(Optional<String> instantTime, String user, String comment) {
-    return locked("savepoint", () -> new Savepoints(storage, basePath).create(instantTime, user, comment));
+    return lifecycle().locked("savepoint", () -> new Savepoints(storage, basePath).create(instantTime, user, comment));
   }
 
   /** Deletes a savepoint. */
   public void deleteSavepoint(String instantTime) {
-    locked("delete savepoint " + instantTime, () -> {
+    lifecycle().locked("delete savepoint " + instantTime, () -> {
       new Savepoints(storage, basePath).delete(instantTime);
       return null;
     });
@@ -70,15 +71,11 @@ public final class TableActions {
 
   /** Restores the table to a savepoint. */
   public RestoreMetadata restore(String savepointTime) {
-    return locked("restore to " + savepointTime, () -> new Restores(storage, basePath).restore(savepointTime));
+    return lifecycle().locked("restore to " + savepointTime, () -> new Restores(storage, basePath).restore(savepointTime));
   }
 
-  private <T> T locked(String purpose, Supplier<T> action) {
-    if (ConcurrencyMode.fromConfig(config) != ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
-      return action.get();
-    }
-    try (TableLock.Held held = TableLock.forTable(storage, basePath, config).acquire(purpose)) {
-      return action.get();
-    }
+  /** The lifecycle of the table's instants, whose lock the actions run under; made when used. */
+  private InstantLifecycle lifecycle() {
+    return InstantLifecycle.of(storage, basePath, config);
   }
 }

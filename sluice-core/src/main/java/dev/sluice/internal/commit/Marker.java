@@ -1,4 +1,4 @@
-package dev.sluice.internal.marker;
+package dev.sluice.internal.commit;
 
 /**
  * One marker: a data file an instant's write may have created.

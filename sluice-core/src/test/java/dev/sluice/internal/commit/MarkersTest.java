@@ -1,4 +1,4 @@
-package dev.sluice.internal.marker;
+package dev.sluice.internal.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,10 +1,11 @@
-package dev.sluice.internal.lock;
+package dev.sluice.internal.commit;
 
 import dev.sluice.internal.config.Config;
 import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableLayout;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -36,6 +37,14 @@ public final class TableLock {
   }
 
   static LockProvider provider(Storage storage, String basePath, Config config) {
+    return provider(storage, basePath, config, Optional.empty());
+  }
+
+  /**
+   * The configured provider of the table's lock, or with {@code lockOf} of a lock of the same kind on one thing in
+   * the table (a compaction's plan): a lock file {@code lock.<lockOf>} beside the table's, or an in-process lock.
+   */
+  static LockProvider provider(Storage storage, String basePath, Config config, Optional<String> lockOf) {
     String name = config.get(ConfigKeys.LOCK_PROVIDER);
     String simple = name.substring(name.lastIndexOf('.') + 1);
     switch (simple) {
@@ -45,10 +54,11 @@ public final class TableLock {
         if (expire < 0) {
           throw Errors.badConfig(ConfigKeys.LOCK_FILESYSTEM_EXPIRE.name(), Integer.toString(expire), "0 or more minutes");
         }
-        return new FileSystemLockProvider(storage, folder.isEmpty() ? TableLayout.metaFolder(basePath) : folder, expire);
+        return new FileSystemLockProvider(storage, folder.isEmpty() ? TableLayout.metaFolder(basePath) : folder,
+            lockOf.map(l -> FileSystemLockProvider.LOCK_FILE + "." + l).orElse(FileSystemLockProvider.LOCK_FILE), expire);
       }
       case "InProcessLockProvider" -> {
-        return new InProcessLockProvider(basePath);
+        return new InProcessLockProvider(lockOf.map(l -> basePath + "@" + l).orElse(basePath));
       }
       default -> throw Errors.badConfig(ConfigKeys.LOCK_PROVIDER.name(), name, FILE_SYSTEM_PROVIDER + " or "
           + IN_PROCESS_PROVIDER + " (Sluice has no ZooKeeper, Hive metastore or DynamoDB lock)");

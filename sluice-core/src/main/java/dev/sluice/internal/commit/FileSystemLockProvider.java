@@ -1,4 +1,4 @@
-package dev.sluice.internal.lock;
+package dev.sluice.internal.commit;
 
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;
@@ -27,8 +27,9 @@ import java.util.UUID;
  * two waiters never both break it and a fresh lock is never deleted by mistake.
  */
 public final class FileSystemLockProvider implements LockProvider {
-  private static final String LOCK_FILE = "lock";
-  private static final String BREAK_FILE = "lock.break";
+  /** The table lock's file name. */
+  static final String LOCK_FILE = "lock";
+  private static final String BREAK_SUFFIX = ".break";
   private static final long BREAK_FILE_STALE_MILLIS = 60_000L;
 
   private final Storage storage;
@@ -40,9 +41,14 @@ public final class FileSystemLockProvider implements LockProvider {
 
   /** The lock file in {@code folder}, expiring after {@code expireMinutes} (0: never). */
   public FileSystemLockProvider(Storage storage, String folder, int expireMinutes) {
+    this(storage, folder, LOCK_FILE, expireMinutes);
+  }
+
+  /** The lock file {@code fileName} in {@code folder} (its break file: {@code <fileName>.break}). */
+  public FileSystemLockProvider(Storage storage, String folder, String fileName, int expireMinutes) {
     this.storage = storage;
-    this.lockPath = StoragePaths.join(folder, LOCK_FILE);
-    this.breakPath = StoragePaths.join(folder, BREAK_FILE);
+    this.lockPath = StoragePaths.join(folder, fileName);
+    this.breakPath = StoragePaths.join(folder, fileName + BREAK_SUFFIX);
     this.expireMillis = expireMinutes * 60_000L;
   }
 

@@ -1,4 +1,4 @@
-package dev.sluice.internal.txn;
+package dev.sluice.internal.commit;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;

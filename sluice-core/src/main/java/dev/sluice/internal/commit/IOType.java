@@ -1,4 +1,4 @@
-package dev.sluice.internal.marker;
+package dev.sluice.internal.commit;
 
 /** What a write does to a data file ({@code IOType}); the marker name ends with it. */
 public enum IOType {

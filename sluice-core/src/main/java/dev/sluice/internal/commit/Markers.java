@@ -1,4 +1,4 @@
-package dev.sluice.internal.marker;
+package dev.sluice.internal.commit;
 
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;

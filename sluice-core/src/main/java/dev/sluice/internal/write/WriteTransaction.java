@@ -1,0 +1,203 @@
+package dev.sluice.internal.write;
+
+import dev.sluice.internal.commit.ConcurrencyMode;
+import dev.sluice.internal.commit.ConflictDetector;
+import dev.sluice.internal.commit.FailedWritesPolicy;
+import dev.sluice.internal.commit.Heartbeats;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.commit.Publish;
+import dev.sluice.internal.config.Config;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.rollback.Rollbacks;
+import dev.sluice.storage.Storage;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.CommitMetadata;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.InstantTimes;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * A write's part in its instant's lifecycle ({@link InstantLifecycle}), as Hudi's write client runs it:
+ * <ol>
+ *   <li>{@link #begin}: refuse to write while a restore is pending; roll back failed writes (EAGER: every pending
+ *       write; LAZY: those whose heartbeat expired, under the table lock); note the last completed commit and the
+ *       pending instants; start the heartbeat (LAZY) and create {@code <ts>.<action>.requested};</li>
+ *   <li>{@link #start}: once the write is planned, its workload profile goes to {@code .inflight};</li>
+ *   <li>{@link #publish}: under the lock (optimistic concurrency control) check the heartbeat and, as the
+ *       lifecycle's pre-publish work, for conflicts with writes that completed meanwhile; then the completed file
+ *       (the commit point);</li>
+ *   <li>{@link #abort}: on failure roll back this write's instant (a {@code rollback} instant on the timeline);</li>
+ *   <li>{@link #close}: stop the heartbeat.</li>
+ * </ol>
+ */
+public final class WriteTransaction implements AutoCloseable {
+  private final Storage storage;
+  private final String basePath;
+  private final TimelineStore store;
+  private final ConcurrencyMode mode;
+  private final InstantLifecycle lifecycle;
+  private final InstantLifecycle.Open open;
+  private final Timeline timeline;
+  private final Optional<String> lastCompleted;
+  private final Set<String> pendingAtStart;
+  private volatile Timeline seenAtPublish;
+  private volatile Timeline afterPublish;
+
+  private WriteTransaction(Begun b) {
+    this.storage = b.storage;
+    this.basePath = b.basePath;
+    this.store = b.store;
+    this.mode = b.mode;
+    this.lifecycle = b.lifecycle;
+    this.open = b.open;
+    this.timeline = b.timeline;
+    this.lastCompleted = b.lastCompleted;
+    this.pendingAtStart = b.pendingAtStart;
+  }
+
+  /** What {@link #begin} found and made. */
+  private static final class Begun {
+    private Storage storage;
+    private String basePath;
+    private TimelineStore store;
+    private ConcurrencyMode mode;
+    private InstantLifecycle lifecycle;
+    private InstantLifecycle.Open open;
+    private Timeline timeline;
+    private Optional<String> lastCompleted;
+    private Set<String> pendingAtStart;
+  }
+
+  /** Starts a write of {@code action} on the table at {@code basePath}: rollback of failed writes, then the instant. */
+  public static WriteTransaction begin(Storage storage, String basePath, Config config, Action action) {
+    return begin(storage, basePath, config, action, new TimelineStore(storage, basePath).load());
+  }
+
+  /**
+   * As {@link #begin(Storage, String, Config, Action)}, starting from {@code loaded}, the timeline this operation
+   * loaded just before (so the write lists {@code .hoodie/} once). It is loaded again only after a rollback changed
+   * it; publishing under optimistic concurrency control re-reads it under the lock.
+   */
+  public static WriteTransaction begin(Storage storage, String basePath, Config config, Action action, Timeline loaded) {
+    Begun b = new Begun();
+    b.storage = storage;
+    b.basePath = basePath;
+    b.store = new TimelineStore(storage, basePath);
+    b.mode = ConcurrencyMode.fromConfig(config);
+    FailedWritesPolicy policy = FailedWritesPolicy.fromConfig(config);
+    b.lifecycle = InstantLifecycle.of(storage, basePath, config);
+    Heartbeats heartbeats = Heartbeats.fromConfig(storage, basePath, config);
+    Timeline tl = loaded;
+    Rollbacks.requireNoPendingRestore(tl, basePath);
+    if (policy != FailedWritesPolicy.NEVER) {
+      Predicate<Instant> eligible = policy == FailedWritesPolicy.EAGER ? i -> true : i -> heartbeats.isExpired(i.time());
+      // with nothing to roll back the timeline stands as loaded; marker folders and heartbeats of finished
+      // instants are harmless, and the rollback sweeps them when there is one (no listing of .temp per write)
+      if (needsRollback(tl, eligible)) {
+        Rollbacks rollbacks = new Rollbacks(storage, basePath, b.lifecycle.concurrentWriters());
+        b.lifecycle.locked("roll back failed writes", () -> rollbacks.rollbackFailedWrites(eligible));
+        tl = b.store.load();
+      }
+    }
+    b.lastCompleted = tl.commitsTimeline().completed().lastInstant().map(Instant::time);
+    b.pendingAtStart = new HashSet<>();
+    for (Instant i : tl.writeTimeline().instants()) {
+      if (!i.isCompleted()) {
+        b.pendingAtStart.add(i.time());
+      }
+    }
+    b.timeline = tl;
+    List<Instant> pendingCompactions = tl.pendingCompactions();
+    b.open = b.lifecycle.request(new InstantLifecycle.Request(action, InstantTimes::newInstantTime, tl, new byte[0],
+        time -> requireAfterPendingCompaction(basePath, pendingCompactions, time),
+        policy == FailedWritesPolicy.LAZY ? Optional.of(heartbeats) : Optional.empty()));
+    return new WriteTransaction(b);
+  }
+
+  private static boolean needsRollback(Timeline tl, Predicate<Instant> eligible) {
+    if (tl.filter(i -> i.action() == Action.ROLLBACK && !i.isCompleted()).lastInstant().isPresent()) {
+      return true;
+    }
+    for (Instant i : tl.inflightWrites()) {
+      if (eligible.test(i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void requireAfterPendingCompaction(String basePath, List<Instant> pendingCompactions, String time) {
+    if (!pendingCompactions.isEmpty() && !InstantTimes.isBefore(pendingCompactions.get(pendingCompactions.size() - 1)
+        .time(), time)) {
+      throw Errors.badTable(basePath, "the pending compaction " + pendingCompactions.get(pendingCompactions.size() - 1)
+          .time() + " is later than the new instant " + time, "Check the clocks of the machines writing this table.");
+    }
+  }
+
+  /**
+   * After {@link #publish}: the timeline this write last saw (at its start, or under the lock at publish) plus its
+   * completed instant, for the post-commit services to decide from without listing again; empty before.
+   */
+  public Optional<Timeline> timelineAfterPublish() {
+    return Optional.ofNullable(afterPublish);
+  }
+
+  /** The requested instant of this write. */
+  public Instant requested() {
+    return open.instant();
+  }
+
+  /** The timeline as it was when the write started (after failed writes were rolled back, before its instant). */
+  public Timeline timeline() {
+    return timeline;
+  }
+
+  /** Moves the write's instant to inflight with {@code workloadProfile} (the planned write) as the file's content. */
+  public Instant start(byte[] workloadProfile) {
+    return open.start(workloadProfile, false);
+  }
+
+  /**
+   * Publishes the write: under the lock (optimistic concurrency control) checks its heartbeat and that no write that
+   * completed meanwhile touched its file groups, then creates the completed file. The markers are removed afterwards;
+   * if that fails the commit stands and the folder stays until a later rollback, clean or archival sweeps it.
+   */
+  public Instant publish(Instant inflight, CommitMetadata metadata) {
+    Instant requested = open.instant();
+    seenAtPublish = timeline;
+    Instant completed = open.publish(inflight, metadata.toJson(), Publish.UNDER_LOCK, "commit instant " + requested.time(),
+        () -> {
+          if (mode == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
+            // other writers may have completed meanwhile: the check needs the timeline as it is now, under the lock
+            Timeline now = store.load();
+            seenAtPublish = now;
+            new ConflictDetector(storage, basePath).check(now, requested, lastCompleted, pendingAtStart, metadata);
+          }
+        });
+    afterPublish = seenAtPublish.plus(completed);
+    open.deleteMarkers();
+    return completed;
+  }
+
+  /**
+   * Undoes this write after {@code failure}: its instant is rolled back (under the lock, if any). A failure of the
+   * rollback is attached to {@code failure}, and the next write rolls the instant back instead. Returns
+   * {@code failure} for rethrowing.
+   */
+  public RuntimeException abort(RuntimeException failure) {
+    return open.abort(failure, "roll back instant " + open.instant().time(),
+        i -> new Rollbacks(storage, basePath, lifecycle.concurrentWriters()).rollbackFailed(i));
+  }
+
+  /** Stops the heartbeat. */
+  @Override
+  public void close() {
+    open.close();
+  }
+}
