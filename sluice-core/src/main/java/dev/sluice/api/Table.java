@@ -1,8 +1,8 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.archive.TableServices;
+import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.compact.Compaction;
-import dev.sluice.internal.compact.Compactor;
+import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.config.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSystemView;
