@@ -18,7 +18,7 @@ import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
-import dev.sluice.internal.table.TableSchema;
+import dev.sluice.internal.schema.TableSchema;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;

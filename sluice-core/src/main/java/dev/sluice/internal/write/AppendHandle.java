@@ -16,6 +16,7 @@ import dev.sluice.internal.log.LogBlock;
 import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.marker.IOType;
 import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.storage.StoragePaths;
 import java.math.BigDecimal;
 import java.math.BigInteger;

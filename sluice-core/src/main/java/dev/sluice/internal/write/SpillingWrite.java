@@ -11,6 +11,7 @@ import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
 import dev.sluice.internal.spill.SpillableMap;
 import dev.sluice.internal.util.CloseableIterator;

@@ -7,6 +7,7 @@ import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.marker.Markers;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;

@@ -9,6 +9,7 @@ import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.util.KeySort;
 import dev.sluice.internal.util.Parallel;

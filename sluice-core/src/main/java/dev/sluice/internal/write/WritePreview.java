@@ -10,6 +10,7 @@ import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
