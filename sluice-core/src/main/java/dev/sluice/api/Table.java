@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import dev.sluice.internal.read.ReadSettings;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.service.Compactor;
@@ -244,7 +245,7 @@ public final class Table implements AutoCloseable {
     return new Scan(ScanOptions.defaults(), options -> {
       Timeline tl = timeline();
       TableConfig tc = config();
-      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, config).plan(options);
+      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, ReadSettings.from(config)).plan(options);
     });
   }
 }

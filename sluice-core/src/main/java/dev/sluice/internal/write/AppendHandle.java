@@ -2,7 +2,6 @@ package dev.sluice.internal.write;
 
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.LogFile;
@@ -87,7 +86,7 @@ final class AppendHandle {
     List<Appended> appended = new ArrayList<>();
     try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, slice.baseInstant())
         .writeToken(taskIndex + "-0-0")
-        .maxFileSize(setup.config().get(ConfigKeys.LOGFILE_MAX_SIZE))
+        .maxFileSize(setup.settings().logFileMaxSize())
         .latestLogFile(slice.latestLogFile())
         .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), IOType.APPEND))
         .open()) {

@@ -120,7 +120,7 @@ final class SpillingWrite implements Closeable {
         }
         return;
       }
-      Index index = Indexes.forConfig(setup.storage(), setup.config());
+      Index index = Indexes.of(setup.storage(), setup.settings().index());
       List<WriteRecord> chunk = new ArrayList<>();
       long bytes = 0;
       while (records.hasNext()) {
