@@ -5,7 +5,7 @@ import dev.sluice.api.Tables;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionPlan;
 import dev.sluice.internal.compact.CompactionResult;
-import dev.sluice.internal.compact.Compactor;
+import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.timeline.Instant;
 import java.io.PrintWriter;

@@ -10,7 +10,7 @@ import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.merge.Ordering;
-import dev.sluice.internal.write.WriteRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

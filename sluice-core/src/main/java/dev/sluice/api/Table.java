@@ -1,8 +1,9 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.archive.TableServices;
+import dev.sluice.internal.read.ReadSettings;
+import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.compact.Compaction;
-import dev.sluice.internal.compact.Compactor;
+import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.config.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSystemView;
@@ -18,7 +19,7 @@ import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
-import dev.sluice.internal.table.TableSchema;
+import dev.sluice.internal.schema.TableSchema;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
@@ -244,7 +245,7 @@ public final class Table implements AutoCloseable {
     return new Scan(ScanOptions.defaults(), options -> {
       Timeline tl = timeline();
       TableConfig tc = config();
-      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, config).plan(options);
+      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, ReadSettings.from(config)).plan(options);
     });
   }
 }

@@ -2,7 +2,7 @@ package dev.sluice.internal.archive;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.internal.clean.AvroContainer;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;

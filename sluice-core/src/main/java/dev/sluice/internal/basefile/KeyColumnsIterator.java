@@ -1,10 +1,9 @@
 package dev.sluice.internal.basefile;
 
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.internal.util.ComputingIterator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -24,7 +23,7 @@ import org.apache.parquet.schema.MessageType;
  *
  * @param <T> what one row becomes
  */
-final class KeyColumnsIterator<T> implements CloseableIterator<T> {
+final class KeyColumnsIterator<T> extends ComputingIterator<T> {
   private final ParquetFileReader reader;
   private final MessageType schema;
   private final ColumnDescriptor[] columns;
@@ -36,7 +35,6 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   private final ColumnReader[] readers;
   private final RowGroups groups;
   private long leftInGroup;
-  private T next;
   private boolean done;
 
   KeyColumnsIterator(ParquetFileReader reader, MessageType schema, String createdBy, Function<String[], T> rowFn,
@@ -58,18 +56,15 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
   }
 
   @Override
-  public boolean hasNext() {
-    if (next != null) {
-      return true;
-    }
+  protected T computeNext() {
     if (done) {
-      return false;
+      return end();
     }
     try {
-      while (next == null) {
+      while (true) {
         if (leftInGroup == 0 && !nextRowGroup()) {
           close();
-          return false;
+          return end();
         }
         leftInGroup--;
         String[] row = new String[columns.length];
@@ -83,11 +78,11 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
           }
           r.consume();
         }
-        if (row[0] != null) {
-          next = rowFn.apply(row);
+        T out = row[0] != null ? rowFn.apply(row) : null;
+        if (out != null) {
+          return out;
         }
       }
-      return true;
     } catch (IOException | RuntimeException e) {
       close();
       throw errors.apply(e);
@@ -108,16 +103,6 @@ final class KeyColumnsIterator<T> implements CloseableIterator<T> {
     return true;
   }
 
-
-  @Override
-  public T next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    T r = next;
-    next = null;
-    return r;
-  }
 
   @Override
   public void close() {

@@ -1,8 +1,7 @@
 package dev.sluice.internal.basefile;
 
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.internal.util.ComputingIterator;
 import java.io.IOException;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.avro.generic.GenericRecord;
@@ -17,7 +16,7 @@ import org.apache.parquet.io.api.RecordMaterializer;
  * Reads Avro records row group by row group from an open Parquet reader (row groups already pruned by the reader's
  * filter). Records the filter rejects are skipped.
  */
-final class RecordIterator implements CloseableIterator<GenericRecord> {
+final class RecordIterator extends ComputingIterator<GenericRecord> {
   private final ParquetFileReader reader;
   private final MessageColumnIO columnIO;
   private final RecordMaterializer<GenericRecord> materializer;
@@ -27,7 +26,6 @@ final class RecordIterator implements CloseableIterator<GenericRecord> {
   private final RowGroups groups;
   private RecordReader<GenericRecord> records;
   private long leftInGroup;
-  private GenericRecord next;
   private boolean done;
 
   RecordIterator(ParquetFileReader reader, MessageColumnIO columnIO, RecordMaterializer<GenericRecord> materializer,
@@ -43,26 +41,23 @@ final class RecordIterator implements CloseableIterator<GenericRecord> {
   }
 
   @Override
-  public boolean hasNext() {
-    if (next != null) {
-      return true;
-    }
+  protected GenericRecord computeNext() {
     if (done) {
-      return false;
+      return end();
     }
     try {
-      while (next == null) {
+      while (true) {
         if (leftInGroup == 0 && !nextRowGroup()) {
           close();
-          return false;
+          return end();
         }
         GenericRecord r = records.read();
         leftInGroup--;
-        if (r != null && !records.shouldSkipCurrentRecord()) {
-          next = finish.apply(r);
+        GenericRecord out = r != null && !records.shouldSkipCurrentRecord() ? finish.apply(r) : null;
+        if (out != null) {
+          return out;
         }
       }
-      return true;
     } catch (IOException | RuntimeException e) {
       close();
       throw errors.apply(e);
@@ -77,17 +72,6 @@ final class RecordIterator implements CloseableIterator<GenericRecord> {
     leftInGroup = pages.get().getRowCount();
     records = columnIO.getRecordReader(pages.get(), materializer, filter);
     return true;
-  }
-
-
-  @Override
-  public GenericRecord next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    GenericRecord r = next;
-    next = null;
-    return r;
   }
 
   @Override

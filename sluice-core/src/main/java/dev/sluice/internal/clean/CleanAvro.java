@@ -1,6 +1,7 @@
 package dev.sluice.internal.clean;
 
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;

@@ -8,6 +8,7 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -13,7 +13,7 @@ import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
-import dev.sluice.internal.table.TableSchema;
+import dev.sluice.internal.schema.TableSchema;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;

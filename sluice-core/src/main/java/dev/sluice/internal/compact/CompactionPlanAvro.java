@@ -1,6 +1,6 @@
 package dev.sluice.internal.compact;
 
-import dev.sluice.internal.clean.AvroContainer;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.internal.timeline.avro.AvroValues;

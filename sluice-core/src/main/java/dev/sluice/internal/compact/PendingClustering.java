@@ -1,6 +1,6 @@
 package dev.sluice.internal.compact;
 
-import dev.sluice.internal.clean.AvroContainer;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;

@@ -1,7 +1,7 @@
 package dev.sluice.internal.index;
 
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.write.WriteRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import java.util.List;
 
 /**

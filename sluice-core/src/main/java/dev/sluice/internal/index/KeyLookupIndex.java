@@ -6,7 +6,7 @@ import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.util.KeySort;
 import dev.sluice.internal.util.Parallel;
-import dev.sluice.internal.write.WriteRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.sluice.internal.index;
 
-import dev.sluice.internal.write.WriteRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import java.util.Optional;
 
 /**

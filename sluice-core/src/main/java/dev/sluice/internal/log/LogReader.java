@@ -3,13 +3,12 @@ package dev.sluice.internal.log;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.internal.util.ComputingIterator;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
@@ -28,7 +27,7 @@ import org.apache.avro.SchemaParseException;
  * <p>Block contents are not read here: data and delete blocks remember where their content lies and read it when
  * asked. Iteration failures surface as {@link dev.sluice.internal.error.SluiceException}s naming the file.
  */
-public final class LogReader implements CloseableIterator<LogBlock> {
+public final class LogReader extends ComputingIterator<LogBlock> {
   private static final int BUFFER = 64 * 1024;
   private static final String FIX = "Restore the file from a backup, or roll back the instant that wrote it.";
 
@@ -37,7 +36,6 @@ public final class LogReader implements CloseableIterator<LogBlock> {
   private final SchemaCache schemas;
   private final boolean checkFraming;
   private BlockInput in;
-  private LogBlock next;
   private boolean done;
 
   private LogReader(Storage storage, String path, SchemaCache schemas, BlockInput in) {
@@ -72,31 +70,24 @@ public final class LogReader implements CloseableIterator<LogBlock> {
   }
 
   @Override
-  public boolean hasNext() {
-    if (next == null && !done) {
-      try {
-        next = readBlock();
-      } catch (IOException e) {
-        close();
-        throw Errors.storage("read log file", path, e);
-      } catch (RuntimeException e) {
-        close();
-        throw e;
-      }
-      if (next == null) {
-        close();
-      }
+  protected LogBlock computeNext() {
+    if (done) {
+      return end();
     }
-    return next != null;
-  }
-
-  @Override
-  public LogBlock next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
+    LogBlock b;
+    try {
+      b = readBlock();
+    } catch (IOException e) {
+      close();
+      throw Errors.storage("read log file", path, e);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
     }
-    LogBlock b = next;
-    next = null;
+    if (b == null) {
+      close();
+      return end();
+    }
     return b;
   }
 

@@ -3,7 +3,6 @@ package dev.sluice.internal.read;
 import dev.sluice.internal.archive.ArchiveLog;
 import dev.sluice.internal.archive.ArchivedInstant;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.config.Config;
 import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.BaseFile;
@@ -55,16 +54,16 @@ final class IncrementalPlanner {
   private final String basePath;
   private final TableConfig tableConfig;
   private final Timeline timeline;
-  private final Config config;
+  private final ReadSettings settings;
 
   IncrementalPlanner(SnapshotPlanner snapshot, Storage storage, String basePath, TableConfig tableConfig,
-      Timeline timeline, Config config) {
+      Timeline timeline, ReadSettings settings) {
     this.snapshot = snapshot;
     this.storage = storage;
     this.basePath = basePath;
     this.tableConfig = tableConfig;
     this.timeline = timeline;
-    this.config = config;
+    this.settings = settings;
   }
 
   ScanPlan plan(ScanOptions options) {
@@ -253,7 +252,7 @@ final class IncrementalPlanner {
   /** The full-table-scan fallback, or the error that explains why the range cannot be read. */
   private ScanPlan fallback(ScanOptions options, IncrementalRange range, String reason) {
     String what = "The incremental query (" + range.begin() + ", " + range.end() + "]";
-    if (!config.get(ConfigKeys.INCR_FALLBACK_FULL_TABLE_SCAN)) {
+    if (!settings.incrementalFallbackFullScan()) {
       throw Errors.badRequest(what, reason, "Start the range later (see 'sluice timeline'), or set "
           + ConfigKeys.INCR_FALLBACK_FULL_TABLE_SCAN.name() + "=true to scan the whole table instead (the latest "
           + "snapshot's rows whose commit time is in the range).");

@@ -16,7 +16,6 @@ import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Timeline;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,28 +36,28 @@ public final class SnapshotPlanner {
   private final TableConfig tableConfig;
   private final Schema userSchema;
   private final Timeline timeline;
-  private final Config config;
+  private final ReadSettings settings;
 
   /** A planner over a loaded timeline, with default read options. */
   public SnapshotPlanner(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Timeline timeline) {
-    this(storage, basePath, tableConfig, userSchema, timeline, Config.empty());
+    this(storage, basePath, tableConfig, userSchema, timeline, ReadSettings.from(Config.empty()));
   }
 
-  /** A planner over a loaded timeline; {@code config} holds read options (the log merge's memory budget). */
+  /** A planner over a loaded timeline with the read options {@code settings} (the log merge's memory budget). */
   public SnapshotPlanner(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Timeline timeline,
-      Config config) {
+      ReadSettings settings) {
     this.storage = storage;
     this.basePath = basePath;
     this.tableConfig = tableConfig;
     this.userSchema = userSchema;
     this.timeline = timeline;
-    this.config = config;
+    this.settings = settings;
   }
 
   /** Plans {@code options}. */
   public ScanPlan plan(ScanOptions options) {
     if (options.queryType() == QueryType.INCREMENTAL) {
-      return new IncrementalPlanner(this, storage, basePath, tableConfig, timeline, config).plan(options);
+      return new IncrementalPlanner(this, storage, basePath, tableConfig, timeline, settings).plan(options);
     }
     if (options.beginInstant().isPresent() || options.endInstant().isPresent() || options.includeDeletes()) {
       throw Errors.badRequest("A " + options.queryType().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
@@ -124,7 +123,7 @@ public final class SnapshotPlanner {
 
   /** The scan's own parallelism, else the configured {@code sluice.read.parallelism}. */
   int parallelism(ScanOptions options) {
-    int threads = options.parallelism().orElseGet(() -> config.get(ConfigKeys.READ_PARALLELISM));
+    int threads = options.parallelism().orElseGet(settings::parallelism);
     if (threads < 1) {
       throw Errors.badConfig(ConfigKeys.READ_PARALLELISM.name(), String.valueOf(threads), "a thread count of 1 or more");
     }
@@ -148,8 +147,7 @@ public final class SnapshotPlanner {
   LogMerge logMerge(Timeline seen, String queryInstant, int threads) {
     return new LogMerge(seen, queryInstant, tableConfig.precombineField(),
         new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass())),
-        Math.max(1, config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY) / threads),
-        Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)));
+        Math.max(1, settings.logMergeMaxMemory() / threads), settings.spillDirectory());
   }
 
   /**

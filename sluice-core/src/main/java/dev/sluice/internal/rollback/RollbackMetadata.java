@@ -1,6 +1,6 @@
 package dev.sluice.internal.rollback;
 
-import dev.sluice.internal.timeline.avro.AvroMetadata;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.timeline.avro.AvroValues;
 import dev.sluice.internal.timeline.avro.InstantInfo;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ public record RollbackMetadata(String startRollbackTime, long timeTakenInMillis,
 
   /** The container-file bytes of a {@code .rollback} file. */
   public byte[] toAvroBytes() {
-    return AvroMetadata.serialize(toAvro(AvroMetadata.schema(AvroMetadata.ROLLBACK_METADATA)));
+    return AvroContainer.write(toAvro(AvroContainer.schema(AvroContainer.ROLLBACK_METADATA)));
   }
 
   /** This metadata as a record of {@code schema} (the top-level schema or the one nested in restore metadata). */
@@ -87,7 +87,7 @@ public record RollbackMetadata(String startRollbackTime, long timeTakenInMillis,
 
   /** Parses a {@code .rollback} file. */
   public static RollbackMetadata fromAvroBytes(byte[] bytes, String where) {
-    return fromAvro(AvroMetadata.deserialize(bytes, AvroMetadata.schema(AvroMetadata.ROLLBACK_METADATA), where));
+    return fromAvro(AvroContainer.readRequired(bytes, AvroContainer.schema(AvroContainer.ROLLBACK_METADATA), where));
   }
 
   /** Reads a {@code HoodieRollbackMetadata} record. */

@@ -1,6 +1,6 @@
 package dev.sluice.internal.rollback;
 
-import dev.sluice.internal.timeline.avro.AvroMetadata;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.timeline.avro.AvroValues;
 import dev.sluice.internal.timeline.avro.InstantInfo;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ public record RollbackPlan(InstantInfo instantToRollback, List<RollbackRequest> 
 
   /** The container-file bytes Hudi writes. */
   public byte[] toAvroBytes() {
-    Schema s = AvroMetadata.schema(AvroMetadata.ROLLBACK_PLAN);
+    Schema s = AvroContainer.schema(AvroContainer.ROLLBACK_PLAN);
     GenericRecord r = new GenericData.Record(s);
     r.put("instantToRollback", instantToRollback.toAvro(AvroValues.fieldSchema(s, "instantToRollback")));
     Schema reqSchema = AvroValues.fieldSchema(s, "RollbackRequests").getElementType();
@@ -46,12 +46,12 @@ public record RollbackPlan(InstantInfo instantToRollback, List<RollbackRequest> 
     }
     r.put("RollbackRequests", reqs);
     r.put("version", version);
-    return AvroMetadata.serialize(r);
+    return AvroContainer.write(r);
   }
 
   /** Parses a {@code .rollback.requested} file; {@code where} names it in errors. */
   public static RollbackPlan fromAvroBytes(byte[] bytes, String where) {
-    GenericRecord r = AvroMetadata.deserialize(bytes, AvroMetadata.schema(AvroMetadata.ROLLBACK_PLAN), where);
+    GenericRecord r = AvroContainer.readRequired(bytes, AvroContainer.schema(AvroContainer.ROLLBACK_PLAN), where);
     Object info = r.get("instantToRollback");
     InstantInfo target = info instanceof GenericRecord g ? InstantInfo.fromAvro(g) : new InstantInfo("", "");
     List<RollbackRequest> reqs = new ArrayList<>();

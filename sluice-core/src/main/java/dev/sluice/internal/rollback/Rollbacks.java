@@ -14,7 +14,7 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.timeline.avro.AvroMetadata;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.util.KillPoints;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -231,7 +231,7 @@ public final class Rollbacks {
     if (bytes.isEmpty() || bytes.get().length == 0) {
       return false;
     }
-    GenericRecord r = AvroMetadata.deserialize(bytes.get(), store.pathOf(req));
+    GenericRecord r = AvroContainer.readRequired(bytes.get(), store.pathOf(req));
     return r.getSchema().getField("clusteringPlan") != null && r.get("clusteringPlan") != null;
   }
 

@@ -1,7 +1,7 @@
 package dev.sluice.internal.savepoint;
 
 import dev.sluice.internal.rollback.RollbackMetadata;
-import dev.sluice.internal.timeline.avro.AvroMetadata;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.timeline.avro.AvroValues;
 import dev.sluice.internal.timeline.avro.InstantInfo;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ public record RestoreMetadata(String startRestoreTime, long timeTakenInMillis, L
 
   /** The container-file bytes Hudi writes. */
   public byte[] toAvroBytes() {
-    Schema s = AvroMetadata.schema(AvroMetadata.RESTORE_METADATA);
+    Schema s = AvroContainer.schema(AvroContainer.RESTORE_METADATA);
     GenericRecord r = new GenericData.Record(s);
     r.put("startRestoreTime", startRestoreTime);
     r.put("timeTakenInMillis", timeTakenInMillis);
@@ -59,12 +59,12 @@ public record RestoreMetadata(String startRestoreTime, long timeTakenInMillis, L
     List<GenericRecord> infos = new ArrayList<>();
     restoreInstantInfo.forEach(i -> infos.add(i.toAvro(info)));
     r.put("restoreInstantInfo", infos);
-    return AvroMetadata.serialize(r);
+    return AvroContainer.write(r);
   }
 
   /** Parses a {@code .restore} file. */
   public static RestoreMetadata fromAvroBytes(byte[] bytes, String where) {
-    GenericRecord r = AvroMetadata.deserialize(bytes, AvroMetadata.schema(AvroMetadata.RESTORE_METADATA), where);
+    GenericRecord r = AvroContainer.readRequired(bytes, AvroContainer.schema(AvroContainer.RESTORE_METADATA), where);
     Map<String, List<RollbackMetadata>> m = new LinkedHashMap<>();
     AvroValues.map(r, "hoodieRestoreMetadata").forEach((k, v) -> {
       List<RollbackMetadata> list = new ArrayList<>();

@@ -1,6 +1,6 @@
 package dev.sluice.internal.savepoint;
 
-import dev.sluice.internal.timeline.avro.AvroMetadata;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.timeline.avro.AvroValues;
 import dev.sluice.internal.timeline.avro.InstantInfo;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ public record RestorePlan(List<InstantInfo> instantsToRollback, int version, Str
 
   /** The container-file bytes Hudi writes. */
   public byte[] toAvroBytes() {
-    Schema s = AvroMetadata.schema(AvroMetadata.RESTORE_PLAN);
+    Schema s = AvroContainer.schema(AvroContainer.RESTORE_PLAN);
     GenericRecord r = new GenericData.Record(s);
     Schema info = AvroValues.fieldSchema(s, "instantsToRollback").getElementType();
     List<GenericRecord> infos = new ArrayList<>();
@@ -38,12 +38,12 @@ public record RestorePlan(List<InstantInfo> instantsToRollback, int version, Str
     r.put("instantsToRollback", infos);
     r.put("version", version);
     r.put("savepointToRestoreTimestamp", savepointToRestoreTimestamp);
-    return AvroMetadata.serialize(r);
+    return AvroContainer.write(r);
   }
 
   /** Parses a {@code .restore.requested} file. */
   public static RestorePlan fromAvroBytes(byte[] bytes, String where) {
-    GenericRecord r = AvroMetadata.deserialize(bytes, AvroMetadata.schema(AvroMetadata.RESTORE_PLAN), where);
+    GenericRecord r = AvroContainer.readRequired(bytes, AvroContainer.schema(AvroContainer.RESTORE_PLAN), where);
     List<InstantInfo> infos = new ArrayList<>();
     AvroValues.records(r, "instantsToRollback").forEach(g -> infos.add(InstantInfo.fromAvro(g)));
     Object v = r.get("version");

@@ -1,6 +1,6 @@
 package dev.sluice.internal.savepoint;
 
-import dev.sluice.internal.timeline.avro.AvroMetadata;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.timeline.avro.AvroValues;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,7 +36,7 @@ public record SavepointMetadata(String savepointedBy, long savepointedAt, String
 
   /** The container-file bytes Hudi writes. */
   public byte[] toAvroBytes() {
-    Schema s = AvroMetadata.schema(AvroMetadata.SAVEPOINT_METADATA);
+    Schema s = AvroContainer.schema(AvroContainer.SAVEPOINT_METADATA);
     GenericRecord r = new GenericData.Record(s);
     r.put("savepointedBy", savepointedBy);
     r.put("savepointedAt", savepointedAt);
@@ -51,12 +51,12 @@ public record SavepointMetadata(String savepointedBy, long savepointedAt, String
     });
     r.put("partitionMetadata", parts);
     r.put("version", version);
-    return AvroMetadata.serialize(r);
+    return AvroContainer.write(r);
   }
 
   /** Parses a {@code .savepoint} file. */
   public static SavepointMetadata fromAvroBytes(byte[] bytes, String where) {
-    GenericRecord r = AvroMetadata.deserialize(bytes, AvroMetadata.schema(AvroMetadata.SAVEPOINT_METADATA), where);
+    GenericRecord r = AvroContainer.readRequired(bytes, AvroContainer.schema(AvroContainer.SAVEPOINT_METADATA), where);
     Map<String, List<String>> parts = new LinkedHashMap<>();
     AvroValues.map(r, "partitionMetadata").forEach((k, v) -> parts.put(k, AvroValues.strings((GenericRecord) v,
         "savepointDataFile")));

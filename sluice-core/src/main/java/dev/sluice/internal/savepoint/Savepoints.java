@@ -14,7 +14,7 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.timeline.avro.AvroMetadata;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,7 +127,7 @@ public final class Savepoints {
     if (bytes.isEmpty() || bytes.get().length == 0) {
       return Optional.empty();
     }
-    GenericRecord r = AvroMetadata.deserialize(bytes.get(), store.pathOf(file));
+    GenericRecord r = AvroContainer.readRequired(bytes.get(), store.pathOf(file));
     if (c.isCompleted()) {
       Object v = r.getSchema().getField("earliestCommitToRetain") == null ? null : r.get("earliestCommitToRetain");
       return v == null || v.toString().isEmpty() ? Optional.empty() : Optional.of(v.toString());

@@ -66,30 +66,83 @@ public interface CloseableIterator<T> extends Iterator<T>, Closeable {
   /** Keeps the elements that match {@code keep}; closing closes this iterator. */
   default CloseableIterator<T> filter(Predicate<? super T> keep) {
     CloseableIterator<T> self = this;
+    return new ComputingIterator<>() {
+      @Override
+      protected T computeNext() {
+        while (self.hasNext()) {
+          T candidate = self.next();
+          if (keep.test(candidate)) {
+            return candidate;
+          }
+        }
+        return end();
+      }
+
+      @Override
+      public void close() {
+        self.close();
+      }
+    };
+  }
+
+  /**
+   * Runs {@code action} when the returned iterator is closed, after this one is closed (also when closing this one
+   * throws), at most once: to release what was opened to make this iterator (a reader, a temporary folder).
+   */
+  default CloseableIterator<T> onClose(Runnable action) {
+    CloseableIterator<T> self = this;
     return new CloseableIterator<>() {
-      private T pending;
-      private boolean has;
+      private boolean closed;
 
       @Override
       public boolean hasNext() {
-        while (!has && self.hasNext()) {
-          T candidate = self.next();
-          if (keep.test(candidate)) {
-            pending = candidate;
-            has = true;
-          }
-        }
-        return has;
+        return self.hasNext();
       }
 
       @Override
       public T next() {
-        if (!hasNext()) {
+        return self.next();
+      }
+
+      @Override
+      public void close() {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        try {
+          self.close();
+        } finally {
+          action.run();
+        }
+      }
+    };
+  }
+
+  /**
+   * At most the first {@code max} elements: after them {@code hasNext()} is false without asking this iterator for
+   * more (so nothing past them is read); closing closes this iterator.
+   */
+  default CloseableIterator<T> limit(long max) {
+    if (max < 0) {
+      throw new IllegalArgumentException("limit " + max + " is negative");
+    }
+    CloseableIterator<T> self = this;
+    return new CloseableIterator<>() {
+      private long left = max;
+
+      @Override
+      public boolean hasNext() {
+        return left > 0 && self.hasNext();
+      }
+
+      @Override
+      public T next() {
+        if (left <= 0) {
           throw new NoSuchElementException();
         }
-        has = false;
-        T out = pending;
-        pending = null;
+        T out = self.next();
+        left--;
         return out;
       }
 

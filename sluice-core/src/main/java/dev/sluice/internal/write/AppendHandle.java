@@ -2,7 +2,6 @@ package dev.sluice.internal.write;
 
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.LogFile;
@@ -16,6 +15,7 @@ import dev.sluice.internal.log.LogBlock;
 import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.commit.IOType;
 import dev.sluice.internal.commit.Markers;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.storage.StoragePaths;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -86,7 +86,7 @@ final class AppendHandle {
     List<Appended> appended = new ArrayList<>();
     try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, slice.baseInstant())
         .writeToken(taskIndex + "-0-0")
-        .maxFileSize(setup.config().get(ConfigKeys.LOGFILE_MAX_SIZE))
+        .maxFileSize(setup.settings().logFileMaxSize())
         .latestLogFile(slice.latestLogFile())
         .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), IOType.APPEND))
         .open()) {

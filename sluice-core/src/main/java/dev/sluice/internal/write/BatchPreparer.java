@@ -7,6 +7,7 @@ import dev.sluice.internal.key.FieldPath;
 import dev.sluice.internal.key.KeyGenerator;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.util.Parallel;
 import dev.sluice.internal.util.Positioned;
 import java.util.ArrayDeque;

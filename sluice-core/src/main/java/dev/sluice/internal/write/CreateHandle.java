@@ -9,6 +9,7 @@ import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.commit.IOType;
 import dev.sluice.internal.commit.Markers;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.storage.StoragePaths;
 import java.util.ArrayList;
 import java.util.Iterator;

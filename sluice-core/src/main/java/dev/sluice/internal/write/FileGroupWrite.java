@@ -3,6 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.merge.WriteRecord;
 import java.util.List;
 import java.util.Map;
 

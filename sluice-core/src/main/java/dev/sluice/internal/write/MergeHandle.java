@@ -15,6 +15,7 @@ import dev.sluice.internal.commit.IOType;
 import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.internal.util.CloseableIterator;
 import java.util.HashMap;

@@ -1,6 +1,7 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
 import dev.sluice.internal.util.CloseableIterator;
 import java.io.Closeable;

@@ -1,5 +1,6 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.internal.basefile.MetaFields;
 import java.util.List;

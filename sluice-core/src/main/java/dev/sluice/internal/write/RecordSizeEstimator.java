@@ -1,7 +1,5 @@
 package dev.sluice.internal.write;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
@@ -20,9 +18,9 @@ final class RecordSizeEstimator {
   private RecordSizeEstimator() {
   }
 
-  static long averageRecordSize(TimelineStore store, Timeline timeline, Config config) {
-    long fallback = config.get(ConfigKeys.RECORD_SIZE_ESTIMATE);
-    double threshold = config.get(ConfigKeys.RECORD_SIZE_THRESHOLD) * config.get(ConfigKeys.SMALL_FILE_LIMIT);
+  static long averageRecordSize(TimelineStore store, Timeline timeline, WriteSettings settings) {
+    long fallback = settings.recordSizeEstimate();
+    double threshold = settings.recordSizeThreshold() * settings.smallFileLimit();
     // commit and replacecommit only, as Hudi's partitioner (getCommitAndReplaceTimeline): a deltacommit's log
     // appends measure Avro bytes, not base file bytes
     List<Instant> commits = timeline.completed()

@@ -11,6 +11,7 @@ import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.commit.Markers;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
 import dev.sluice.internal.spill.SpillableMap;
 import dev.sluice.internal.util.CloseableIterator;
@@ -119,7 +120,7 @@ final class SpillingWrite implements Closeable {
         }
         return;
       }
-      Index index = Indexes.forConfig(setup.storage(), setup.config());
+      Index index = Indexes.of(setup.storage(), setup.settings().index());
       List<WriteRecord> chunk = new ArrayList<>();
       long bytes = 0;
       while (records.hasNext()) {

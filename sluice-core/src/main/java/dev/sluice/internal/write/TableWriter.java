@@ -1,12 +1,12 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.commit.Markers;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;
@@ -15,7 +15,6 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.util.Parallel;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -62,13 +61,10 @@ public final class TableWriter {
    * (the write does not list {@code .hoodie/} again unless it rolls back a failed write or checks for conflicts).
    */
   public Committed write(WriteOperation op, Iterator<GenericRecord> input, Timeline loaded) {
-    boolean combine = op == WriteOperation.UPSERT || op == WriteOperation.DELETE
-        ? setup.config().get(ConfigKeys.COMBINE_BEFORE_UPSERT)
-        : setup.config().get(ConfigKeys.COMBINE_BEFORE_INSERT);
+    boolean combine = setup.settings().combine(op);
     // a budget near zero would write one sort run per record
     PreparedBatch.Budget budget = new PreparedBatch.Budget(
-        Math.max(MIN_WRITE_BUDGET, setup.config().get(ConfigKeys.WRITE_MAX_MEMORY)),
-        Path.of(setup.config().get(ConfigKeys.SPILLABLE_MAP_PATH)));
+        Math.max(MIN_WRITE_BUDGET, setup.settings().maxMemory()), setup.settings().spillDirectory());
     // the batch's sort runs, if it spilled, are deleted whatever happens
     try (PreparedBatch batch = new BatchPreparer(setup).prepare(input, op, combine, budget)) {
       return write(op, batch, budget, loaded);
@@ -122,13 +118,13 @@ public final class TableWriter {
     if (op == WriteOperation.BULK_INSERT) {
       return bulkInsertPlan(records, planner);
     }
-    Index index = Indexes.forConfig(setup.storage(), setup.config());
+    Index index = Indexes.of(setup.storage(), setup.settings().index());
     List<TaggedRecord> tagged = index.tag(records, view);
     return planner.plan(tagged, view);
   }
 
   private WritePlanner planner(Timeline timeline) {
-    return new WritePlanner(setup, RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.config()));
+    return new WritePlanner(setup, RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.settings()));
   }
 
   private List<FileGroupWrite> bulkInsertPlan(List<WriteRecord> records, WritePlanner planner) {

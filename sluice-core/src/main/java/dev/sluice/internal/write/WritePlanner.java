@@ -1,6 +1,5 @@
 package dev.sluice.internal.write;
 
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
@@ -9,6 +8,7 @@ import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.util.KeySort;
 import dev.sluice.internal.util.Parallel;
@@ -153,7 +153,7 @@ final class WritePlanner {
 
   /** Copy-on-Write small files: every latest base file below the limit, smallest first. */
   private List<BaseFile> smallFiles(String partition, FileSystemView view) {
-    long limit = setup.config().get(ConfigKeys.SMALL_FILE_LIMIT);
+    long limit = setup.settings().smallFileLimit();
     List<BaseFile> small = new ArrayList<>();
     if (limit <= 0) {
       return small;
@@ -174,8 +174,8 @@ final class WritePlanner {
    * {@code hoodie.merge.small.file.group.candidates.limit} per partition.
    */
   private List<BaseFile> smallFileSlices(String partition, FileSystemView view) {
-    long limit = setup.config().get(ConfigKeys.SMALL_FILE_LIMIT);
-    int candidates = setup.config().get(ConfigKeys.MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT);
+    long limit = setup.settings().smallFileLimit();
+    int candidates = setup.settings().smallFileGroupCandidates();
     List<BaseFile> small = new ArrayList<>();
     if (limit <= 0 || candidates <= 0) {
       return small;

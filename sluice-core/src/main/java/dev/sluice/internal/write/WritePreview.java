@@ -1,6 +1,5 @@
 package dev.sluice.internal.write;
 
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
@@ -10,6 +9,7 @@ import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
+import dev.sluice.internal.merge.WriteRecord;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -64,11 +64,9 @@ public record WritePreview(long records, long inserts, List<Target> targets, lon
 
   /** Tags {@code input} as a write of {@code op} would, against the table state in {@code view}. */
   public static WritePreview of(WriteSetup setup, WriteOperation op, Iterator<GenericRecord> input, FileSystemView view) {
-    boolean combine = op == WriteOperation.UPSERT || op == WriteOperation.DELETE
-        ? setup.config().get(ConfigKeys.COMBINE_BEFORE_UPSERT)
-        : setup.config().get(ConfigKeys.COMBINE_BEFORE_INSERT);
+    boolean combine = setup.settings().combine(op);
     List<WriteRecord> records = new BatchPreparer(setup).prepare(input, op, combine);
-    Index index = Indexes.forConfig(setup.storage(), setup.config());
+    Index index = Indexes.of(setup.storage(), setup.settings().index());
     List<TaggedRecord> tagged = op == WriteOperation.BULK_INSERT ? untagged(records) : index.tag(records, view);
     Map<FileGroupId, long[]> byGroup = new LinkedHashMap<>();
     long inserts = 0;

@@ -2,6 +2,7 @@ package dev.sluice.internal.write;
 
 import dev.sluice.internal.key.FieldPath;
 import dev.sluice.internal.merge.Ordering;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.AvroRecordSerializer;
 import dev.sluice.internal.spill.RecordSerializer;
 import java.io.DataInput;

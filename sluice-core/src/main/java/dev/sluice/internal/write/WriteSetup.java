@@ -3,14 +3,10 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.merge.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfig;
-import java.util.Locale;
 import org.apache.avro.Schema;
 
 /**
@@ -22,18 +18,17 @@ import org.apache.avro.Schema;
  * @param tableConfig the table's {@code hoodie.properties}
  * @param userSchema the table schema without meta fields
  * @param writerSchema the schema of base files: the five meta fields, then the user schema's fields
- * @param config write options
+ * @param config the options as given, for what still reads them raw: the commit ({@code WriteTransaction}:
+ *     concurrency, lock, heartbeat)
+ * @param settings the write options, read and checked once
  */
 public record WriteSetup(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Schema writerSchema,
-    Config config) {
+    Config config, WriteSettings settings) {
 
-  /** A setup for a table and schema. */
+  /** A setup for a table and schema; reads and checks the write options (before any file is touched). */
   public static WriteSetup of(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Config config) {
-    WriteSetup setup = new WriteSetup(storage, basePath, tableConfig, userSchema, MetaFields.withMetaFields(userSchema),
-        config);
-    // fail before writing: a bad log block format is refused before any file is touched
-    setup.parquetLogBlocks();
-    return setup;
+    return new WriteSetup(storage, basePath, tableConfig, userSchema, MetaFields.withMetaFields(userSchema), config,
+        WriteSettings.from(config));
   }
 
   /** The table's merge rules. */
@@ -43,37 +38,26 @@ public record WriteSetup(Storage storage, String basePath, TableConfig tableConf
 
   /** True if the configured index is global. */
   public boolean globalIndex() {
-    return Indexes.isGlobal(config);
+    return settings.index().global();
   }
 
   /** Base file writer options. */
   public BaseFileWriterOptions fileOptions() {
-    return BaseFileWriterOptions.from(config);
+    return settings.fileOptions();
   }
 
-  /**
-   * True if MoR log data blocks are written as Parquet ({@code hoodie.logfile.data.block.format=parquet}); false
-   * for Avro, the default. {@code hfile} (Hudi's metadata-table format) and unknown values are refused.
-   */
+  /** True if MoR log data blocks are written as Parquet; see {@link WriteSettings#parquetLogBlocks}. */
   public boolean parquetLogBlocks() {
-    String format = config.get(ConfigKeys.LOGFILE_DATA_BLOCK_FORMAT).trim().toLowerCase(Locale.ROOT);
-    return switch (format) {
-      case "", "avro" -> false;
-      case "parquet" -> true;
-      case "hfile" -> throw Errors.unsupported("Writing HFile log data blocks ("
-          + ConfigKeys.LOGFILE_DATA_BLOCK_FORMAT.name() + "=hfile)",
-          "HFile blocks are only for Hudi's metadata table; set it to avro or parquet.");
-      default -> throw Errors.badConfig(ConfigKeys.LOGFILE_DATA_BLOCK_FORMAT.name(), format, "avro or parquet");
-    };
+    return settings.parquetLogBlocks();
   }
 
   /** Target base file size. */
   public long maxFileSize() {
-    return config.get(ConfigKeys.PARQUET_MAX_FILE_SIZE);
+    return settings.maxFileSize();
   }
 
   /** Threads for file group writes. */
   public int parallelism() {
-    return Math.max(1, config.get(ConfigKeys.WRITE_PARALLELISM));
+    return settings.parallelism();
   }
 }

@@ -11,6 +11,7 @@ import dev.sluice.internal.config.Config;
 import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.log.DataBlock;
 import dev.sluice.internal.log.LogReader;
+import dev.sluice.internal.service.TableServices;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.FileInfo;

@@ -222,7 +222,7 @@ class CleanerTest {
         Map.of("hoodie.cleaner.commits.retained", "0"), Map.of("hoodie.keep.min.commits", "5",
             "hoodie.keep.max.commits", "5"))) {
       SluiceException e = assertThrows(SluiceException.class,
-          () -> dev.sluice.internal.archive.TableServices.forWrites(Config.of(bad)));
+          () -> dev.sluice.internal.service.TableServices.forWrites(Config.of(bad)));
       assertEquals(ErrorKind.BAD_CONFIG, e.kind(), e.getMessage());
     }
     int before = h.table().timeline().instants().size();

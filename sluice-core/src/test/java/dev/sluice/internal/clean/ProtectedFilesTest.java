@@ -11,6 +11,7 @@ import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineFixture;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.clean.AvroContainer;
+import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.timeline.CommitMetadata;

@@ -3,6 +3,7 @@ package dev.sluice.internal.compact;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.internal.config.Config;
+import dev.sluice.internal.service.Compactor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;

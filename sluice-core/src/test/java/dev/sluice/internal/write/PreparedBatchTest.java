@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.internal.merge.MergeMode;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.util.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;

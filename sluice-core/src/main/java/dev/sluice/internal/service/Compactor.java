@@ -1,5 +1,7 @@
-package dev.sluice.internal.compact;
+package dev.sluice.internal.service;
 
+import dev.sluice.internal.compact.Compaction;
+import dev.sluice.internal.compact.CompactionResult;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.error.SluiceException;
 import java.time.Duration;

@@ -1,7 +1,8 @@
-package dev.sluice.internal.table;
+package dev.sluice.internal.schema;
 
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.table.TableConfig;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;

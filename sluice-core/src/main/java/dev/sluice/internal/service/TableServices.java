@@ -1,12 +1,13 @@
-package dev.sluice.internal.archive;
+package dev.sluice.internal.service;
 
 import dev.sluice.internal.clean.CleanResult;
 import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionSettings;
-import dev.sluice.internal.compact.Compactor;
 import dev.sluice.internal.config.Config;
+import dev.sluice.internal.archive.ArchiveSettings;
+import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.error.SluiceException;
 import dev.sluice.storage.Storage;

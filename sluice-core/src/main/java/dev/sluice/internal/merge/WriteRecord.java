@@ -1,15 +1,16 @@
-package dev.sluice.internal.write;
+package dev.sluice.internal.merge;
 
 import org.apache.avro.generic.GenericRecord;
 
 /**
  * One incoming record on its way through a write: its key, partition path, ordering value and whether it
- * deletes.
+ * deletes. It lives here, below both the index (which tags it with its file group) and the write (which plans
+ * and merges it), because it is what the keyed merge takes from the incoming side.
  *
  * @param key the record key
  * @param partitionPath relative partition path
  * @param data the record in the table's user schema; null for a key-only delete
- * @param ordering the precombine value ({@link dev.sluice.internal.merge.Ordering#NATURAL} without a precombine field)
+ * @param ordering the precombine value ({@link Ordering#NATURAL} without a precombine field)
  * @param delete what kind of delete this is, if any
  */
 @SuppressWarnings("rawtypes")
