@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,6 +61,47 @@ class SpillingWriteTest {
     assertEquals("3:dup", expected.get(MergedReadMemoryCheck.key(3_000)));
     assertEquals("2:dup", expected.get(MergedReadMemoryCheck.key(3_001)));
     assertEquals("2:upsert", expected.get(MergedReadMemoryCheck.key(3_002)));
+  }
+
+  /**
+   * A Merge-on-Read update-only batch appends log blocks whether or not it spills, as Hudi does: its file groups are
+   * small files, but no partition of the batch takes inserts, so none is rewritten (the spilling path used to rewrite
+   * every small file group it updated).
+   */
+  @ParameterizedTest
+  @CsvSource({"in-memory, 0", "spilling, 65536"})
+  void aMergeOnReadUpdateOnlyBatchAppendsToTheLogWhetherOrNotItSpills(String name, long budget) throws IOException {
+    Path spill = dir.resolve("spill-" + name);
+    Map<String, String> options = new HashMap<>(Map.of("hoodie.memory.spillable.map.path", spill.toString()));
+    if (budget > 0) {
+      options.put("hoodie.memory.merge.max.size", String.valueOf(budget));
+    }
+    Path table = dir.resolve(name);
+    Table t = Tables.create(table.toString(), TableSpec.builder("big").type(TableType.MERGE_ON_READ).recordKey("id")
+        .precombine("ts").partitionBy("part").schema(MergedReadMemoryCheck.SCHEMA).build(), Config.of(options));
+    t.insert(rows(0, 3_000, 1, "base").iterator());
+    Map<String, byte[]> before = MorFixture.dataFiles(table);
+    assertTrue(MorFixture.logFiles(table).isEmpty());
+    assertEquals(3, before.size(), "one small base file per partition: " + before.keySet());
+
+    t.upsert(rows(0, 3_000, 2, "update").iterator());
+    assertEquals(budget > 0, Files.isDirectory(spill), "the write spilled only with the small budget");
+
+    Map<String, byte[]> after = MorFixture.dataFiles(table);
+    for (Map.Entry<String, byte[]> e : before.entrySet()) {
+      assertArrayEquals(e.getValue(), after.get(e.getKey()), "base file unchanged: " + e.getKey());
+    }
+    assertEquals(List.copyOf(before.keySet()), MorFixture.baseFiles(table), "no base file was rewritten");
+    List<String> logs = MorFixture.logFiles(table);
+    for (String base : before.keySet()) {
+      String partition = base.substring(0, base.indexOf('/'));
+      String fileId = base.substring(partition.length() + 1, base.indexOf('_'));
+      assertTrue(logs.stream().anyMatch(l -> l.startsWith(partition + "/." + fileId + "_")),
+          "the file slice of " + base + " has a log file: " + logs);
+    }
+    Map<String, String> rows = contents(t);
+    assertEquals(3_000, rows.size());
+    rows.forEach((key, version) -> assertEquals("2:update", version, key));
   }
 
   private Table create(String name, TableType type, String index, Path spill, Map<String, String> extra) {

@@ -3,31 +3,29 @@ package dev.sluice.internal.compact;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
-import dev.sluice.internal.basefile.MergeRead;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
-import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.basefile.RowCopier;
 import dev.sluice.internal.basefile.WrittenFile;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.fsview.LogFileName;
-import dev.sluice.internal.key.FieldPath;
+import dev.sluice.internal.log.LogChanges;
 import dev.sluice.internal.log.LogRecord;
 import dev.sluice.internal.log.LogScanner;
 import dev.sluice.internal.log.MergedLogRecords;
 import dev.sluice.internal.log.ScanStats;
 import dev.sluice.internal.commit.IOType;
 import dev.sluice.internal.commit.Markers;
+import dev.sluice.internal.merge.BaseFileMerge;
 import dev.sluice.internal.merge.DeleteFlag;
-import dev.sluice.internal.merge.Ordering;
+import dev.sluice.internal.merge.KeyedMerge;
 import dev.sluice.internal.merge.RecordMerger;
+import dev.sluice.internal.merge.StoredRows;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.WriteStat;
-import dev.sluice.internal.util.CloseableIterator;
 import dev.sluice.internal.util.KillPoints;
 import dev.sluice.internal.write.RecordAssembler;
 import java.io.IOException;
@@ -36,12 +34,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * Compacts one file slice of a plan ({@code HoodieCompactor.compact} with the merge or create handle): the planned
  * log files merged by key (within the memory budget, spilling beyond it), then the base file streamed in file
- * order with each row kept, replaced or dropped as a snapshot read would, then the keys found only in the logs;
+ * order with each row kept, replaced or dropped as a snapshot read would, then the keys found only in the logs (one
+ * {@link KeyedMerge}: {@link BaseFileMerge} with a base file, the log records alone without one);
  * written to {@code <fileId>_<token>_<compactionInstant>.parquet} with meta fields preserved but the file name.
  * A log-only slice whose logs hold no valid record yields no file, as in Hudi.
  */
@@ -125,17 +123,38 @@ final class SliceCompactor {
           BaseFileWriter writer = BaseFileWriter.open(storage, StoragePaths.join(basePath, relative), writerSchema,
               outputOptions(base, fileName, mergedKeys))) {
         RecordAssembler assembler = new RecordAssembler(writerSchema);
+        KeyedMerge.Target<LogRecord> target = new KeyedMerge.Target<>() {
+          @Override
+          public void kept() {
+            n.written++;
+          }
+
+          @Override
+          public void replace(LogRecord l) {
+            writer.writeReplacing(assembler.carry(l.record(), fileName));
+            n.updated++;
+            n.written++;
+          }
+
+          @Override
+          public void delete(LogRecord l) {
+            n.deleted++;
+          }
+
+          @Override
+          public void insert(LogRecord l) {
+            writer.write(assembler.carry(l.record(), fileName));
+            n.written++;
+            n.inserted++;
+          }
+        };
+        LogChanges changes = new LogChanges(logs, deleted);
         if (base != null) {
-          mergeBase(base, logs, assembler, writer, fileName, n);
-        }
-        try (CloseableIterator<LogRecord> rest = logs.all()) {
-          while (rest.hasNext()) {
-            LogRecord r = rest.next();
-            if (!r.isDelete() && !deleted.isSet(r.record())) {
-              writer.write(assembler.carry(r.record(), fileName));
-              n.written++;
-              n.inserted++;
-            }
+          BaseFileMerge.rewrite(base, writer, precombine, fileName, row -> assembler.carry(row, fileName), merger,
+              changes, target);
+        } else {
+          try (KeyedMerge<LogRecord> merge = new KeyedMerge<>(merger, StoredRows.none(), changes, target)) {
+            merge.run();
           }
         }
         done = writer.finish();
@@ -176,71 +195,6 @@ final class SliceCompactor {
       return fileOptions.withBloomSizedFor(mergedKeys);
     }
     return DictionaryChoice.forRewrite(fileOptions, base, fileName).withBloomSizedFor(base.footer().rowCount() + mergedKeys);
-  }
-
-  /**
-   * Base rows in file order: kept, replaced by their key's merged log record, or dropped by a delete. Kept rows
-   * (most of them: a slice's logs touch a fraction of its keys) are copied column to column when the file's layout
-   * allows it ({@link RowCopier}); only replacing rows are written as records.
-   */
-  private void mergeBase(BaseFileReader reader, MergedLogRecords logs, RecordAssembler assembler, BaseFileWriter writer,
-      String fileName, Counts n) {
-    Schema fileSchema = reader.footer().schema();
-    // base keys (kept or replaced by their log record) are in the base file's filter already
-    reader.bloomFilter().ifPresent(b -> writer.continueBloom(b, reader.footer().rowCount()));
-    MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
-    FieldPath orderingField = merge.ordering().orElse(null);
-    Optional<RowCopier> copier = merge.copier();
-    if (copier.isPresent()) {
-      try (RowCopier rows = copier.get()) {
-        while (rows.next()) {
-          Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.remove(rows.key());
-          if (log.isPresent() && replace(log.get(), orderingField == null ? null : rows.ordering(), assembler,
-              writer, fileName, n)) {
-            rows.drop();
-            continue;
-          }
-          rows.copy();
-          n.written++;
-        }
-      }
-      return;
-    }
-    Schema.Field keyField = fileSchema.getField(MetaFields.RECORD_KEY);
-    try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
-      while (rows.hasNext()) {
-        GenericRecord row = rows.next();
-        Object key = keyField == null ? null : row.get(keyField.pos());
-        Optional<LogRecord> log = logs.size() == 0 ? Optional.empty() : logs.removeKeyOf(key);
-        if (log.isPresent() && replace(log.get(), orderingField == null ? null : orderingField.get(row), assembler,
-            writer, fileName, n)) {
-          continue;
-        }
-        writer.writeReplacing(assembler.carry(row, fileName));
-        n.written++;
-      }
-    }
-  }
-
-  /**
-   * Applies a base row's merged log state: true if the log wins (its record written, or the row deleted), false if
-   * the base row stays. {@code baseOrdering} is the row's raw ordering value, null without one.
-   */
-  @SuppressWarnings("rawtypes")
-  private boolean replace(LogRecord l, Object baseOrdering, RecordAssembler assembler, BaseFileWriter writer,
-      String fileName, Counts n) {
-    Comparable ordering = baseOrdering == null ? null : Ordering.normalize(baseOrdering);
-    if (!merger.incomingWins(ordering, l.ordering(), l.hardDelete())) {
-      return false;
-    }
-    if (l.isDelete() || deleted.isSet(l.record())) {
-      n.deleted++;
-    } else {
-      writer.writeReplacing(assembler.carry(l.record(), fileName));
-      n.updated++;
-      n.written++;
-    }
-    return true;
   }
 
   /** The plan's log files of the slice; a missing one is an error (the plan cannot be carried out as written). */

@@ -2,7 +2,6 @@ package dev.sluice.internal.log;
 
 import dev.sluice.internal.util.CloseableIterator;
 import java.util.Optional;
-import org.apache.avro.util.Utf8;
 
 /**
  * The result of merging a file slice's log: per record key its latest record or delete. Implementations may keep
@@ -23,17 +22,6 @@ public interface MergedLogRecords extends AutoCloseable {
    * key as the file holds it, which the in-memory table probes without building a {@code String}.
    */
   Optional<LogRecord> remove(byte[] utf8, int offset, int length);
-
-  /**
-   * Removes the merged state of a base row's record key as the row holds it ({@code _hoodie_record_key}'s value),
-   * if any: a {@code Utf8} is probed by its bytes; null (a row without a key) has none.
-   */
-  default Optional<LogRecord> removeKeyOf(Object key) {
-    if (key instanceof Utf8 u) {
-      return remove(u.getBytes(), 0, u.getByteLength());
-    }
-    return key == null ? Optional.empty() : remove(key.toString());
-  }
 
   /** Every merged entry (records and deletes) not removed; close the iterator. */
   CloseableIterator<LogRecord> all();

@@ -30,14 +30,33 @@ public final class RecordMerger {
     return Ordering.compare(olderOrdering, newerOrdering) <= 0;
   }
 
+  /** What an incoming version does to the stored row of its key. */
+  public enum Outcome {
+    /** The stored row stays. */
+    KEEP,
+    /** The incoming version replaces the stored row. */
+    REPLACE,
+    /** The incoming delete removes the stored row. */
+    DELETE
+  }
+
   /**
-   * An incoming version against the stored one (CoW merge, base file ⊕ log record, compaction): true if the
-   * incoming version replaces the stored row (or deletes it, if it is a delete). A hard delete always wins;
-   * commit-time ordering always takes the incoming version; event-time ordering takes it unless the stored
-   * ordering value is larger (a null stored value loses).
+   * An incoming version against the stored one (CoW merge, base file ⊕ log record, compaction; walked by
+   * {@link KeyedMerge}). A hard delete always wins; commit-time ordering always takes the incoming version;
+   * event-time ordering takes it unless the stored ordering value is larger (a null stored value loses). A winning
+   * version that deletes ({@code incomingDeletes}) removes the row, any other replaces it.
    */
   @SuppressWarnings("rawtypes")
-  public boolean incomingWins(Comparable storedOrdering, Comparable incomingOrdering, boolean incomingIsHardDelete) {
+  public Outcome outcome(Comparable storedOrdering, Comparable incomingOrdering, boolean incomingIsHardDelete,
+      boolean incomingDeletes) {
+    if (!incomingWins(storedOrdering, incomingOrdering, incomingIsHardDelete)) {
+      return Outcome.KEEP;
+    }
+    return incomingDeletes ? Outcome.DELETE : Outcome.REPLACE;
+  }
+
+  @SuppressWarnings("rawtypes")
+  private boolean incomingWins(Comparable storedOrdering, Comparable incomingOrdering, boolean incomingIsHardDelete) {
     if (incomingIsHardDelete || mode == MergeMode.COMMIT_TIME_ORDERING) {
       return true;
     }

@@ -5,11 +5,13 @@ import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.key.FieldPath;
+import dev.sluice.internal.log.LogChanges;
 import dev.sluice.internal.log.LogRecord;
 import dev.sluice.internal.log.LogScanner;
 import dev.sluice.internal.log.MergedLogRecords;
 import dev.sluice.internal.merge.DeleteFlag;
-import dev.sluice.internal.merge.Ordering;
+import dev.sluice.internal.merge.KeyedMerge;
+import dev.sluice.internal.merge.StoredRows;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.util.CloseableIterator;
 import java.util.NoSuchElementException;
@@ -22,7 +24,8 @@ import org.apache.avro.generic.GenericRecord;
  * (Hudi's merged log record scanner; on the heap within the memory budget, beyond it in a spill file), then the
  * base file streamed in file order, each row replaced, kept or
  * dropped by the key's log state (log ⊕ base with the table's merge mode, as Hudi's payload
- * {@code combineAndGetUpdateValue}), then the keys found only in the logs. Rows come in {@code readSchema}
+ * {@code combineAndGetUpdateValue}), then the keys found only in the logs: the {@link KeyedMerge} a compaction
+ * writes, read one row at a time. Rows come in {@code readSchema}
  * (base rows in its projection onto the file's schema).
  */
 final class MergedSliceReader {
@@ -58,7 +61,7 @@ final class MergedSliceReader {
         .scan();
     BaseFileReader base = null;
     CloseableIterator<GenericRecord> baseRows = CloseableIterator.empty();
-    FieldPath ordering = null;
+    Optional<FieldPath> ordering = Optional.empty();
     int keyPosition = -1;
     try {
       if (slice.baseFile().isPresent()) {
@@ -68,7 +71,7 @@ final class MergedSliceReader {
         Schema.Field key = projection.getField(MetaFields.RECORD_KEY);
         keyPosition = key == null ? -1 : key.pos();
         if (precombine.isPresent() && projection.getField(precombine.get()) != null) {
-          ordering = FieldPath.resolve(projection, precombine.get(), "precombine");
+          ordering = Optional.of(FieldPath.resolve(projection, precombine.get(), "precombine"));
         }
         baseRows = base.read(projection);
       }
@@ -104,27 +107,24 @@ final class MergedSliceReader {
     }
   }
 
-
-  /** Base rows merged with log records, then log-only records. */
-  private final class Rows implements CloseableIterator<GenericRecord> {
+  /** Base rows merged with log records, then log-only records: a {@link KeyedMerge} pulled one row at a time. */
+  private final class Rows implements CloseableIterator<GenericRecord>, KeyedMerge.Target<LogRecord> {
     private final MergedLogRecords logs;
     private final BaseFileReader base;
-    private final CloseableIterator<GenericRecord> baseRows;
-    private final FieldPath ordering;
-    private CloseableIterator<LogRecord> logOnly;
+    private final KeyedMerge<LogRecord> merging;
     private GenericRecord next;
     private boolean closed;
 
-    /** Where base rows hold the record key, -1 if they do not (no row then matches a log record). */
-    private final int keyPosition;
-
-    Rows(MergedLogRecords logs, BaseFileReader base, CloseableIterator<GenericRecord> baseRows, FieldPath ordering,
-        int keyPosition) {
-      this.keyPosition = keyPosition;
+    /**
+     * @param ordering the precombine field in the base rows' schema, if they have it
+     * @param keyPosition where base rows hold the record key, -1 if they do not (no row then matches a log record)
+     */
+    Rows(MergedLogRecords logs, BaseFileReader base, CloseableIterator<GenericRecord> baseRows,
+        Optional<FieldPath> ordering, int keyPosition) {
       this.logs = logs;
       this.base = base;
-      this.baseRows = baseRows;
-      this.ordering = ordering;
+      StoredRows rows = StoredRows.records(baseRows, keyPosition, ordering, row -> next = row);
+      this.merging = new KeyedMerge<>(merge.merger(), rows, new LogChanges(logs, deleted), this);
     }
 
     @Override
@@ -133,20 +133,8 @@ final class MergedSliceReader {
         return false;
       }
       try {
-        while (next == null && baseRows.hasNext()) {
-          next = mergeBaseRow(baseRows.next());
-        }
-        if (next != null) {
-          return true;
-        }
-        if (logOnly == null) {
-          logOnly = logs.all();
-        }
-        while (next == null && logOnly.hasNext()) {
-          LogRecord r = logOnly.next();
-          if (!r.isDelete() && !deleted.isSet(r.record())) {
-            next = r.record();
-          }
+        while (next == null && merging.step()) {
+          // a step sets next unless it dropped a deleted row
         }
       } catch (RuntimeException e) {
         close();
@@ -159,22 +147,14 @@ final class MergedSliceReader {
       return true;
     }
 
-    /** The row to return for a base row, or null if the log deletes it. */
-    @SuppressWarnings("rawtypes")
-    private GenericRecord mergeBaseRow(GenericRecord row) {
-      if (logs.size() == 0) {
-        return row;
-      }
-      Optional<LogRecord> log = logs.removeKeyOf(keyPosition < 0 ? null : row.get(keyPosition));
-      if (log.isEmpty()) {
-        return row;
-      }
-      LogRecord l = log.get();
-      Comparable baseOrdering = ordering == null ? null : Ordering.normalize(ordering.get(row));
-      if (!merge.merger().incomingWins(baseOrdering, l.ordering(), l.hardDelete())) {
-        return row;
-      }
-      return l.isDelete() || deleted.isSet(l.record()) ? null : l.record();
+    @Override
+    public void replace(LogRecord l) {
+      next = l.record();
+    }
+
+    @Override
+    public void insert(LogRecord l) {
+      next = l.record();
     }
 
     @Override
@@ -193,12 +173,7 @@ final class MergedSliceReader {
         return;
       }
       closed = true;
-      CloseableIterator<LogRecord> rest = logOnly;
-      closeAll(null, () -> {
-        if (rest != null) {
-          rest.close();
-        }
-      }, baseRows::close, () -> {
+      closeAll(null, merging::close, () -> {
         if (base != null) {
           base.close();
         }

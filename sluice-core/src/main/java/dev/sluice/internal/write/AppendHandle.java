@@ -62,17 +62,15 @@ final class AppendHandle {
         .map(f -> FieldPath.resolve(setup.userSchema(), f, "precombine"));
   }
 
-  FileWriteResult write(FileGroupWrite.Append task, int taskIndex) {
-    return write(task.id(), task.slice(), task.updates().values().iterator(), taskIndex, Long.MAX_VALUE, r -> 0).get(0);
-  }
-
   /**
-   * Appends {@code updates} of file group {@code id} to the log of {@code slice}: a data block and/or a delete block
+   * Appends {@code updates} of {@code task}'s file group to the log of its slice: a data block and/or a delete block
    * per {@code maxBlockBytes} of records (by {@code size}), each pair appended in one call; one result per log file
    * written (more than one only if the log rolls over to a new file).
    */
-  List<FileWriteResult> write(FileGroupId id, FileSlice slice, Iterator<WriteRecord> updates, int taskIndex,
+  List<FileWriteResult> write(FileGroupWrite.Append task, Iterator<WriteRecord> updates, int taskIndex,
       long maxBlockBytes, ToLongFunction<WriteRecord> size) {
+    FileGroupId id = task.id();
+    FileSlice slice = task.slice();
     long start = System.nanoTime();
     String partition = id.partitionPath();
     String fileId = id.fileId();

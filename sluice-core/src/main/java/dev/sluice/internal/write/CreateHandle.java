@@ -30,15 +30,13 @@ final class CreateHandle {
     this.instant = instant;
   }
 
-  List<FileWriteResult> write(FileGroupWrite.Create task, int taskIndex) {
-    return write(task.id(), task.inserts().iterator(), task.inserts().size(), taskIndex);
-  }
-
   /**
-   * Writes new file group {@code id} (and any it rolls over to) from {@code inserts} ({@code count} records),
-   * read once, in order.
+   * Writes new file group {@code task.id()} (and any it rolls over to) from {@code inserts} ({@code task.inserts()}
+   * records), read once, in order.
    */
-  List<FileWriteResult> write(FileGroupId id, Iterator<WriteRecord> inserts, long count, int taskIndex) {
+  List<FileWriteResult> write(FileGroupWrite.Create task, Iterator<WriteRecord> inserts, int taskIndex) {
+    FileGroupId id = task.id();
+    long count = task.inserts();
     String partition = id.partitionPath();
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
     // the first records choose the columns written without a dictionary; then they are written like the rest

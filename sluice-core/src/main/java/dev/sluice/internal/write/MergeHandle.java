@@ -3,32 +3,25 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
-import dev.sluice.internal.basefile.MergeRead;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.basefile.RowCopier;
 import dev.sluice.internal.basefile.WrittenFile;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
-import dev.sluice.internal.key.FieldPath;
 import dev.sluice.internal.commit.IOType;
 import dev.sluice.internal.commit.Markers;
-import dev.sluice.internal.merge.Ordering;
+import dev.sluice.internal.merge.BaseFileMerge;
+import dev.sluice.internal.merge.KeyedMerge;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.util.CloseableIterator;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * Copy-on-Write merge of one file group: streams the current base file in order, replaces or drops the rows
- * whose keys have incoming versions (per the merge mode), copies the rest unchanged but for the file name,
- * then appends the inserts and any update whose key the file did not hold.
+ * whose keys have incoming versions (per the merge mode: {@link BaseFileMerge}), copies the rest unchanged but for
+ * the file name, then appends any update whose key the file did not hold and the inserts.
  */
 final class MergeHandle {
   private final WriteSetup setup;
@@ -44,47 +37,14 @@ final class MergeHandle {
   }
 
   /**
-   * Incoming versions of the keys a merged file group holds, taken one by one as its base file streams by.
+   * Rewrites the file group of {@code task} from its current base file, applying {@code pending}, then appending
+   * {@code inserts} ({@code task.inserts()} records).
    */
-  interface PendingUpdates {
-    /** True if no version is left to take. */
-    boolean isEmpty();
-
-    /** Removes and returns the incoming version of {@code key}, if there is one. */
-    Optional<WriteRecord> take(String key);
-
-    /** The versions not taken, once the base file is done (keys the file did not hold). */
-    Iterator<WriteRecord> rest();
-  }
-
-  FileWriteResult write(FileGroupWrite.Merge task, int taskIndex) {
-    Map<String, WriteRecord> pending = new HashMap<>(task.updates());
-    PendingUpdates updates = new PendingUpdates() {
-      @Override
-      public boolean isEmpty() {
-        return pending.isEmpty();
-      }
-
-      @Override
-      public Optional<WriteRecord> take(String key) {
-        return Optional.ofNullable(pending.remove(key));
-      }
-
-      @Override
-      public Iterator<WriteRecord> rest() {
-        return pending.values().iterator();
-      }
-    };
-    return write(task.id(), task.current(), updates, task.inserts().iterator(), task.inserts().size(), taskIndex);
-  }
-
-  /**
-   * Rewrites file group {@code id} from {@code current}, applying {@code pending}, then appending {@code inserts}
-   * ({@code insertCount} records).
-   */
-  FileWriteResult write(FileGroupId id, BaseFile current, PendingUpdates pending, Iterator<WriteRecord> inserts,
-      long insertCount, int taskIndex) {
+  FileWriteResult write(FileGroupWrite.Merge task, PendingUpdates pending, Iterator<WriteRecord> inserts,
+      int taskIndex) {
     long start = System.nanoTime();
+    FileGroupId id = task.id();
+    BaseFile current = task.current();
     String partition = id.partitionPath();
     String fileId = id.fileId();
     String fileName = FileNames.baseFileName(fileId, taskIndex + "-0-0", instant);
@@ -92,90 +52,56 @@ final class MergeHandle {
     String path = StoragePaths.join(setup.basePath(), relative);
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
     Optional<String> precombine = setup.tableConfig().precombineField();
-    long written = 0;
-    long updated = 0;
-    long deleted = 0;
-    long inserted = 0;
     markers.create(partition, fileName, IOType.MERGE);
-    String oldPath = current.path();
-    try (BaseFileReader reader = BaseFileReader.open(setup.storage(), oldPath, current.size());
+    try (BaseFileReader reader = BaseFileReader.open(setup.storage(), current.path(), current.size());
         BaseFileWriter writer = BaseFileWriter.open(setup.storage(), path, setup.writerSchema(),
             DictionaryChoice.forRewrite(setup.fileOptions(), reader, fileName)
-                .withBloomSizedFor(reader.footer().rowCount() + insertCount))) {
-      Schema fileSchema = reader.footer().schema();
-      // kept and updated keys are in the old file's filter already: only new keys are hashed
-      reader.bloomFilter().ifPresent(b -> writer.continueBloom(b, reader.footer().rowCount()));
-      MergeRead merge = MergeRead.open(reader, writer, precombine, fileName);
-      FieldPath orderingField = merge.ordering().orElse(null);
-      Optional<RowCopier> copier = merge.copier();
-      if (copier.isPresent()) {
-        // kept rows go column to column; only replaced rows are built as records
-        try (RowCopier rows = copier.get()) {
-          while (rows.next()) {
-            WriteRecord incoming = pending.isEmpty() ? null : pending.take(rows.key()).orElse(null);
-            if (incoming != null) {
-              @SuppressWarnings("rawtypes")
-              Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(rows.ordering());
-              boolean hard = incoming.delete() == WriteRecord.DeleteKind.HARD;
-              if (merger.incomingWins(storedOrdering, incoming.ordering(), hard)) {
-                rows.drop();
-                if (incoming.isDelete()) {
-                  deleted++;
-                  continue;
-                }
-                writer.writeReplacing(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
-                updated++;
-                written++;
-                continue;
-              }
+                .withBloomSizedFor(reader.footer().rowCount() + task.inserts()))) {
+      Counts n = new Counts();
+      // kept rows go column to column where they can; only replacing and new rows are built as records
+      BaseFileMerge.rewrite(reader, writer, precombine, fileName, row -> assembler.carry(row, fileName), merger,
+          pending, new KeyedMerge.Target<>() {
+            @Override
+            public void kept() {
+              n.written++;
             }
-            rows.copy();
-            written++;
-          }
-        }
-      } else {
-        try (CloseableIterator<GenericRecord> rows = reader.read(fileSchema)) {
-          while (rows.hasNext()) {
-            GenericRecord stored = rows.next();
-            String key = stored.get(2).toString();
-            WriteRecord incoming = pending.isEmpty() ? null : pending.take(key).orElse(null);
-            if (incoming != null) {
-              @SuppressWarnings("rawtypes")
-              Comparable storedOrdering = orderingField == null ? null : Ordering.normalize(orderingField.get(stored));
-              boolean hard = incoming.delete() == WriteRecord.DeleteKind.HARD;
-              if (merger.incomingWins(storedOrdering, incoming.ordering(), hard)) {
-                if (incoming.isDelete()) {
-                  deleted++;
-                  continue;
-                }
-                writer.writeReplacing(assembler.row(incoming, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
-                updated++;
-                written++;
-                continue;
-              }
+
+            @Override
+            public void replace(WriteRecord r) {
+              writer.writeReplacing(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, n.written), fileName));
+              n.updated++;
+              n.written++;
             }
-            writer.writeReplacing(assembler.carry(stored, fileName));
-            written++;
-          }
-        }
-      }
-      for (Iterator<WriteRecord> rest = pending.rest(); rest.hasNext();) {
-        WriteRecord r = rest.next();
-        if (!r.isDelete()) {
-          writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
-          written++;
-          inserted++;
-        }
-      }
+
+            @Override
+            public void delete(WriteRecord r) {
+              n.deleted++;
+            }
+
+            @Override
+            public void insert(WriteRecord r) {
+              writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, n.written), fileName));
+              n.written++;
+              n.inserted++;
+            }
+          });
       while (inserts.hasNext()) {
         WriteRecord r = inserts.next();
-        writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
-        written++;
-        inserted++;
+        writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, n.written), fileName));
+        n.written++;
+        n.inserted++;
       }
       WrittenFile done = writer.finish();
-      return new FileWriteResult(partition, fileId, relative, current.instantTime(), written, deleted, updated,
-          inserted, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000);
+      return new FileWriteResult(partition, fileId, relative, current.instantTime(), n.written, n.deleted, n.updated,
+          n.inserted, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000);
     }
+  }
+
+  /** What the merge wrote, as it goes. */
+  private static final class Counts {
+    private long written;
+    private long updated;
+    private long deleted;
+    private long inserted;
   }
 }

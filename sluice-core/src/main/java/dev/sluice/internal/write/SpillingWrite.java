@@ -1,77 +1,41 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
-import dev.sluice.internal.fsview.FileNames;
-import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
-import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
 import dev.sluice.internal.spill.SpillableMap;
 import dev.sluice.internal.util.CloseableIterator;
 import java.io.Closeable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import org.apache.avro.Schema;
 
 /**
- * The write path of a batch whose prepared records passed the write memory budget
- * ({@code hoodie.memory.merge.max.size}). The batch comes out of {@link PreparedBatch#sorted()} combined and in
- * key order; it is tagged in chunks of half the budget with the configured index and routed into two external
- * sorts: updates by partition, file group and key, inserts by partition and key. Planning needs only counts
- * (updates per file group, inserts per partition), so it follows {@link WritePlanner}'s rules exactly: small files
- * take the first inserts of their partition in key order, the rest go to equal new file groups. The file groups
- * are then written one after another from the two sorted streams: a merge holds its group's updates in a
- * {@link SpillableMap} of half the budget, a create and a log append read their records as a stream (an append
- * writes a data and/or delete block per eighth of the budget).
+ * A batch whose prepared records passed the write memory budget ({@code hoodie.memory.merge.max.size}), as a
+ * {@link PlanSource}. The batch comes out of {@link PreparedBatch#sorted()} combined and in key order; it is tagged
+ * in chunks of half the budget with the configured index and put into two external sorts: updates by
+ * {@link WritePlanner#planOrder} of their file group and by key, inserts by partition and key. {@link WritePlanner}
+ * plans from the counts alone, in the order the sorts give the records, so the file groups are then written one
+ * after another from the two sorted streams: a merge holds its group's updates in a {@link SpillableMap} of half the
+ * budget, a create and a log append read their records as a stream (an append writes a data and/or delete block per
+ * eighth of the budget).
  *
  * <p>Memory: about half the budget for the chunk being tagged, a quarter for each sort's in-memory tail, and the
- * sort merges' read buffers; while writing, half the budget for one file group's updates in memory. The updates
- * of the sorts' order are written in that same order, so the order of the sorted keys decides the order of the
- * plan: within a partition, the small files in the order they take inserts (their rank is part of the key), then
- * the other file groups by file id. Not thread-safe; {@link #close()} deletes every spill file.
+ * sort merges' read buffers; while writing, half the budget for one file group's updates in memory. Not
+ * thread-safe; {@link #close()} deletes every spill file.
  */
-final class SpillingWrite implements Closeable {
+final class SpillingWrite implements PlanSource {
   private static final char SEP = '\u0000';
-
-  /** What a step does to its file group. */
-  enum Kind {
-    /** Rewrite the base file with updates and inserts. */
-    MERGE,
-    /** Merge-on-Read: append updates and deletes to the log. */
-    APPEND,
-    /** Write a new file group from inserts. */
-    CREATE
-  }
-
-  /**
-   * One file group write of the plan, by counts: the records come from the sorted streams in plan order.
-   *
-   * @param kind what is done
-   * @param id the file group
-   * @param current its base file (merges)
-   * @param slice its file slice (appends)
-   * @param updates entries of the update stream it takes
-   * @param inserts entries of the insert stream it takes
-   */
-  record Step(Kind kind, FileGroupId id, Optional<BaseFile> current, Optional<FileSlice> slice, long updates,
-      long inserts) {
-  }
 
   /** The updates routed to one file group. */
   private static final class Group {
@@ -92,11 +56,8 @@ final class SpillingWrite implements Closeable {
   private final WriteRecordSerializer sizes;
   private final ExternalSorter<WriteRecord> updates;
   private final ExternalSorter<WriteRecord> inserts;
-  private final Map<String, List<BaseFile>> smallFiles = new HashMap<>();
-  private final Map<FileGroupId, String> prefixes = new HashMap<>();
-  private final TreeMap<String, Group> groups = new TreeMap<>();
+  private final Map<String, Group> groups = new HashMap<>();
   private final TreeMap<String, Long> insertCounts = new TreeMap<>();
-  private List<Step> steps = List.of();
 
   SpillingWrite(WriteSetup setup, WritePlanner planner, WriteOperation op, PreparedBatch.Budget budget) {
     this.setup = setup;
@@ -139,82 +100,39 @@ final class SpillingWrite implements Closeable {
     }
   }
 
-  /** Plans the write from the routed counts (after {@link #route}); {@code previous} as for widening rewrites. */
-  List<Step> plan(FileSystemView view, Optional<Schema> previous) {
-    TreeSet<String> partitions = new TreeSet<>(insertCounts.keySet());
-    groups.values().forEach(g -> partitions.add(g.id.partitionPath()));
-    List<Step> out = new ArrayList<>();
-    for (String p : partitions) {
-      long n = insertCounts.getOrDefault(p, 0L);
-      long taken = op == WriteOperation.BULK_INSERT ? 0 : planExisting(p, n, view, out);
-      String prefix = FileNames.newFileIdPrefix();
-      List<Long> sizesOfNew = planner.newFileGroupSizes(n - taken);
-      for (int b = 0; b < sizesOfNew.size(); b++) {
-        out.add(new Step(Kind.CREATE, new FileGroupId(p, FileNames.fileId(prefix, b)), Optional.empty(),
-            Optional.empty(), 0, sizesOfNew.get(b)));
-      }
-    }
-    // a widening rewrite adds merges without records, which read nothing from the streams
-    List<FileGroupWrite> shadow = new ArrayList<>(out.size());
-    for (Step s : out) {
-      shadow.add(switch (s.kind()) {
-        case MERGE -> new FileGroupWrite.Merge(s.id(), s.current().orElseThrow(), Map.of(), List.of());
-        case APPEND -> new FileGroupWrite.Append(s.id(), s.slice().orElseThrow(), Map.of());
-        case CREATE -> new FileGroupWrite.Create(s.id(), List.of());
-      });
-    }
-    List<FileGroupWrite> completed = WideningRewrite.complete(shadow, view, setup, previous);
-    for (FileGroupWrite w : completed.subList(shadow.size(), completed.size())) {
-      FileGroupWrite.Merge m = (FileGroupWrite.Merge) w;
-      out.add(new Step(Kind.MERGE, m.id(), Optional.of(m.current()), Optional.empty(), 0, 0));
-    }
-    steps = out;
+  @Override
+  public Collection<TaggedGroup> taggedGroups() {
+    List<TaggedGroup> out = new ArrayList<>(groups.size());
+    groups.values().forEach(g -> out.add(new TaggedGroup(g.id, g.baseInstant, g.count)));
     return out;
   }
 
-  /** The plan's counts, for the inflight file. */
-  List<WorkloadProfile.Planned> profile() {
-    List<WorkloadProfile.Planned> out = new ArrayList<>(steps.size());
-    for (Step s : steps) {
-      String prev = switch (s.kind()) {
-        case MERGE -> s.current().orElseThrow().instantTime();
-        case APPEND -> s.slice().orElseThrow().baseInstant();
-        case CREATE -> "";
-      };
-      out.add(new WorkloadProfile.Planned(s.id(), s.kind() != Kind.CREATE, prev, s.updates(), s.inserts()));
-    }
-    return out;
+  @Override
+  public Map<String, Long> insertCounts() {
+    return insertCounts;
   }
 
-  /** The partitions the plan writes to. */
-  Set<String> partitions() {
-    Set<String> out = new LinkedHashSet<>();
-    steps.forEach(s -> out.add(s.id().partitionPath()));
-    return out;
-  }
-
-  /** Writes every planned file group, one at a time, from the sorted streams. */
-  List<FileWriteResult> apply(Markers markers, String instant) {
-    CreateHandle creates = new CreateHandle(setup, markers, instant);
-    MergeHandle merges = new MergeHandle(setup, markers, instant);
-    AppendHandle appends = new AppendHandle(setup, markers, instant);
+  /** Writes every planned file group, one at a time, from the sorted streams (the plan's order is theirs). */
+  @Override
+  public List<FileWriteResult> apply(List<FileGroupWrite> plan, Handles handles) {
     // the tails go to disk so that one file group's updates can have the memory
     updates.spill();
     inserts.spill();
     List<FileWriteResult> out = new ArrayList<>();
     try (Cursor updateStream = new Cursor(updates.sorted()); Cursor insertStream = new Cursor(inserts.sorted())) {
-      for (int i = 0; i < steps.size(); i++) {
-        Step s = steps.get(i);
-        Iterator<WriteRecord> groupUpdates = updateStream.take(s.updates(), true);
-        Iterator<WriteRecord> groupInserts = insertStream.take(s.inserts(), false);
-        switch (s.kind()) {
-          case MERGE -> out.add(merge(merges, s, groupUpdates, groupInserts, i));
-          case APPEND -> out.addAll(appends.write(s.id(), s.slice().orElseThrow(), groupUpdates, i,
-              Math.max(1, budget.bytes() / 8), sizes::estimateSize));
-          default -> out.addAll(creates.write(s.id(), groupInserts, s.inserts(), i));
+      for (int i = 0; i < plan.size(); i++) {
+        FileGroupWrite w = plan.get(i);
+        Iterator<WriteRecord> groupUpdates = updateStream.take(w.updates(), true);
+        Iterator<WriteRecord> groupInserts = insertStream.take(w.inserts(), false);
+        if (w instanceof FileGroupWrite.Merge m) {
+          out.add(merge(handles.merges(), m, groupUpdates, groupInserts, i));
+        } else if (w instanceof FileGroupWrite.Append a) {
+          out.addAll(handles.appends().write(a, groupUpdates, i, Math.max(1, budget.bytes() / 8), sizes::estimateSize));
+        } else {
+          out.addAll(handles.creates().write((FileGroupWrite.Create) w, groupInserts, i));
         }
         if (groupUpdates.hasNext() || groupInserts.hasNext()) {
-          throw Errors.internal("file group " + s.id() + " did not take all its planned records", null);
+          throw Errors.internal("file group " + w.id() + " did not take all its planned records", null);
         }
       }
       if (updateStream.hasNext() || insertStream.hasNext()) {
@@ -234,73 +152,19 @@ final class SpillingWrite implements Closeable {
     }
   }
 
-  private FileWriteResult merge(MergeHandle merges, Step s, Iterator<WriteRecord> groupUpdates,
+  private FileWriteResult merge(MergeHandle merges, FileGroupWrite.Merge m, Iterator<WriteRecord> groupUpdates,
       Iterator<WriteRecord> groupInserts, int index) {
-    try (SpillableMap<WriteRecord> pending = SpillableMap.builder(serializer())
+    SpillableMap<WriteRecord> map = SpillableMap.builder(serializer())
         .memoryBudgetBytes(budget.bytes() / 2)
         .spillDirectory(budget.spillDirectory())
-        .build()) {
+        .build();
+    try (PendingUpdates pending = PendingUpdates.spilled(map)) {
       while (groupUpdates.hasNext()) {
         WriteRecord r = groupUpdates.next();
-        pending.put(r.key(), r);
+        map.put(r.key(), r);
       }
-      return merges.write(s.id(), s.current().orElseThrow(), new MergeHandle.PendingUpdates() {
-        @Override
-        public boolean isEmpty() {
-          return pending.size() == 0;
-        }
-
-        @Override
-        public Optional<WriteRecord> take(String key) {
-          return pending.remove(key);
-        }
-
-        @Override
-        public Iterator<WriteRecord> rest() {
-          return pending.entries().map(Map.Entry::getValue);
-        }
-      }, groupInserts, s.inserts(), index);
+      return merges.write(m, pending, groupInserts, index);
     }
-  }
-
-  /** Plans the small files and existing file groups of {@code p}; returns how many of its inserts they take. */
-  private long planExisting(String p, long n, FileSystemView view, List<Step> out) {
-    List<BaseFile> small = smallFilesOf(p, view);
-    long taken = 0;
-    for (int rank = 0; rank < small.size(); rank++) {
-      BaseFile f = small.get(rank);
-      FileGroupId id = new FileGroupId(p, f.fileId());
-      long take = Math.min(planner.smallFileCapacity(f), n - taken);
-      Group g = groups.get(prefixOf(id, view));
-      long u = g == null ? 0 : g.count;
-      if (u > 0 || take > 0) {
-        out.add(new Step(Kind.MERGE, id, Optional.of(f), Optional.empty(), u, take));
-      }
-      taken += take;
-    }
-    Map<String, BaseFile> current = new HashMap<>();
-    view.latestBaseFiles(p).forEach(f -> current.put(f.fileId(), f));
-    Map<String, FileSlice> slices = new HashMap<>();
-    if (planner.mergeOnRead()) {
-      view.latestSlices(p).forEach(s -> slices.put(s.id().fileId(), s));
-    }
-    NavigableMap<String, Group> others = groups.subMap(p + SEP + "1", true, p + SEP + "2", false);
-    for (Group g : others.values()) {
-      String fileId = g.id.fileId();
-      if (planner.mergeOnRead()) {
-        FileSlice slice = Optional.ofNullable(slices.get(fileId)).orElseThrow(() -> gone(g));
-        out.add(new Step(Kind.APPEND, g.id, Optional.empty(), Optional.of(slice), g.count, 0));
-      } else {
-        BaseFile f = Optional.ofNullable(current.get(fileId)).orElseThrow(() -> gone(g));
-        out.add(new Step(Kind.MERGE, g.id, Optional.of(f), Optional.empty(), g.count, 0));
-      }
-    }
-    return taken;
-  }
-
-  private static RuntimeException gone(Group g) {
-    return Errors.conflict("Write to file group " + g.id,
-        "its base file of instant " + g.baseInstant + " is no longer the latest");
   }
 
   private void tag(Index index, List<WriteRecord> chunk, FileSystemView view) {
@@ -309,7 +173,7 @@ final class SpillingWrite implements Closeable {
       if (t.location().isPresent()) {
         Location loc = t.location().get();
         FileGroupId id = new FileGroupId(loc.partitionPath(), loc.fileId());
-        String prefix = prefixOf(id, view);
+        String prefix = planner.planOrder(id, view);
         groups.computeIfAbsent(prefix, k -> new Group(id, loc.baseInstant())).count++;
         updates.add(prefix + r.key(), r);
       } else if (!r.isDelete()) {
@@ -321,26 +185,6 @@ final class SpillingWrite implements Closeable {
   private void addInsert(WriteRecord r) {
     inserts.add(r.partitionPath() + SEP + r.key(), r);
     insertCounts.merge(r.partitionPath(), 1L, Long::sum);
-  }
-
-  /**
-   * The sort-key prefix of a file group's updates: partition, then {@code 0} and the rank of a small file (in the
-   * order small files take inserts) or {@code 1} and the file id.
-   */
-  private String prefixOf(FileGroupId id, FileSystemView view) {
-    return prefixes.computeIfAbsent(id, k -> {
-      List<BaseFile> small = smallFilesOf(id.partitionPath(), view);
-      for (int rank = 0; rank < small.size(); rank++) {
-        if (small.get(rank).fileId().equals(id.fileId())) {
-          return id.partitionPath() + SEP + String.format("0%09d", rank) + SEP;
-        }
-      }
-      return id.partitionPath() + SEP + "1" + id.fileId() + SEP;
-    });
-  }
-
-  private List<BaseFile> smallFilesOf(String partition, FileSystemView view) {
-    return smallFiles.computeIfAbsent(partition, p -> planner.smallFileCandidates(p, view));
   }
 
   private WriteRecordSerializer serializer() {

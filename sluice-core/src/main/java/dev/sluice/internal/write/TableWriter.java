@@ -2,11 +2,7 @@ package dev.sluice.internal.write;
 
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.index.Index;
-import dev.sluice.internal.index.Indexes;
-import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.commit.Markers;
-import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;
@@ -14,8 +10,6 @@ import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.util.Parallel;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -81,26 +75,19 @@ public final class TableWriter {
     Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
     try {
       FileSystemView view = FileSystemView.of(setup.storage(), setup.basePath(), timeline);
+      WritePlanner planner = planner(timeline);
       List<FileWriteResult> files;
       Instant inflight;
-      if (batch.spilled()) {
-        try (SpillingWrite spilling = new SpillingWrite(setup, planner(timeline), op, budget)) {
-          spilling.route(batch, view);
-          // the batch's runs are read: their disk space goes before the file groups are written
-          batch.close();
-          spilling.plan(view, previousSchema(timeline));
-          inflight = txn.start(WorkloadProfile.ofCounts(spilling.profile(), op).toJson());
-          ensurePartitions(spilling.partitions(), instantTime);
-          files = spilling.apply(markers, instantTime);
-        }
-      } else {
-        List<FileGroupWrite> plan = WideningRewrite.complete(plan(op, batch.records(), view, timeline), view, setup,
-            previousSchema(timeline));
+      // the planner plans from counts, whether the batch is held in memory or spilled; the source hands out records
+      try (PlanSource source = batch.spilled() ? spilled(batch, planner, op, budget, view)
+          : InMemoryBatch.of(setup, op, batch.records(), view)) {
+        List<FileGroupWrite> plan = WideningRewrite.complete(
+            planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
         inflight = txn.start(WorkloadProfile.of(plan, op).toJson());
         Set<String> partitions = new LinkedHashSet<>();
         plan.forEach(w -> partitions.add(w.id().partitionPath()));
         ensurePartitions(partitions, instantTime);
-        files = apply(plan, markers, instantTime);
+        files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime));
       }
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
       Instant completed = txn.publish(inflight, metadata);
@@ -113,64 +100,29 @@ public final class TableWriter {
     }
   }
 
-  private List<FileGroupWrite> plan(WriteOperation op, List<WriteRecord> records, FileSystemView view, Timeline timeline) {
-    WritePlanner planner = planner(timeline);
-    if (op == WriteOperation.BULK_INSERT) {
-      return bulkInsertPlan(records, planner);
+  /** Tags and routes a spilled batch into a spilling write, then lets the batch's sort runs go. */
+  private SpillingWrite spilled(PreparedBatch batch, WritePlanner planner, WriteOperation op,
+      PreparedBatch.Budget budget, FileSystemView view) {
+    SpillingWrite spilling = new SpillingWrite(setup, planner, op, budget);
+    try {
+      spilling.route(batch, view);
+    } catch (RuntimeException e) {
+      spilling.close();
+      throw e;
     }
-    Index index = Indexes.of(setup.storage(), setup.settings().index());
-    List<TaggedRecord> tagged = index.tag(records, view);
-    return planner.plan(tagged, view);
+    // the batch's runs are read: their disk space goes before the file groups are written
+    batch.close();
+    return spilling;
   }
 
   private WritePlanner planner(Timeline timeline) {
     return new WritePlanner(setup, RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.settings()));
   }
 
-  private List<FileGroupWrite> bulkInsertPlan(List<WriteRecord> records, WritePlanner planner) {
-    java.util.Map<String, List<WriteRecord>> byPartition = new java.util.TreeMap<>();
-    for (WriteRecord r : records) {
-      if (!r.isDelete()) {
-        byPartition.computeIfAbsent(r.partitionPath(), p -> new ArrayList<>()).add(r);
-      }
-    }
-    // sorting by key was a third of a bulk insert's time on one thread: partitions sort on the write threads
-    List<List<WriteRecord>> parts = new ArrayList<>(byPartition.values());
-    Parallel.map(parts, setup.parallelism(), WritePlanner::sortByKey);
-    List<FileGroupWrite> out = new ArrayList<>();
-    for (java.util.Map.Entry<String, List<WriteRecord>> e : byPartition.entrySet()) {
-      out.addAll(planner.newFileGroups(e.getKey(), e.getValue()));
-    }
-    return out;
-  }
-
   private void ensurePartitions(Set<String> partitions, String instantTime) {
     for (String p : partitions) {
       PartitionMetadata.ensure(setup.storage(), setup.basePath(), p, instantTime);
     }
-  }
-
-  private List<FileWriteResult> apply(List<FileGroupWrite> plan, Markers markers, String instantTime) {
-    CreateHandle creates = new CreateHandle(setup, markers, instantTime);
-    MergeHandle merges = new MergeHandle(setup, markers, instantTime);
-    AppendHandle appends = new AppendHandle(setup, markers, instantTime);
-    List<Integer> indexes = new ArrayList<>();
-    for (int i = 0; i < plan.size(); i++) {
-      indexes.add(i);
-    }
-    List<List<FileWriteResult>> results = Parallel.map(indexes, setup.parallelism(), i -> {
-      FileGroupWrite w = plan.get(i);
-      if (w instanceof FileGroupWrite.Merge m) {
-        return List.of(merges.write(m, i));
-      }
-      if (w instanceof FileGroupWrite.Append a) {
-        return List.of(appends.write(a, i));
-      }
-      return creates.write((FileGroupWrite.Create) w, i);
-    });
-    List<FileWriteResult> out = new ArrayList<>();
-    results.forEach(out::addAll);
-    return out;
   }
 
   /** The schema of the latest completed commit that recorded one. */

@@ -11,7 +11,6 @@ import dev.sluice.internal.schema.SchemaEvolution;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.Schema;
@@ -50,7 +49,7 @@ final class WideningRewrite {
               + " in partition '" + partition + "' has log files over a base file of the old type, which Hudi's readers "
               + "could not read with the new type", "the table schema's types until the table is compacted");
         }
-        out.add(new FileGroupWrite.Merge(slice.id(), base, Map.of(), List.of()));
+        out.add(new FileGroupWrite.Merge(slice.id(), base, 0, 0));
       }
     }
     for (FileGroupWrite w : plan) {

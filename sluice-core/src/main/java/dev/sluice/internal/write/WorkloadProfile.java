@@ -1,12 +1,12 @@
 package dev.sluice.internal.write;
 
-import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.WriteStat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -18,41 +18,17 @@ final class WorkloadProfile {
   private WorkloadProfile() {
   }
 
-  /**
-   * One planned file group write, by its counts.
-   *
-   * @param id the file group
-   * @param existing true for a merge or append into an existing file group, false for a new one
-   * @param prevCommit its current base instant (existing groups)
-   * @param updates updates and deletes of keys it holds
-   * @param inserts inserts into it
-   */
-  record Planned(FileGroupId id, boolean existing, String prevCommit, long updates, long inserts) {
-  }
-
   static CommitMetadata of(List<FileGroupWrite> plan, WriteOperation op) {
-    List<Planned> planned = new ArrayList<>(plan.size());
-    for (FileGroupWrite w : plan) {
-      if (w instanceof FileGroupWrite.Merge m) {
-        planned.add(new Planned(m.id(), true, m.current().instantTime(), m.updates().size(), m.inserts().size()));
-      } else if (w instanceof FileGroupWrite.Append a) {
-        planned.add(new Planned(a.id(), true, a.slice().baseInstant(), a.updates().size(), 0));
-      } else {
-        planned.add(new Planned(w.id(), false, "", 0, w.inserts().size()));
-      }
-    }
-    return ofCounts(planned, op);
-  }
-
-  static CommitMetadata ofCounts(List<Planned> plan, WriteOperation op) {
     Map<String, List<WriteStat>> byPartition = new TreeMap<>();
     Map<String, Long> newInserts = new LinkedHashMap<>();
-    for (Planned w : plan) {
+    for (FileGroupWrite w : plan) {
       String p = w.id().partitionPath();
-      if (w.existing()) {
+      Optional<String> prevCommit = w instanceof FileGroupWrite.Merge m ? Optional.of(m.current().instantTime())
+          : w instanceof FileGroupWrite.Append a ? Optional.of(a.slice().baseInstant()) : Optional.empty();
+      if (prevCommit.isPresent()) {
         byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(WriteStat.builder()
             .fileId(w.id().fileId())
-            .prevCommit(w.prevCommit())
+            .prevCommit(prevCommit.get())
             .numUpdateWrites(w.updates())
             .numInserts(w.inserts())
             .partitionPath(p)

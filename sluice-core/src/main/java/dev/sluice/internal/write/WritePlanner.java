@@ -6,34 +6,40 @@ import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.index.Location;
-import dev.sluice.internal.index.TaggedRecord;
-import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.KeySort;
-import dev.sluice.internal.util.Parallel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Plans a write per file group, as Hudi's upsert partitioner does: tagged records update their file group;
  * inserts first fill file groups whose base file is below the small-file limit, then go to new file groups
- * sized to the target file size by the average record size. Inserts are sorted by key before they are split,
- * so each new file covers a narrow key range (which keeps later bloom-index lookups cheap). On Merge-on-Read
- * tables updates and deletes of a file group are appended to its log instead, unless the group is the
- * partition's small file taking inserts (Hudi's Spark writer: its index cannot see log files).
+ * sized to the target file size by the average record size. Inserts are taken in key order, so each new file covers
+ * a narrow key range (which keeps later bloom-index lookups cheap). On Merge-on-Read tables updates and deletes of a
+ * file group are appended to its log instead, unless the group is a small file of a partition taking inserts
+ * (Hudi's Spark writer: its index cannot see log files, so such a group is rewritten whole).
+ *
+ * <p>The planner sees the batch as counts ({@link PlanSource}), whether it is held in memory or spilled, so both
+ * plan alike. The plan's order is the one a spilled batch's sorted streams are read in ({@link #planOrder}): by
+ * partition, within it the small files in the order they take inserts, then the other updated file groups by file
+ * id, then the new file groups. One planner per write (it remembers each partition's small files).
  */
 final class WritePlanner {
+  private static final char SEP = '\u0000';
+
   private final WriteSetup setup;
   private final long averageRecordSize;
   private final boolean mergeOnRead;
+  private final Map<String, List<BaseFile>> smallFiles = new HashMap<>();
+  private final Map<FileGroupId, String> orders = new HashMap<>();
+  private final Map<String, Map<String, FileSlice>> latestSlices = new HashMap<>();
+  private final Map<String, Map<String, BaseFile>> latestBaseFiles = new HashMap<>();
 
   WritePlanner(WriteSetup setup, long averageRecordSize) {
     this.setup = setup;
@@ -41,70 +47,95 @@ final class WritePlanner {
     this.mergeOnRead = setup.tableConfig().type() == TableType.MERGE_ON_READ;
   }
 
-  /** The plan for a tagged batch. */
-  List<FileGroupWrite> plan(List<TaggedRecord> tagged, FileSystemView view) {
-    Map<FileGroupId, Map<String, WriteRecord>> updates = new LinkedHashMap<>();
-    Map<FileGroupId, String> baseInstants = new HashMap<>();
-    Map<String, List<WriteRecord>> insertsByPartition = new TreeMap<>();
-    for (TaggedRecord t : tagged) {
-      WriteRecord r = t.record();
-      if (t.location().isPresent()) {
-        Location loc = t.location().get();
-        FileGroupId id = new FileGroupId(loc.partitionPath(), loc.fileId());
-        updates.computeIfAbsent(id, k -> new LinkedHashMap<>()).put(r.key(), r);
-        baseInstants.put(id, loc.baseInstant());
-      } else if (!r.isDelete()) {
-        insertsByPartition.computeIfAbsent(r.partitionPath(), p -> new ArrayList<>()).add(r);
-      }
+  /** The plan for the batch of {@code source}; a bulk insert writes new file groups only. */
+  List<FileGroupWrite> plan(PlanSource source, FileSystemView view, boolean bulkInsert) {
+    Map<String, Long> inserts = source.insertCounts();
+    TreeMap<String, PlanSource.TaggedGroup> tagged = new TreeMap<>();
+    for (PlanSource.TaggedGroup g : source.taggedGroups()) {
+      tagged.put(planOrder(g.id(), view), g);
     }
-    Map<FileGroupId, BaseFile> currentFiles = new HashMap<>();
-    Map<FileGroupId, FileSlice> latestSlices = new HashMap<>();
-    for (String partition : partitionsOf(updates, insertsByPartition)) {
-      for (BaseFile f : view.latestBaseFiles(partition)) {
-        currentFiles.put(new FileGroupId(partition, f.fileId()), f);
-      }
-      if (mergeOnRead) {
-        for (FileSlice s : view.latestSlices(partition)) {
-          latestSlices.put(s.id(), s);
-        }
-      }
-    }
-    Map<FileGroupId, List<WriteRecord>> smallFileInserts = new LinkedHashMap<>();
-    Set<FileGroupId> smallFileGroups = new HashSet<>();
+    TreeSet<String> partitions = new TreeSet<>(inserts.keySet());
+    tagged.values().forEach(g -> partitions.add(g.id().partitionPath()));
     List<FileGroupWrite> out = new ArrayList<>();
-    Parallel.map(new ArrayList<>(insertsByPartition.values()), setup.parallelism(), WritePlanner::sortByKey);
-    for (Map.Entry<String, List<WriteRecord>> e : insertsByPartition.entrySet()) {
-      List<WriteRecord> inserts = e.getValue();
-      List<BaseFile> small = smallFileCandidates(e.getKey(), view);
-      small.forEach(f -> smallFileGroups.add(new FileGroupId(e.getKey(), f.fileId())));
-      int next = assignToSmallFiles(e.getKey(), inserts, small, smallFileInserts);
-      out.addAll(newFileGroups(e.getKey(), inserts.subList(next, inserts.size())));
+    for (String p : partitions) {
+      long n = inserts.getOrDefault(p, 0L);
+      long taken = bulkInsert ? 0 : planExisting(p, n, tagged, view, out);
+      List<Long> sizes = newFileGroupSizes(n - taken);
+      String prefix = sizes.isEmpty() ? "" : FileNames.newFileIdPrefix();
+      for (int b = 0; b < sizes.size(); b++) {
+        out.add(new FileGroupWrite.Create(new FileGroupId(p, FileNames.fileId(prefix, b)), sizes.get(b)));
+      }
     }
-    List<FileGroupWrite> writes = new ArrayList<>();
-    for (Map.Entry<FileGroupId, Map<String, WriteRecord>> e : updates.entrySet()) {
-      FileGroupId id = e.getKey();
-      // MoR: updates go to the log, except in a small file group taking inserts, which is rewritten whole
-      if (mergeOnRead && !smallFileGroups.contains(id)) {
-        FileSlice slice = latestSlices.get(id);
-        if (slice == null) {
-          throw gone(id, baseInstants.get(id));
+    return out;
+  }
+
+  /**
+   * Where file group {@code id}'s updates come in a plan, as a string that sorts in plan order: its partition, then
+   * {@code 0} and its rank among the partition's small files (in the order they take inserts), or {@code 1} and its
+   * file id. A spilled batch sorts its updates by it, so they stream in the order the plan takes them.
+   */
+  String planOrder(FileGroupId id, FileSystemView view) {
+    return orders.computeIfAbsent(id, k -> {
+      List<BaseFile> small = smallFileCandidates(id.partitionPath(), view);
+      for (int rank = 0; rank < small.size(); rank++) {
+        if (small.get(rank).fileId().equals(id.fileId())) {
+          return id.partitionPath() + SEP + String.format("0%09d", rank) + SEP;
         }
-        writes.add(new FileGroupWrite.Append(id, slice, e.getValue()));
-        continue;
       }
-      BaseFile current = currentFiles.get(id);
-      if (current == null) {
-        throw gone(id, baseInstants.get(id));
+      return id.partitionPath() + SEP + "1" + id.fileId() + SEP;
+    });
+  }
+
+  /**
+   * Plans the existing file groups of partition {@code p} (which takes {@code n} inserts) into {@code out}: its small
+   * files in order, then its other tagged file groups; returns how many of the inserts the small files take.
+   */
+  private long planExisting(String p, long n, NavigableMap<String, PlanSource.TaggedGroup> tagged,
+      FileSystemView view, List<FileGroupWrite> out) {
+    List<BaseFile> small = smallFileCandidates(p, view);
+    long taken = 0;
+    for (BaseFile f : small) {
+      FileGroupId id = new FileGroupId(p, f.fileId());
+      long take = Math.min(smallFileCapacity(f), n - taken);
+      PlanSource.TaggedGroup g = tagged.get(planOrder(id, view));
+      long u = g == null ? 0 : g.updates();
+      if (n > 0 && (u > 0 || take > 0)) {
+        // a small file of a partition taking inserts is rewritten whole, with its updates (Hudi's small file ids)
+        out.add(new FileGroupWrite.Merge(id, f, u, take));
+      } else if (u > 0) {
+        out.add(updateOf(g, view));
       }
-      writes.add(new FileGroupWrite.Merge(id, current, e.getValue(), smallFileInserts.getOrDefault(id, List.of())));
+      taken += take;
     }
-    for (Map.Entry<FileGroupId, List<WriteRecord>> e : smallFileInserts.entrySet()) {
-      if (!updates.containsKey(e.getKey())) {
-        writes.add(new FileGroupWrite.Merge(e.getKey(), currentFiles.get(e.getKey()), Map.of(), e.getValue()));
+    for (PlanSource.TaggedGroup g : tagged.subMap(p + SEP + "1", true, p + SEP + "2", false).values()) {
+      out.add(updateOf(g, view));
+    }
+    return taken;
+  }
+
+  /** The write of a tagged file group's updates alone: a log append (Merge-on-Read) or a merge. */
+  private FileGroupWrite updateOf(PlanSource.TaggedGroup g, FileSystemView view) {
+    String p = g.id().partitionPath();
+    if (mergeOnRead) {
+      FileSlice slice = latestSlices.computeIfAbsent(p, k -> byFileId(view.latestSlices(k), s -> s.id().fileId()))
+          .get(g.id().fileId());
+      if (slice != null) {
+        return new FileGroupWrite.Append(g.id(), slice, g.updates());
+      }
+    } else {
+      BaseFile current = latestBaseFiles.computeIfAbsent(p, k -> byFileId(view.latestBaseFiles(k), BaseFile::fileId))
+          .get(g.id().fileId());
+      if (current != null) {
+        return new FileGroupWrite.Merge(g.id(), current, g.updates(), 0);
       }
     }
-    writes.addAll(out);
-    return writes;
+    throw gone(g.id(), g.baseInstant());
+  }
+
+  private static <T> Map<String, T> byFileId(List<T> items, Function<T, String> fileId) {
+    Map<String, T> out = new HashMap<>();
+    items.forEach(t -> out.put(fileId.apply(t), t));
+    return out;
   }
 
   private static RuntimeException gone(FileGroupId id, String baseInstant) {
@@ -112,33 +143,19 @@ final class WritePlanner {
         "its base file of instant " + baseInstant + " is no longer the latest");
   }
 
-  private static List<String> partitionsOf(Map<FileGroupId, ?> updates, Map<String, ?> inserts) {
-    List<String> parts = new ArrayList<>(inserts.keySet());
-    for (FileGroupId id : updates.keySet()) {
-      if (!parts.contains(id.partitionPath())) {
-        parts.add(id.partitionPath());
-      }
-    }
-    return parts;
-  }
-
-  /** True for a Merge-on-Read table (updates go to logs). */
-  boolean mergeOnRead() {
-    return mergeOnRead;
-  }
-
-  /** The base files of {@code partition} that take inserts first, in the order they take them. */
-  List<BaseFile> smallFileCandidates(String partition, FileSystemView view) {
-    return mergeOnRead ? smallFileSlices(partition, view) : smallFiles(partition, view);
+  /** The base files of {@code partition} that take inserts first, in the order they take them (memoised). */
+  private List<BaseFile> smallFileCandidates(String partition, FileSystemView view) {
+    return smallFiles.computeIfAbsent(partition,
+        p -> mergeOnRead ? smallFileSlices(p, view) : smallFiles(p, view));
   }
 
   /** How many inserts small file {@code f} takes before it reaches the target size. */
-  long smallFileCapacity(BaseFile f) {
+  private long smallFileCapacity(BaseFile f) {
     return Math.max(0, (setup.maxFileSize() - f.size()) / averageRecordSize);
   }
 
   /** How many of {@code n} sorted inserts each new file group takes, in order (equal groups of at most the target size). */
-  List<Long> newFileGroupSizes(long n) {
+  private List<Long> newFileGroupSizes(long n) {
     if (n == 0) {
       return List.of();
     }
@@ -189,50 +206,5 @@ final class WritePlanner {
     }
     small.sort(Comparator.comparingLong(BaseFile::size));
     return small.size() > candidates ? new ArrayList<>(small.subList(0, candidates)) : small;
-  }
-
-  /** Fills small files in the given order; returns the index of the first unassigned insert. */
-  private int assignToSmallFiles(String partition, List<WriteRecord> inserts, List<BaseFile> small,
-      Map<FileGroupId, List<WriteRecord>> assigned) {
-    int next = 0;
-    for (BaseFile f : small) {
-      if (next >= inserts.size()) {
-        break;
-      }
-      long capacity = smallFileCapacity(f);
-      if (capacity <= 0) {
-        continue;
-      }
-      int take = (int) Math.min(capacity, inserts.size() - next);
-      assigned.put(new FileGroupId(partition, f.fileId()), new ArrayList<>(inserts.subList(next, next + take)));
-      next += take;
-    }
-    return next;
-  }
-
-  /** Sorts {@code records} by record key in place (and returns them). */
-  static List<WriteRecord> sortByKey(List<WriteRecord> records) {
-    // a comparator reading each record's key cost seconds per million records (KeySort says why)
-    KeySort.sort(records, WriteRecord::key);
-    return records;
-  }
-
-  /** Splits sorted inserts into equal new file groups of at most the target size. */
-  List<FileGroupWrite> newFileGroups(String partition, List<WriteRecord> inserts) {
-    if (inserts.isEmpty()) {
-      return List.of();
-    }
-    long perBucket = Math.max(1, setup.maxFileSize() / averageRecordSize);
-    int buckets = (int) Math.max(1, (inserts.size() + perBucket - 1) / perBucket);
-    String prefix = FileNames.newFileIdPrefix();
-    List<FileGroupWrite> out = new ArrayList<>(buckets);
-    int n = inserts.size();
-    for (int b = 0; b < buckets; b++) {
-      int from = (int) ((long) n * b / buckets);
-      int to = (int) ((long) n * (b + 1) / buckets);
-      out.add(new FileGroupWrite.Create(new FileGroupId(partition, FileNames.fileId(prefix, b)),
-          new ArrayList<>(inserts.subList(from, to))));
-    }
-    return out;
   }
 }

@@ -1,0 +1,62 @@
+package dev.sluice.internal.log;
+
+import dev.sluice.internal.merge.DeleteFlag;
+import dev.sluice.internal.merge.KeyedChanges;
+import dev.sluice.internal.util.CloseableIterator;
+import java.util.Optional;
+
+/**
+ * A file slice's merged log records as the changes a base file's rows are merged with (snapshot read, compaction):
+ * a base row's key is taken out of the records (by its UTF-8 bytes where the records allow it), so that what is left
+ * afterwards is the keys in the logs alone. A record with {@code _hoodie_is_deleted = true} deletes, as a delete
+ * block does, but is ordered like any data record.
+ */
+public final class LogChanges implements KeyedChanges<LogRecord> {
+  private final MergedLogRecords records;
+  private final DeleteFlag deleted;
+
+  /**
+   * @param records the merged records, still the caller's to close
+   * @param deleted reads {@code _hoodie_is_deleted} of the records' schema
+   */
+  public LogChanges(MergedLogRecords records, DeleteFlag deleted) {
+    this.records = records;
+    this.deleted = deleted;
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return records.size() == 0;
+  }
+
+  @Override
+  public Optional<LogRecord> take(String key) {
+    return records.remove(key);
+  }
+
+  @Override
+  public Optional<LogRecord> take(byte[] utf8, int offset, int length) {
+    return records.remove(utf8, offset, length);
+  }
+
+  @Override
+  public CloseableIterator<LogRecord> rest() {
+    return records.all();
+  }
+
+  @Override
+  @SuppressWarnings("rawtypes")
+  public Comparable ordering(LogRecord change) {
+    return change.ordering();
+  }
+
+  @Override
+  public boolean hardDelete(LogRecord change) {
+    return change.hardDelete();
+  }
+
+  @Override
+  public boolean deletes(LogRecord change) {
+    return change.isDelete() || deleted.isSet(change.record());
+  }
+}
