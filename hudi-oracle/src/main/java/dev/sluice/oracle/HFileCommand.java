@@ -26,13 +26,23 @@ import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
+import org.apache.avro.generic.IndexedRecord;
+import org.apache.hudi.common.model.HoodieLogFile;
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.common.table.log.HoodieLogFormat;
+import org.apache.hudi.common.table.log.block.HoodieDataBlock;
+import org.apache.hudi.common.table.log.block.HoodieLogBlock;
 import org.apache.hudi.common.util.Option;
+import org.apache.hudi.common.util.collection.ClosableIterator;
 import org.apache.hudi.common.util.io.ByteBufferBackedInputStream;
 import org.apache.hudi.io.ByteArraySeekableDataInputStream;
 import org.apache.hudi.io.hfile.HFileReader;
 import org.apache.hudi.io.hfile.HFileReaderImpl;
 import org.apache.hudi.io.hfile.UTF8StringKey;
 import org.apache.hudi.io.storage.HoodieHBaseKVComparator;
+import org.apache.hudi.storage.HoodieStorage;
+import org.apache.hudi.storage.HoodieStorageUtils;
+import org.apache.hudi.storage.StoragePath;
 
 /**
  * HFiles at the level Hudi 0.15 reads and writes them for the metadata table.
@@ -193,6 +203,36 @@ final class HFileCommand {
       writer.close();
     }
     out.println(JSON.writeValueAsString(Map.of("file", path.toString(), "cells", n)));
+  }
+
+  /**
+   * {@code hfile-log --file LOG [--conf _hoodie.hfile.use.native.reader=true]}: every data block of a log file
+   * through Hudi's log reader ({@code HoodieLogFormat.newReader}; HFile blocks through {@code HoodieHFileDataBlock}),
+   * one JSON line per block: {@code {"type","instant","records":[<record as Avro's toString JSON>,...]}}.
+   */
+  static void log(Args args, PrintStream out) throws IOException {
+    StoragePath path = new StoragePath(args.required("file"));
+    HoodieStorage storage = HoodieStorageUtils.getStorage(path, HudiEnv.storageConf(args.conf()));
+    try (HoodieLogFormat.Reader reader = HoodieLogFormat.newReader(storage, new HoodieLogFile(path), null)) {
+      while (reader.hasNext()) {
+        HoodieLogBlock block = reader.next();
+        if (!(block instanceof HoodieDataBlock)) {
+          continue;
+        }
+        List<JsonNode> records = new ArrayList<>();
+        try (ClosableIterator<HoodieRecord<IndexedRecord>> it =
+                 ((HoodieDataBlock) block).getRecordIterator(HoodieRecord.HoodieRecordType.AVRO)) {
+          while (it.hasNext()) {
+            records.add(JSON.readTree(it.next().getData().toString()));
+          }
+        }
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("type", block.getBlockType().name());
+        line.put("instant", block.getLogBlockHeader().get(HoodieLogBlock.HeaderMetadataType.INSTANT_TIME));
+        line.put("records", records);
+        out.println(JSON.writeValueAsString(line));
+      }
+    }
   }
 
   private static String base64(byte[] b, int off, int len) {

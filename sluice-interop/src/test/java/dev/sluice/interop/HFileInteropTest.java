@@ -12,6 +12,9 @@ import dev.sluice.internal.hfile.HFileCompression;
 import dev.sluice.internal.hfile.HFileReader;
 import dev.sluice.internal.hfile.HFileWriter;
 import dev.sluice.internal.hfile.HFileWriterOptions;
+import dev.sluice.internal.log.DataBlock;
+import dev.sluice.internal.log.HeaderKey;
+import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.util.CloseableIterator;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
@@ -28,6 +31,10 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,6 +156,53 @@ class HFileInteropTest {
         assertEquals("{}", new String(r.fileInfo("schema").orElseThrow(), StandardCharsets.UTF_8));
       }
     }
+  }
+
+  @Test
+  void hudiReadsSluicesHFileLogBlocksWithBothReaders() throws IOException {
+    Schema schema = SchemaBuilder.record("MetadataLike").namespace("test").fields()
+        .requiredString("key").requiredInt("type").optionalString("payload").endRecord();
+    List<GenericRecord> small = new ArrayList<>();
+    for (String k : List.of("p2", "__all_partitions__", "p1")) {
+      small.add(record(schema, k, k.length(), "files of " + k));
+    }
+    List<GenericRecord> large = new ArrayList<>();
+    Random r = new Random(21);
+    for (int i = 0; i < 6000; i++) {
+      large.add(record(schema, new UUID(r.nextLong(), r.nextLong()).toString(), i, "record-index location " + i));
+    }
+    String path;
+    try (LogWriter w = LogWriter.open(STORAGE, dir.toString(), "files-0000-0", "00000000000000010", "0-0-0", 1 << 30)) {
+      path = w.appendBlocks(List.of(DataBlock.hfile(Map.of(HeaderKey.INSTANT_TIME, "20261201000000001"), schema, small, "key"),
+          DataBlock.hfile(Map.of(HeaderKey.INSTANT_TIME, "20261201000000002"), schema, large, "key"))).file().path();
+    }
+    for (String nativeReader : List.of("false", "true")) {
+      List<String> out = oracle.run(List.of("hfile-log", "--file", path, "--conf", "_hoodie.hfile.use.native.reader=" + nativeReader));
+      assertEquals(2, out.size(), out.toString());
+      List<List<GenericRecord>> expected = List.of(small, large);
+      for (int b = 0; b < 2; b++) {
+        JsonNode block = JSON.readTree(out.get(b));
+        assertEquals("HFILE_DATA_BLOCK", block.get("type").asText());
+        List<GenericRecord> want = new ArrayList<>(expected.get(b));
+        want.sort((x, y) -> x.get("key").toString().compareTo(y.get("key").toString()));
+        JsonNode records = block.get("records");
+        assertEquals(want.size(), records.size(), "native=" + nativeReader + " block " + b);
+        for (int i = 0; i < want.size(); i++) {
+          JsonNode got = records.get(i);
+          assertEquals(want.get(i).get("key").toString(), got.get("key").asText(), "native=" + nativeReader + " key " + i);
+          assertEquals(want.get(i).get("type"), got.get("type").asInt());
+          assertEquals(want.get(i).get("payload").toString(), got.get("payload").asText());
+        }
+      }
+    }
+  }
+
+  private static GenericRecord record(Schema schema, String key, int type, String payload) {
+    GenericRecord rec = new GenericData.Record(schema);
+    rec.put("key", key);
+    rec.put("type", type);
+    rec.put("payload", payload);
+    return rec;
   }
 
   private static Map<String, JsonNode> readWithHudi(List<String> files) throws IOException {

@@ -31,6 +31,8 @@ final class BlockReader {
   private final long base;
   private final long length;
   private HFileCompression compression = HFileCompression.NONE;
+  /** The last block read: lookups in key order (Hudi's pattern) hit the same data block again and again. */
+  private Block last;
 
   BlockReader(SeekableInput in, String path, long base, long length) {
     this.in = in;
@@ -74,8 +76,16 @@ final class BlockReader {
     return buf;
   }
 
-  /** Reads, verifies and decompresses the block at {@code offset}. */
-  Block read(long offset) {
+  /** Reads, verifies and decompresses the block at {@code offset} (the last one read is kept). */
+  synchronized Block read(long offset) {
+    if (last != null && last.offset() == offset) {
+      return last;
+    }
+    last = readBlock(offset);
+    return last;
+  }
+
+  private Block readBlock(long offset) {
     if (offset < 0 || offset + HFileFormat.HEADER_SIZE > length) {
       throw damaged(offset, "a block offset outside the file (" + length + " bytes)");
     }

@@ -252,7 +252,7 @@ public final class HFileReader implements Closeable {
     if (e == null) {
       return Optional.empty();
     }
-    return Optional.of(expect(blocks.read(e.offset()), BlockType.META, "meta block " + name).payload());
+    return Optional.of(expect(blocks.read(e.offset()), BlockType.META, "meta block " + name).payload().clone());
   }
 
   /** The value of the cell with key {@code key}, reading only the index and data blocks on its path. */
