@@ -29,6 +29,9 @@ public final class Oracle {
       "  compact  --table PATH (--schedule | --run INSTANT) [--conf k=v ...]   (Hudi's scheduler / compactor)",
       "           (--conf on read, inspect and compact commands: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
       "            hdfs:// and s3a:// tables; on write: Hudi write options, also set on the Hadoop configuration)",
+      "  hfile-read  --files F[,F] --readers native,hbase   (cells, lookups and seekBefore per file and reader)",
+      "  hfile-log   --file LOG [--conf _hoodie.hfile.use.native.reader=true]   (data blocks' records via Hudi's log reader)",
+      "  hfile-write --file F --input CELLS.jsonl [--codec GZ|NONE] [--block-size N] [--index-block-size N]",
       "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
@@ -96,6 +99,15 @@ public final class Oracle {
           break;
         case "compact":
           CompactCommand.run(Args.parse(rest, Set.of("schedule")), out);
+          break;
+        case "hfile-read":
+          HFileCommand.read(Args.parse(rest, Set.of()), out);
+          break;
+        case "hfile-log":
+          HFileCommand.log(Args.parse(rest, Set.of()), out);
+          break;
+        case "hfile-write":
+          HFileCommand.write(Args.parse(rest, Set.of()), out);
           break;
         case "warmup":
           WarmupCommand.run(Args.parse(rest, Set.of()), out);

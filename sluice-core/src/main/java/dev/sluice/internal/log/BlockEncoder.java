@@ -98,6 +98,10 @@ final class BlockEncoder {
       writeParquet(block);
       return;
     }
+    if (block.type() == LogBlockType.HFILE_DATA_BLOCK) {
+      writeHFile(block);
+      return;
+    }
     if (block.type() != LogBlockType.AVRO_DATA_BLOCK && block.type() != LogBlockType.CDC_DATA_BLOCK) {
       throw Errors.unsupported("Writing a " + block.type(), "Write Avro data blocks.");
     }
@@ -140,6 +144,17 @@ final class BlockEncoder {
     List<GenericRecord> inMemory = block.inMemoryRecords().orElse(null);
     try (CloseableIterator<GenericRecord> stored = inMemory == null ? block.records(schema) : CloseableIterator.empty()) {
       ParquetBlockContent.write(inMemory == null ? stored : inMemory.iterator(), schema, options, label, sink);
+    }
+  }
+
+  private void writeHFile(DataBlock block) {
+    Schema schema = block.writerSchema();
+    String label = "the HFile log block of instant " + block.header().get(HeaderKey.INSTANT_TIME);
+    // a stored HFile block being rewritten keeps the key field Hudi's readers restore
+    String keyField = block.hfileKeyField().orElse(HFileBlockContent.KEY_FIELD);
+    List<GenericRecord> inMemory = block.inMemoryRecords().orElse(null);
+    try (CloseableIterator<GenericRecord> stored = inMemory == null ? block.records(schema) : CloseableIterator.empty()) {
+      HFileBlockContent.write(inMemory == null ? stored : inMemory.iterator(), schema, keyField, label, sink);
     }
   }
 

@@ -43,6 +43,8 @@ public final class DataBlock implements LogBlock {
   private final int recordCount;
   /** How a Parquet block to write is encoded; null for Avro blocks and stored blocks. */
   private final BaseFileWriterOptions parquetOptions;
+  /** The record key field of an HFile block to write; null for other blocks and stored blocks. */
+  private final String hfileKeyField;
 
   /**
    * An Avro data block to write. The header gets {@code SCHEMA = writerSchema} (a {@code SCHEMA} already in
@@ -63,8 +65,24 @@ public final class DataBlock implements LogBlock {
         ParquetBlockContent.options(Objects.requireNonNull(tableOptions, "tableOptions")));
   }
 
+  /**
+   * An HFile data block to write (the metadata table's log blocks): the records become one HFile keyed by the
+   * string value of {@code keyField} (Hudi's metadata table uses {@code "key"}), see {@link HFileBlockContent}.
+   * Header as for {@link #DataBlock(Map, Schema, List)}; keys must be distinct.
+   */
+  public static DataBlock hfile(Map<HeaderKey, String> header, Schema writerSchema, List<GenericRecord> records,
+      String keyField) {
+    return new DataBlock(LogBlockType.HFILE_DATA_BLOCK, header, writerSchema, records, null,
+        Objects.requireNonNull(keyField, "keyField"));
+  }
+
   private DataBlock(LogBlockType type, Map<HeaderKey, String> header, Schema writerSchema, List<GenericRecord> records,
       BaseFileWriterOptions parquetOptions) {
+    this(type, header, writerSchema, records, parquetOptions, null);
+  }
+
+  private DataBlock(LogBlockType type, Map<HeaderKey, String> header, Schema writerSchema, List<GenericRecord> records,
+      BaseFileWriterOptions parquetOptions, String hfileKeyField) {
     Objects.requireNonNull(writerSchema, "writerSchema");
     Map<HeaderKey, String> h = new EnumMap<>(HeaderKey.class);
     h.putAll(header);
@@ -78,6 +96,7 @@ public final class DataBlock implements LogBlock {
     }
     this.type = type;
     this.parquetOptions = parquetOptions;
+    this.hfileKeyField = hfileKeyField;
     this.header = LogFormat.copyHeader(h);
     this.span = Optional.empty();
     this.writerSchema = writerSchema;
@@ -96,6 +115,7 @@ public final class DataBlock implements LogBlock {
     this.stored = stored;
     this.recordCount = recordCount;
     this.parquetOptions = null;
+    this.hfileKeyField = null;
   }
 
   /** An Avro data block as Hudi's append handle writes it: header {@code INSTANT_TIME} and {@code SCHEMA}. */
@@ -156,6 +176,11 @@ public final class DataBlock implements LogBlock {
     return Optional.ofNullable(parquetOptions);
   }
 
+  /** The record key field of an HFile block built for writing; empty for other blocks and stored blocks. */
+  Optional<String> hfileKeyField() {
+    return Optional.ofNullable(hfileKeyField);
+  }
+
   /** The in-memory records of a block built for writing; empty for a block read from a file. */
   Optional<List<GenericRecord>> inMemoryRecords() {
     return Optional.ofNullable(records);
@@ -173,6 +198,9 @@ public final class DataBlock implements LogBlock {
     }
     if (type == LogBlockType.PARQUET_DATA_BLOCK) {
       return ParquetBlockContent.read(stored, readerSchema);
+    }
+    if (type == LogBlockType.HFILE_DATA_BLOCK) {
+      return HFileBlockContent.read(stored, writerSchema(), readerSchema);
     }
     if (type != LogBlockType.AVRO_DATA_BLOCK && type != LogBlockType.CDC_DATA_BLOCK) {
       throw Errors.unsupported("Reading records of a " + type + " (in " + stored.path() + " at offset " + stored.blockOffset() + ")",
