@@ -11,7 +11,7 @@ import dev.sluice.internal.health.WritePattern;
 import dev.sluice.internal.records.InputFormat;
 import dev.sluice.internal.records.InputOptions;
 import dev.sluice.internal.records.RecordSources;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.error.Errors;
 import java.nio.file.Files;
 import java.nio.file.Path;

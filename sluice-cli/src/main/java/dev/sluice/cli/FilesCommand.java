@@ -13,7 +13,7 @@ import dev.sluice.internal.health.TableHealth;
 import dev.sluice.internal.health.Warning;
 import dev.sluice.internal.log.LogDump;
 import dev.sluice.internal.log.LogDump.BlockSummary;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.HashMap;

@@ -19,7 +19,7 @@ import dev.sluice.internal.log.LogDump.BlockSummary;
 import dev.sluice.internal.log.LogReader;
 import dev.sluice.internal.records.JsonRecordWriter;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;

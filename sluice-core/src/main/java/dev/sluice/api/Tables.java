@@ -1,6 +1,5 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.config.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.Storages;

@@ -2,11 +2,8 @@ package dev.sluice.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sluice.internal.config.Config;
 import dev.sluice.internal.records.AllTypes;
 import dev.sluice.internal.records.JsonRecordWriter;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

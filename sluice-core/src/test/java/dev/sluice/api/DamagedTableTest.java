@@ -8,10 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
 import dev.sluice.crash.TableChecks;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump.BlockSummary;
 import dev.sluice.storage.AppendingStorage;
@@ -50,7 +47,7 @@ class DamagedTableTest {
   void aPathThatIsNotATableIsNamed() throws IOException {
     Files.createDirectories(dir.resolve("plain/folder"));
     SluiceException e = assertThrows(SluiceException.class, () -> Tables.open(dir.resolve("plain").toString()));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(dir.resolve("plain").toString()) && e.getMessage().contains("hoodie.properties"),
         e.getMessage());
   }
@@ -72,7 +69,7 @@ class DamagedTableTest {
     Files.writeString(props, good.replaceAll("hoodie.table.checksum=\\d+", "hoodie.table.checksum=12345"),
         StandardCharsets.ISO_8859_1);
     SluiceException e = assertThrows(SluiceException.class, () -> Tables.open(dir.toString()));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(props.toString()) && e.getMessage().contains("checksum"), e.getMessage());
   }
 
@@ -84,7 +81,7 @@ class DamagedTableTest {
     byte[] bytes = Files.readAllBytes(file);
     Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
     SluiceException read = assertThrows(SluiceException.class, () -> rows(t));
-    assertEquals(ErrorKind.BAD_TABLE, read.kind(), read.getMessage());
+    assertEquals(SluiceException.Kind.BAD_TABLE, read.kind(), read.getMessage());
     assertTrue(read.getMessage().contains(victim.substring(3)), read.getMessage());
     var filesBefore = TableChecks.dataFiles(dir);
     SluiceException write = assertThrows(SluiceException.class,
@@ -126,7 +123,7 @@ class DamagedTableTest {
     Path commit = dir.resolve(".hoodie/" + c2 + ".commit");
     Files.writeString(commit, "{\"partitionToWriteStats\": {\"p0\": [ {\"fileId\": ");
     SluiceException e = assertThrows(SluiceException.class, () -> Tables.open(dir.toString()).schema());
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(commit.toString()) && e.getMessage().contains("not valid JSON"), e.getMessage());
     Table again = Tables.open(dir.toString(), Config.of(OPTIONS));
     again.rollback(c2);

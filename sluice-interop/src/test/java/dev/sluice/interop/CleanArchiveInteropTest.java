@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 import dev.sluice.api.Table;
 import dev.sluice.internal.archive.ArchiveLog;
 import dev.sluice.internal.archive.ArchivedInstant;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.MergeMode;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import org.apache.avro.generic.GenericRecord;

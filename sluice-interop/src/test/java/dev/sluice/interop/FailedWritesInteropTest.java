@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.Config;
+import dev.sluice.api.MergeMode;
 import dev.sluice.storage.LocalStorage;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -21,7 +21,7 @@ import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.write.CommitResult;
+import dev.sluice.api.CommitResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.read.expr.Expressions;
+import dev.sluice.api.Expressions;
 import dev.sluice.storage.InterceptedStorage.Op;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,8 @@
 package dev.sluice.internal.clean;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.lock.TableLock;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
@@ -203,7 +202,7 @@ public final class Cleaner {
       return store.transitionToInflight(requested, plan);
     } catch (SluiceException e) {
       Instant inflight = requested.toState(State.INFLIGHT);
-      if (e.kind() == ErrorKind.CONFLICT && store.readIfExists(inflight).isPresent()) {
+      if (e.kind() == SluiceException.Kind.CONFLICT && store.readIfExists(inflight).isPresent()) {
         // another cleaner started the same plan; deleting twice is harmless
         return inflight;
       }
@@ -215,7 +214,7 @@ public final class Cleaner {
     try {
       store.complete(inflight, CleanAvro.encode(md));
     } catch (SluiceException e) {
-      if (e.kind() != ErrorKind.CONFLICT || store.readIfExists(inflight.toState(State.COMPLETED)).isEmpty()) {
+      if (e.kind() != SluiceException.Kind.CONFLICT || store.readIfExists(inflight.toState(State.COMPLETED)).isEmpty()) {
         throw e;
       }
       // another cleaner completed the same plan first (Hudi's checkIfOtherWriterCommitted)

@@ -27,7 +27,7 @@ import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.WriteStat;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.internal.util.KillPoints;
 import dev.sluice.internal.write.RecordAssembler;
 import java.io.IOException;

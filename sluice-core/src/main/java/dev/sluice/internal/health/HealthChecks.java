@@ -1,6 +1,6 @@
 package dev.sluice.internal.health;
 
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

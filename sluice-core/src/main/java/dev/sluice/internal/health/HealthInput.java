@@ -3,7 +3,7 @@ package dev.sluice.internal.health;
 import dev.sluice.api.Table;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.table.TableConfig;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;

@@ -1,7 +1,7 @@
 package dev.sluice.internal.health;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 
 /**
  * The thresholds of the health warnings and of {@code advise}, from {@code sluice.health.*} (see

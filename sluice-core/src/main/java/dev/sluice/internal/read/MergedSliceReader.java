@@ -11,7 +11,7 @@ import dev.sluice.internal.log.MergedLogRecords;
 import dev.sluice.internal.merge.DeleteFlag;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.avro.Schema;

@@ -41,7 +41,7 @@ final class CsvParser implements Closeable {
    * Reads the next record.
    *
    * @return false at the end of the input
-   * @throws dev.sluice.internal.error.SluiceException (BAD_INPUT) for an unterminated quote or text after a closing quote
+   * @throws dev.sluice.api.SluiceException (BAD_INPUT) for an unterminated quote or text after a closing quote
    */
   boolean next() throws IOException {
     texts.clear();

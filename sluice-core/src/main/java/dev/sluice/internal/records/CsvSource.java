@@ -1,9 +1,9 @@
 package dev.sluice.internal.records;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.util.Positioned;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.Positioned;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;

@@ -18,7 +18,7 @@ public enum InputFormat {
    * The format a file name's extension implies: {@code .json}, {@code .jsonl}, {@code .ndjson}, {@code .csv},
    * {@code .avro}, {@code .parquet} (any case).
    *
-   * @throws dev.sluice.internal.error.SluiceException (BAD_CONFIG) for any other name
+   * @throws dev.sluice.api.SluiceException (BAD_CONFIG) for any other name
    */
   public static InputFormat fromFileName(String fileName) {
     String name = fileName.toLowerCase(Locale.ROOT);
@@ -43,7 +43,7 @@ public enum InputFormat {
    * Parses a format name as given on the command line: {@code json} (or {@code jsonl}), {@code csv}, {@code avro},
    * {@code parquet}, in any case.
    *
-   * @throws dev.sluice.internal.error.SluiceException (BAD_CONFIG) for any other name
+   * @throws dev.sluice.api.SluiceException (BAD_CONFIG) for any other name
    */
   public static InputFormat parse(String name) {
     switch (name.trim().toLowerCase(Locale.ROOT)) {

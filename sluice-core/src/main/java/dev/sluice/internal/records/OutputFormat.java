@@ -15,7 +15,7 @@ public enum OutputFormat {
   /**
    * Parses a format name as given on the command line: {@code jsonl} (or {@code json}), {@code csv}, {@code table}.
    *
-   * @throws dev.sluice.internal.error.SluiceException (BAD_CONFIG) for any other name
+   * @throws dev.sluice.api.SluiceException (BAD_CONFIG) for any other name
    */
   public static OutputFormat parse(String name) {
     switch (name.trim().toLowerCase(Locale.ROOT)) {

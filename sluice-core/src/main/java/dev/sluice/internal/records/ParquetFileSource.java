@@ -1,8 +1,8 @@
 package dev.sluice.internal.records;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.util.Positioned;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.Positioned;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

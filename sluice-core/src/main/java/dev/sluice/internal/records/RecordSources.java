@@ -1,8 +1,8 @@
 package dev.sluice.internal.records;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.util.Positioned;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.Positioned;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +25,7 @@ public final class RecordSources {
    * Opens {@code file} in {@code format}. The caller closes the iterator.
    *
    * @param tableSchema a record schema; records are validated against it and built with it
-   * @throws dev.sluice.internal.error.SluiceException BAD_INPUT for bad content (possibly while iterating), STORAGE when
+   * @throws dev.sluice.api.SluiceException BAD_INPUT for bad content (possibly while iterating), STORAGE when
    *     the file cannot be read
    */
   public static CloseableIterator<GenericRecord> open(Path file, InputFormat format, Schema tableSchema, InputOptions options) {

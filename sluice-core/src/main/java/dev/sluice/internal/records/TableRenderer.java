@@ -56,7 +56,7 @@ public final class TableRenderer {
   /**
    * Writes the table of the remaining {@code rows} to {@code out}.
    *
-   * @throws dev.sluice.internal.error.SluiceException (BAD_CONFIG) when a column is not a field of a row
+   * @throws dev.sluice.api.SluiceException (BAD_CONFIG) when a column is not a field of a row
    */
   public void render(List<String> columns, Iterator<? extends GenericRecord> rows, Appendable out) throws IOException {
     int n = columns.size();

@@ -1,6 +1,6 @@
 package dev.sluice.internal.txn;
 
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.heartbeat.Heartbeats;
 import dev.sluice.internal.lock.TableLock;
 import dev.sluice.internal.rollback.RollbackMetadata;

@@ -1,9 +1,8 @@
 package dev.sluice.internal.txn;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.heartbeat.Heartbeat;
 import dev.sluice.internal.heartbeat.Heartbeats;
 import dev.sluice.internal.lock.TableLock;
@@ -168,14 +167,14 @@ public final class WriteTransaction implements AutoCloseable {
         b.heartbeat = hb;
         return;
       } catch (SluiceException e) {
-        if (e.kind() == ErrorKind.CONFLICT) {
+        if (e.kind() == SluiceException.Kind.CONFLICT) {
           // the other process that took this instant time for a write beats in the same file: leave it (if a
           // rollback or clean took it, the file is stale and the next rollback sweeps it once expired)
           hb.ifPresent(Heartbeat::abandon);
         } else {
           hb.ifPresent(Heartbeat::close);
         }
-        if (e.kind() != ErrorKind.CONFLICT || attempt >= INSTANT_ATTEMPTS) {
+        if (e.kind() != SluiceException.Kind.CONFLICT || attempt >= INSTANT_ATTEMPTS) {
           throw e;
         }
         // another process took the same instant time (for any action): take the next one

@@ -1,8 +1,9 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.ConfigKeys;
+import dev.sluice.api.FileWriteResult;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.LogFile;

@@ -1,5 +1,7 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.WriteStat;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.FileWriteResult;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
@@ -16,7 +18,6 @@ import dev.sluice.internal.marker.Markers;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.util.CloseableIterator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;

@@ -1,14 +1,17 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.CommitResult;
+import dev.sluice.api.ConfigKeys;
+import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.TableType;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.config.ConfigKeys;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.marker.Markers;
 import dev.sluice.internal.table.PartitionMetadata;
-import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;

@@ -1,5 +1,6 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.WriteStat;

@@ -1,6 +1,6 @@
 package dev.sluice.internal.write;
 
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
@@ -9,7 +9,7 @@ import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.util.KeySort;
 import dev.sluice.internal.util.Parallel;
 import java.util.ArrayList;

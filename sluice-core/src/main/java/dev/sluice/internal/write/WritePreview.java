@@ -1,6 +1,7 @@
 package dev.sluice.internal.write;
 
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.ConfigKeys;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;

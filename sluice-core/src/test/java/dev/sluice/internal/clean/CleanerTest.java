@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
@@ -63,7 +62,7 @@ class CleanerTest {
       h.updateP0();
     }
     String planned = h.commits().get(3);
-    dev.sluice.internal.read.ScanPlan plan = h.table().newScan().plan();
+    dev.sluice.internal.read.ScanPlan plan = dev.sluice.api.ScanAccess.plan(h.table().newScan());
     h.updateP0();
     h.updateP0();
     // two more commits, each followed by a clean: the planned snapshot's files are still there
@@ -223,12 +222,12 @@ class CleanerTest {
             "hoodie.keep.max.commits", "5"))) {
       SluiceException e = assertThrows(SluiceException.class,
           () -> dev.sluice.internal.archive.TableServices.forWrites(Config.of(bad)));
-      assertEquals(ErrorKind.BAD_CONFIG, e.kind(), e.getMessage());
+      assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind(), e.getMessage());
     }
     int before = h.table().timeline().instants().size();
     SluiceException e = assertThrows(SluiceException.class, () -> dev.sluice.api.Tables.open(h.table().location(),
         Config.of(Map.of("hoodie.cleaner.policy", "nope"))).upsert(List.<GenericRecord>of().iterator()));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertEquals(before, h.table().timeline().instants().size(), "the write did not start");
   }
 

@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.fsview.FileSlice;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -75,7 +74,7 @@ class CompactionScheduleTest {
     Table t = CompactFixture.create(dir, Map.of());
     SluiceException e = assertThrows(SluiceException.class,
         () -> reopen(t, Map.of("hoodie.compact.inline.trigger.strategy", "SOMETIMES")).compaction());
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertThrows(SluiceException.class,
         () -> reopen(t, Map.of("hoodie.compaction.strategy", "com.example.Mine")).compaction());
     assertThrows(SluiceException.class,

@@ -2,7 +2,7 @@ package dev.sluice.internal.health;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineStore;

@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.CloseableIterator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +35,7 @@ class FormatsTest {
   @Test
   void unknownExtensionIsAConfigError() {
     SluiceException e = assertThrows(SluiceException.class, () -> InputFormat.fromFileName("data.txt"));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().startsWith("Cannot tell the format of input file data.txt"), e.getMessage());
   }
 
@@ -48,8 +47,8 @@ class FormatsTest {
 
   @Test
   void unknownFormatNames() {
-    assertEquals(ErrorKind.BAD_CONFIG, assertThrows(SluiceException.class, () -> InputFormat.parse("xml")).kind());
-    assertEquals(ErrorKind.BAD_CONFIG, assertThrows(SluiceException.class, () -> OutputFormat.parse("xml")).kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, assertThrows(SluiceException.class, () -> InputFormat.parse("xml")).kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, assertThrows(SluiceException.class, () -> OutputFormat.parse("xml")).kind());
     assertEquals(OutputFormat.JSONL, OutputFormat.parse("json"));
     assertEquals(OutputFormat.TABLE, OutputFormat.parse("Table"));
   }
@@ -60,7 +59,7 @@ class FormatsTest {
     Path missing = dir.resolve("nope." + format.name().toLowerCase());
     SluiceException e = assertThrows(SluiceException.class,
         () -> RecordSources.open(missing, format, AllTypes.SCHEMA, InputOptions.defaults()).close());
-    assertEquals(ErrorKind.STORAGE, e.kind(), e.getMessage());
+    assertEquals(SluiceException.Kind.STORAGE, e.kind(), e.getMessage());
     assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
   }
 
@@ -107,7 +106,7 @@ class FormatsTest {
     for (OutputFormat format : List.of(OutputFormat.JSONL, OutputFormat.CSV)) {
       RecordFormatter f = RecordFormatter.create(format, new ByteArrayOutputStream(), schema);
       SluiceException e = assertThrows(SluiceException.class, () -> f.write(r));
-      assertEquals(ErrorKind.INTERNAL, e.kind(), e.getMessage());
+      assertEquals(SluiceException.Kind.INTERNAL, e.kind(), e.getMessage());
     }
   }
 

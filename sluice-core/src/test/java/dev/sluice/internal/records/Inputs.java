@@ -3,9 +3,8 @@ package dev.sluice.internal.records;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +43,7 @@ final class Inputs {
   /** Reads the whole file expecting a BAD_INPUT error, and returns its message. */
   static String badInput(Path file, InputFormat format, Schema schema, InputOptions options) {
     SluiceException e = assertThrows(SluiceException.class, () -> readAll(file, format, schema, options));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind(), e::getMessage);
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind(), e::getMessage);
     return e.getMessage();
   }
 

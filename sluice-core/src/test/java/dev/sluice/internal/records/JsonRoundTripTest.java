@@ -2,7 +2,7 @@ package dev.sluice.internal.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
@@ -105,7 +104,7 @@ class SchemaDdlTest {
 
   private static String error(String ddl) {
     SluiceException e = assertThrows(SluiceException.class, () -> SchemaDdl.parse(ddl, "R"));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     return e.getMessage();
   }
 
@@ -133,7 +132,7 @@ class SchemaDdlTest {
   @Test
   void invalidRecordNameIsAConfigError() {
     SluiceException e = assertThrows(SluiceException.class, () -> SchemaDdl.parse("id int", "my-table"));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().startsWith("Invalid record name 'my-table'"), e.getMessage());
   }
 

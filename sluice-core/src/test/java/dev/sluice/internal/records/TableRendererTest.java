@@ -3,7 +3,7 @@ package dev.sluice.internal.records;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;

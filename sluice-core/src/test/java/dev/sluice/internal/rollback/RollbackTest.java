@@ -12,10 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;
@@ -222,7 +221,7 @@ class RollbackTest {
     String c1 = t.insert(it(trips(0, 20, 2, 1))).instantTime();
     t.savepoint(Optional.empty());
     SluiceException e = assertThrows(SluiceException.class, () -> table().rollback(c1));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().contains("savepointed"), e.getMessage());
   }
 

@@ -9,10 +9,9 @@ import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.TableType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,7 +103,7 @@ class SchemaEvolutionTest {
     Table t = create(TableType.MERGE_ON_READ);
     SluiceException e = assertThrows(SluiceException.class,
         () -> t.upsert(List.of(v2("k1", 2, 10_000_000_000L, 2.25, "evolved")).iterator()));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("widens a column type") && e.getMessage().contains("compacted"), e.getMessage());
     assertEquals(V1, t.schema());
   }
@@ -156,7 +155,7 @@ class SchemaEvolutionTest {
       });
     }
     SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(List.of((GenericRecord) r).iterator()));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("'" + change.field + "'") && e.getMessage().contains(change.says), e.getMessage());
     assertEquals(files, listing());
     assertEquals(timeline, t.timeline().toString());

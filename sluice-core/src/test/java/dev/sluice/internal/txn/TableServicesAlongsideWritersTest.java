@@ -11,10 +11,10 @@ import dev.sluice.api.TripFixture;
 import dev.sluice.internal.archive.ArchiveLog;
 import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.clean.Cleaner;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,8 +100,8 @@ class TableServicesAlongsideWritersTest {
             try {
               t.upsert(version(writer, v).iterator());
               break;
-            } catch (dev.sluice.internal.error.SluiceException e) {
-              if (e.kind() != dev.sluice.internal.error.ErrorKind.CONFLICT) {
+            } catch (dev.sluice.api.SluiceException e) {
+              if (e.kind() != dev.sluice.api.SluiceException.Kind.CONFLICT) {
                 throw e;
               }
               conflicts++;

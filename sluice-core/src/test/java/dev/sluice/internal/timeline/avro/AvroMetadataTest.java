@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.rollback.PartitionRollback;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.RollbackPlan;
@@ -72,7 +71,7 @@ class AvroMetadataTest {
     byte[] bytes = rollbackMetadata().toAvroBytes();
     byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length / 2);
     SluiceException e = assertThrows(SluiceException.class, () -> RollbackMetadata.fromAvroBytes(cut, "/t/.hoodie/1.rollback"));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("/t/.hoodie/1.rollback"), e.getMessage());
   }
 }

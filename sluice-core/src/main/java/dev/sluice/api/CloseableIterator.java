@@ -1,5 +1,6 @@
-package dev.sluice.internal.util;
+package dev.sluice.api;
 
+import dev.sluice.internal.util.ParallelConcat;
 import java.io.Closeable;
 import java.util.Iterator;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.function.Predicate;
 
 /**
  * An iterator that holds open files; callers close it (try-with-resources). {@link #close()} never throws a
- * checked exception: I/O failures surface as {@link dev.sluice.internal.error.SluiceException}.
+ * checked exception: I/O failures surface as {@link dev.sluice.api.SluiceException}.
  *
  * @param <T> element type
  */

@@ -1,4 +1,4 @@
-package dev.sluice.internal.read;
+package dev.sluice.api;
 
 /** Hudi's query types. */
 public enum QueryType {

@@ -1,7 +1,8 @@
-package dev.sluice.internal.read.expr;
+package dev.sluice.api;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.read.expr.Expression.Op;
+import dev.sluice.api.Expression.Op;
+import dev.sluice.internal.read.expr.ExpressionText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.sluice.internal.util;
+package dev.sluice.api;
 
 import java.util.Optional;
 

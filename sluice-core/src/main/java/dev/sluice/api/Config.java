@@ -1,4 +1,4 @@
-package dev.sluice.internal.config;
+package dev.sluice.api;
 
 import java.io.IOException;
 import java.io.InputStream;

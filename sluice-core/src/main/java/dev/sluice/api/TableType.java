@@ -1,4 +1,4 @@
-package dev.sluice.internal.table;
+package dev.sluice.api;
 
 /** The two Hudi table types; the names are the values of {@code hoodie.table.type}. */
 public enum TableType {

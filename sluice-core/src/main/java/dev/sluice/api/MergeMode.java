@@ -1,4 +1,4 @@
-package dev.sluice.internal.merge;
+package dev.sluice.api;
 
 import java.util.Optional;
 

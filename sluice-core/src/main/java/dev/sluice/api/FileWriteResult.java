@@ -1,4 +1,4 @@
-package dev.sluice.internal.write;
+package dev.sluice.api;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,5 @@
-package dev.sluice.internal.read;
+package dev.sluice.api;
 
-import dev.sluice.internal.read.expr.Expression;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

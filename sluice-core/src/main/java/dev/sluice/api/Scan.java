@@ -1,8 +1,7 @@
-package dev.sluice.internal.read;
+package dev.sluice.api;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.read.expr.Expression;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.internal.read.ScanPlan;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -23,7 +22,7 @@ public final class Scan {
   private final Function<ScanOptions, ScanPlan> planner;
 
   /** A scan with {@code options}, planned by {@code planner} (the table's). */
-  public Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner) {
+  Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner) {
     this.options = options;
     this.planner = planner;
   }
@@ -113,8 +112,8 @@ public final class Scan {
     return planner.apply(options).outputSchema();
   }
 
-  /** Plans the scan (file listing, pruning) without reading rows. */
-  public ScanPlan plan() {
+  /** Plans the scan (file listing, pruning) without reading rows (engine tests look at the plan). */
+  ScanPlan plan() {
     return planner.apply(options);
   }
 

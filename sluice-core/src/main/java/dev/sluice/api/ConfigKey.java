@@ -1,4 +1,4 @@
-package dev.sluice.internal.config;
+package dev.sluice.api;
 
 import dev.sluice.internal.error.Errors;
 import java.util.Locale;

@@ -1,6 +1,8 @@
-package dev.sluice.internal.read.expr;
+package dev.sluice.api;
 
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.read.expr.ExpressionBinder;
+import dev.sluice.internal.read.expr.ExpressionText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
