@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -141,7 +142,7 @@ class DamagedTableTest {
     Map<String, GenericRecord> before = rows(t);
     String c2 = t.upsert(it(List.of(trip("id-000000", 11, "p0", "logged", 0)))).instantTime();
     Files.writeString(dir.resolve(".hoodie/" + c2 + ".deltacommit"), "[broken");
-    dev.sluice.internal.rollback.RollbackMetadata md = Tables.open(dir.toString(), Config.of(OPTIONS)).rollback(c2);
+    dev.sluice.internal.rollback.RollbackMetadata md = TableInternals.actions(Tables.open(dir.toString(), Config.of(OPTIONS))).rollback(c2);
     long blocks = md.partitionMetadata().values().stream().mapToLong(p -> p.rollbackLogFiles().size()).sum();
     assertEquals(1, blocks, "a rollback block for the file group whose log holds the broken commit's block: " + md);
     assertEquals(before, rows(Tables.open(dir.toString(), Config.of(OPTIONS))));

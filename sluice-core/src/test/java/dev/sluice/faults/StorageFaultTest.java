@@ -1,5 +1,6 @@
 package dev.sluice.faults;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
 import static dev.sluice.api.TripFixture.trips;
@@ -118,8 +119,8 @@ class StorageFaultTest {
           problems.add(op + "#" + n + ": " + (threw ? "failed" : "succeeded") + " but the table is " + (now.equals(after)
               ? "the write's result" : now.equals(before) ? "unchanged" : "a mix"));
         }
-        if (!r.timeline().inflightWrites().isEmpty()) {
-          problems.add(op + "#" + n + ": pending writes left: " + r.timeline().inflightWrites());
+        if (!TableInternals.timeline(r).inflightWrites().isEmpty()) {
+          problems.add(op + "#" + n + ": pending writes left: " + TableInternals.timeline(r).inflightWrites());
         }
         List<String> leftovers = TableChecks.unreferenced(trial, true);
         if (!leftovers.isEmpty()) {

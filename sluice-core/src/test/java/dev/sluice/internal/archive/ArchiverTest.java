@@ -1,5 +1,6 @@
 package dev.sluice.internal.archive;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -56,7 +57,7 @@ class ArchiverTest {
     }
     List<String> c = h.commits();
     // after the 6th commit: more than 5 completed commits, archived down to 3
-    assertEquals(c.subList(3, 7), commitTimes(h.table().timeline().instants()));
+    assertEquals(c.subList(3, 7), commitTimes(TableInternals.timeline(h.table()).instants()));
     try (Stream<Path> meta = Files.list(dir.resolve(".hoodie"))) {
       assertTrue(meta.map(p -> p.getFileName().toString())
           .noneMatch(n -> n.startsWith(c.get(0)) || n.startsWith(c.get(1)) || n.startsWith(c.get(2))));
@@ -132,7 +133,7 @@ class ArchiverTest {
       h.updateP0();
     }
     List<String> c = h.commits();
-    assertEquals(c.subList(4, 9), commitTimes(h.table().timeline().instants()));
+    assertEquals(c.subList(4, 9), commitTimes(TableInternals.timeline(h.table()).instants()));
     for (String t : c.subList(4, 9)) {
       h.assertReadsAsOf(t);
     }

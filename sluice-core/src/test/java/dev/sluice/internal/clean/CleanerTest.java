@@ -1,5 +1,6 @@
 package dev.sluice.internal.clean;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,7 +34,7 @@ class CleanerTest {
   Path dir;
 
   private List<Instant> cleans(History h) {
-    return h.table().timeline().filter(i -> i.action() == Action.CLEAN).instants();
+    return TableInternals.timeline(h.table()).filter(i -> i.action() == Action.CLEAN).instants();
   }
 
   @Test
@@ -119,7 +120,7 @@ class CleanerTest {
     for (int i = 1; i < 5; i++) {
       h.updateP0();
       if (i == 2) {
-        c3Base = h.table().fileSystemView().latestBaseFiles("p0").get(0).path();
+        c3Base = TableInternals.fileSystemView(h.table()).latestBaseFiles("p0").get(0).path();
       }
     }
     List<String> c = h.commits();
@@ -224,11 +225,11 @@ class CleanerTest {
           () -> dev.sluice.internal.archive.TableServices.forWrites(Config.of(bad)));
       assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind(), e.getMessage());
     }
-    int before = h.table().timeline().instants().size();
+    int before = TableInternals.timeline(h.table()).instants().size();
     SluiceException e = assertThrows(SluiceException.class, () -> dev.sluice.api.Tables.open(h.table().location(),
         Config.of(Map.of("hoodie.cleaner.policy", "nope"))).upsert(List.<GenericRecord>of().iterator()));
     assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
-    assertEquals(before, h.table().timeline().instants().size(), "the write did not start");
+    assertEquals(before, TableInternals.timeline(h.table()).instants().size(), "the write did not start");
   }
 
   // Expected layouts, written down from the reference's HoodieCleanerPlan / HoodieCleanMetadata (section 10).

@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.TripFixture;
@@ -94,7 +95,7 @@ final class CompactFixture {
 
   /** The latest slices of every partition. */
   static List<FileSlice> latestSlices(Table t) {
-    FileSystemView v = t.fileSystemView();
+    FileSystemView v = TableInternals.fileSystemView(t);
     List<FileSlice> out = new ArrayList<>();
     for (String p : v.partitions()) {
       out.addAll(v.latestSlices(p));
@@ -104,7 +105,7 @@ final class CompactFixture {
 
   /** The commit metadata of a completed instant. */
   static CommitMetadata metadata(Table t, String time) {
-    Instant i = t.timeline().find(time).orElseThrow();
+    Instant i = TableInternals.timeline(t).find(time).orElseThrow();
     return new TimelineStore(t.storage(), t.location()).readCommitMetadata(i).orElseThrow();
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -66,7 +67,7 @@ class ParquetLogCompactionTest {
     assertNotEquals(before, CompactFixture.readOptimized(t));
 
     String instant = t.compaction().scheduleNow().orElseThrow();
-    CompactionResult r = t.compaction().run(instant);
+    CompactionResult r = TableInternals.compaction(t).run(instant);
     assertEquals(before.size(), r.recordsWritten());
     assertEquals(before, CompactFixture.snapshot(t));
     assertEquals(before, CompactFixture.readOptimized(t), "read-optimized shows the rows merged from Parquet blocks");

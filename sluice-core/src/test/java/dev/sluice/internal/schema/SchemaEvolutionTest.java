@@ -1,5 +1,6 @@
 package dev.sluice.internal.schema;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -125,7 +126,7 @@ class SchemaEvolutionTest {
     assertNull(old.get("note"));
     assertTrue(GenericData.get().validate(V2, old), "every row is a valid V2 record: " + old);
     for (var p : List.of("p0", "p1")) {
-      for (var f : t.fileSystemView().latestBaseFiles(p)) {
+      for (var f : TableInternals.fileSystemView(t).latestBaseFiles(p)) {
         try (var reader = dev.sluice.internal.basefile.BaseFileReader.open(t.storage(), f.path())) {
           assertEquals(Schema.Type.LONG, reader.footer().schema().getField("count").schema().getType(), f.path());
         }
@@ -141,7 +142,7 @@ class SchemaEvolutionTest {
   void incompatibleChangesAreRefusedAndTheTableStaysAsItWas(Change change) throws java.io.IOException {
     Table t = create(TableType.COPY_ON_WRITE);
     List<String> files = listing();
-    String timeline = t.timeline().toString();
+    String timeline = TableInternals.timeline(t).toString();
     Schema bad = change.schema();
     GenericData.Record r = new GenericData.Record(bad);
     for (Schema.Field f : bad.getFields()) {
@@ -158,7 +159,7 @@ class SchemaEvolutionTest {
     assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("'" + change.field + "'") && e.getMessage().contains(change.says), e.getMessage());
     assertEquals(files, listing());
-    assertEquals(timeline, t.timeline().toString());
+    assertEquals(timeline, TableInternals.timeline(t).toString());
     assertEquals(V1, t.schema());
   }
 
