@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -122,7 +123,7 @@ class HudiReadsSluiceTablesTest {
 
   /** The Sluice base file holding the most keys (one the delete rewrote, if it is among them). */
   private static BloomProbe bloomProbe(KeyLayout layout, Table table, List<GenericRecord> rows, String deleteCommit) {
-    FileSystemView view = table.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(table);
     List<BaseFile> all = new ArrayList<>();
     for (String p : view.partitions()) {
       all.addAll(view.latestBaseFiles(p));

@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -202,7 +203,7 @@ class MergeOnReadInteropTest {
     oracle.write(path, "upsert", SCHEMA, List.of(row("b2", 4, "p1", null)), HUDI_DELETES);
     again.delete(List.of(row("b3", 0, "p2", null)).iterator());
 
-    FileSystemView view = again.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(again);
     List<FileSlice> p1 = view.latestSlices("p1");
     assertEquals(1, p1.size());
     assertEquals(3, p1.get(0).logFiles().size(), "Hudi, Sluice and Hudi appended to the p1 slice: " + p1);
@@ -274,7 +275,7 @@ class MergeOnReadInteropTest {
 
   /** Sluice's latest slices in the oracle's form and order. */
   private static List<OracleFileSlice> slices(Table t) {
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     List<OracleFileSlice> out = new ArrayList<>();
     for (String p : view.partitions()) {
       for (FileSlice s : view.latestSlices(p)) {
@@ -287,7 +288,7 @@ class MergeOnReadInteropTest {
   }
 
   private static List<LogFile> logFiles(Table t) {
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     List<LogFile> out = new ArrayList<>();
     for (String p : view.partitions()) {
       view.latestSlices(p).forEach(s -> out.addAll(s.logFiles()));

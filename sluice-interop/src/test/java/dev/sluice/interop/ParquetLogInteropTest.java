@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.interop.MergeOnReadInteropTest.byKey;
 import static dev.sluice.interop.MergeOnReadInteropTest.row;
 import static dev.sluice.interop.MergeOnReadInteropTest.rows;
@@ -101,7 +102,7 @@ class ParquetLogInteropTest {
   }
 
   private static Set<LogBlockType> blockTypes(Table t) {
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     Set<LogBlockType> types = new HashSet<>();
     for (String p : view.partitions()) {
       view.latestSlices(p).forEach(s -> {

@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
@@ -62,7 +63,7 @@ class SluiceReadsGoldenTablesTest {
   void timeTravelOnPartitionedTableMatchesHudi() {
     Path location = Golden.copy("cow_partitioned", dir.resolve("cow_partitioned"));
     Table table = Tables.open(location.toString(), Config.empty());
-    List<String> commits = table.timeline().commitsTimeline().completed().instants().stream().map(Instant::time)
+    List<String> commits = TableInternals.timeline(table).commitsTimeline().completed().instants().stream().map(Instant::time)
         .collect(Collectors.toList());
     assertEquals(3, commits.size(), "insert, upsert, delete: " + commits);
     // The generator's first commit inserts 8 rows; the second updates 3 and inserts 2.

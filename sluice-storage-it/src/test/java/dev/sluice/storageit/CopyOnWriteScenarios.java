@@ -1,5 +1,6 @@
 package dev.sluice.storageit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -190,7 +191,7 @@ interface CopyOnWriteScenarios {
     Table t = RemoteTables.reopen(location, settings());
     TimelineStore store = new TimelineStore(storage, location);
     List<String> rolledBack = new ArrayList<>();
-    for (Instant i : t.timeline().filter(x -> x.action() == Action.ROLLBACK && x.isCompleted()).instants()) {
+    for (Instant i : TableInternals.timeline(t).filter(x -> x.action() == Action.ROLLBACK && x.isCompleted()).instants()) {
       rolledBack.addAll(RollbackMetadata.fromAvroBytes(store.read(i), store.pathOf(i)).commitsRollback());
     }
     assertEquals(List.of(failed), rolledBack, "one rollback, of the dead write");
@@ -209,7 +210,7 @@ interface CopyOnWriteScenarios {
 
   private static Set<State> statesOf(Table t, String time) {
     Set<State> out = new TreeSet<>();
-    for (Instant i : t.timeline().instants()) {
+    for (Instant i : TableInternals.timeline(t).instants()) {
       if (i.time().equals(time)) {
         out.add(i.state());
       }

@@ -1,5 +1,6 @@
 package dev.sluice.storageit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -50,7 +51,7 @@ interface ListingScenarios {
 
     rec.reset();
     long server = serverListRequests(location);
-    t.timeline();
+    TableInternals.timeline(t);
     assertEquals(Map.of(".hoodie", 1), listingsByDir(rec, location));
     assertEquals(1, serverListRequests(location) - server, "one request at the server too");
 
