@@ -5,7 +5,6 @@ import dev.sluice.api.ConfigKeys;
 import dev.sluice.api.Expression;
 import dev.sluice.api.Expressions;
 import dev.sluice.api.QueryType;
-import dev.sluice.api.Scan;
 import dev.sluice.api.ScanOptions;
 import dev.sluice.api.TableType;
 import dev.sluice.internal.archive.ArchiveLog;

@@ -2,7 +2,6 @@ package dev.sluice.internal.read;
 
 import dev.sluice.api.Expression;
 import dev.sluice.api.Expressions;
-import dev.sluice.api.Scan;
 import dev.sluice.api.SluiceException;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;

@@ -146,7 +146,8 @@ class RollbackTest {
     failed.add(crashedUpsert(batch(4), call("CREATE_EXCLUSIVE", ".commit"), 1, "NEVER"));
     assertEquals(before, rows(table()));
     Table next = Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", "NEVER"));
-    assertEquals(3, TableInternals.timeline(next).inflightWrites().size(), "NEVER leaves failed writes alone: " + TableInternals.timeline(next));
+    assertEquals(3, TableInternals.timeline(next).inflightWrites().size(),
+        "NEVER leaves failed writes alone: " + TableInternals.timeline(next));
     table().upsert(it(batch(5)));
     List<String> rolledBack = rollbacks().stream().map(this::metadata).map(m -> m.commitsRollback().get(0)).toList();
     List<String> newestFirst = new ArrayList<>(failed);

@@ -122,8 +122,8 @@ final class CsvSource implements CloseableIterator<GenericRecord>, Positioned {
 
   /** The decoder reads ahead in blocks, so the line of the bad bytes is known only as a lower bound. */
   private static SluiceException notUtf8(String name, CsvParser parser) {
-    return SluiceException.badInput(name, null, "the file is not valid UTF-8 (the bad bytes are at or after line " + parser.currentLine() + ")",
-        "a UTF-8 text file");
+    return SluiceException.badInput(name, null,
+        "the file is not valid UTF-8 (the bad bytes are at or after line " + parser.currentLine() + ")", "a UTF-8 text file");
   }
 
   private static String fieldNames(Schema schema) {

@@ -9,7 +9,3 @@
  * <p>Null semantics are two-valued throughout: a comparison with null is false and {@code not} negates it.
  */
 package dev.sluice.internal.read.expr;
-
-import dev.sluice.api.Expression;
-import dev.sluice.api.ExpressionParser;
-import dev.sluice.api.Expressions;
