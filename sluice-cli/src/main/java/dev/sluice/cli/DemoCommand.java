@@ -165,7 +165,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private void describe(CommitResult r) {
     say(String.format("commit %s (%s): %d inserted, %d updated, %d deleted; %d files written, %,d bytes",
-        r.instantTime(), r.operation().type(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten()));
+        r.instantTime(), r.operation(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten()));
     for (FileWriteResult f : r.files()) {
       String kind = f.logAppend().isPresent() ? "logged" : f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? "new   " : "merged";
       say(String.format("  %s %s  (%d rows)", kind, f.relativePath(), f.numWrites()));

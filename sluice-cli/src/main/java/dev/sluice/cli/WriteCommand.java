@@ -81,7 +81,7 @@ final class WriteCommand implements Callable<Integer> {
       r = t.write(operation, records);
     }
     spec.commandLine().getOut().printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
-        operation.type(), r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
+        operation, r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
     return 0;
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.internal.timeline.WriteOperationType;
 import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.timeline.CommitMetadata;
@@ -67,6 +68,6 @@ final class WorkloadProfile {
         .numInserts(n)
         .partitionPath(p)
         .build()));
-    return new CommitMetadata(byPartition, false, Map.of(), op.type());
+    return new CommitMetadata(byPartition, false, Map.of(), WriteOperationType.of(op));
   }
 }
