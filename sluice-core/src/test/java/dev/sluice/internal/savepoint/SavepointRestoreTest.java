@@ -60,7 +60,7 @@ class SavepointRestoreTest {
     String c2 = t.upsert(it(changes(1))).instantTime();
     Map<String, GenericRecord> atSavepoint = rows(t);
     Set<String> filesAtSavepoint = TableChecks.dataFiles(dir);
-    dev.sluice.api.SavepointInfo sp = t.savepoint(Optional.empty());
+    SavepointMetadata sp = TableInternals.actions(t).savepoint(Optional.empty(), System.getProperty("user.name", ""), "");
     assertTrue(Files.exists(dir.resolve(".hoodie/" + c2 + ".savepoint")));
     assertTrue(Files.exists(dir.resolve(".hoodie/" + c2 + ".savepoint.inflight")));
     Set<String> latest = new TreeSet<>();
