@@ -14,6 +14,7 @@ import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.measure.StepReport;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.table.TableInternals;
 import dev.sluice.internal.util.Parallel;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -176,7 +177,7 @@ final class FloorSteps {
    */
   private List<BaseFile> touchedFiles(Path table, List<GenericRecord> changed) {
     Table t = Tables.open(table.toString());
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     Set<String> existing = new HashSet<>();
     boolean upsert = args.find("count").isEmpty();
     Set<String> insertPartitions = new HashSet<>();
@@ -301,7 +302,7 @@ final class FloorSteps {
       String label = spec.substring(0, eq);
       Path table = Path.of(spec.substring(eq + 1, at));
       Table t = Tables.open(table.toString());
-      FileSystemView view = t.fileSystemView();
+      FileSystemView view = TableInternals.fileSystemView(t);
       List<BaseFile> files = new ArrayList<>();
       for (String p : view.partitions()) {
         files.addAll(view.latestBaseFiles(p));

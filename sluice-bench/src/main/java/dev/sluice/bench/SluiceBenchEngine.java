@@ -7,12 +7,12 @@ import dev.sluice.api.Tables;
 import dev.sluice.bench.data.BenchRecords;
 import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.steps.Engine;
-import dev.sluice.internal.compact.Compaction;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.TableCompaction;
+import dev.sluice.api.Config;
+import dev.sluice.api.MergeMode;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.TableType;
+import dev.sluice.api.CloseableIterator;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,7 +97,7 @@ final class SluiceBenchEngine implements Engine {
   /** Compacts every file group with log files: schedules a plan now (whatever the trigger says) and runs it. */
   @Override
   public boolean compact(Path table) {
-    Compaction compaction = Tables.open(table.toString(), config).compaction();
+    TableCompaction compaction = Tables.open(table.toString(), config).compaction();
     compaction.scheduleNow().ifPresent(compaction::run);
     return true;
   }

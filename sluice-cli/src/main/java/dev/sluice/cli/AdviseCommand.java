@@ -3,15 +3,15 @@ package dev.sluice.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.health.Advice;
-import dev.sluice.internal.health.Advisor;
-import dev.sluice.internal.health.SampleEstimate;
-import dev.sluice.internal.health.WritePattern;
-import dev.sluice.internal.records.InputFormat;
-import dev.sluice.internal.records.InputOptions;
-import dev.sluice.internal.records.RecordSources;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.SluiceException;
+import dev.sluice.tools.health.Advice;
+import dev.sluice.tools.health.Advisor;
+import dev.sluice.tools.health.SampleEstimate;
+import dev.sluice.tools.health.WritePattern;
+import dev.sluice.tools.records.InputFormat;
+import dev.sluice.tools.records.InputOptions;
+import dev.sluice.tools.records.RecordSources;
+import dev.sluice.api.CloseableIterator;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,7 +111,7 @@ final class AdviseCommand implements Callable<Integer> {
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     for (Path in : inputs) {
       if (!Files.isRegularFile(in)) {
-        throw Errors.badRequest("Input " + in, "the file does not exist", "Give existing sample files.");
+        throw SluiceException.badRequest("Input " + in, "the file does not exist", "Give existing sample files.");
       }
       InputFormat f = format != null ? InputFormat.parse(format) : InputFormat.fromFileName(in.getFileName().toString());
       parts.add(() -> RecordSources.open(in, f, schema, options));

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.archive.ArchiveResult;
-import dev.sluice.internal.archive.Archiver;
-import dev.sluice.internal.timeline.Instant;
+import dev.sluice.api.ArchiveInfo;
+import dev.sluice.api.InstantInfo;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
@@ -40,18 +39,17 @@ final class ArchiveCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    Archiver archiver = Archiver.of(t.storage(), t.location(), t.options());
     PrintWriter out = spec.commandLine().getOut();
-    List<Instant> instants;
+    List<InstantInfo> instants;
     if (dryRun) {
-      instants = archiver.preview();
+      instants = t.archivePreview();
       if (json) {
         Json.print(out, json(t, true, instants, 0, Optional.empty()));
         return 0;
       }
       out.printf("%d instants to archive%n", instants.size());
     } else {
-      ArchiveResult result = archiver.archive();
+      ArchiveInfo result = t.archive();
       instants = result.archived();
       if (json) {
         Json.print(out, json(t, false, instants, result.stateFiles(), result.archiveFile()));
@@ -60,21 +58,21 @@ final class ArchiveCommand implements Callable<Integer> {
       out.printf("%d instants archived (%d timeline files)%s%n", instants.size(), result.stateFiles(),
           result.archiveFile().map(f -> " to " + f).orElse(""));
     }
-    for (Instant i : instants) {
-      out.printf("  %s  %s%n", i.time(), i.action().id());
+    for (InstantInfo i : instants) {
+      out.printf("  %s  %s%n", i.time(), i.action());
     }
     out.flush();
     return 0;
   }
 
-  private static ObjectNode json(Table t, boolean dryRun, List<Instant> instants, int stateFiles,
+  private static ObjectNode json(Table t, boolean dryRun, List<InstantInfo> instants, int stateFiles,
       Optional<String> archiveFile) {
     ObjectNode doc = Json.object();
     doc.put("table", t.location());
     doc.put("dryRun", dryRun);
     ArrayNode list = doc.putArray("instants");
-    for (Instant i : instants) {
-      list.addObject().put("time", i.time()).put("action", i.action().id()).put("state", i.state().name());
+    for (InstantInfo i : instants) {
+      list.addObject().put("time", i.time()).put("action", i.action()).put("state", i.state().name());
     }
     doc.put("stateFiles", stateFiles);
     doc.set("archiveFile", Json.tree(archiveFile));

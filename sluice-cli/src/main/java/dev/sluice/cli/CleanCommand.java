@@ -4,12 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.clean.CleanFile;
-import dev.sluice.internal.clean.CleanMetadata;
-import dev.sluice.internal.clean.CleanPlan;
-import dev.sluice.internal.clean.CleanResult;
-import dev.sluice.internal.clean.Cleaner;
-import dev.sluice.internal.timeline.Instant;
+import dev.sluice.api.CleanInfo;
+import dev.sluice.api.CleanPlanInfo;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -43,72 +39,69 @@ final class CleanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    Cleaner cleaner = Cleaner.of(t.storage(), t.location(), t.options());
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
-      CleanPlan plan = cleaner.preview();
+      CleanPlanInfo plan = t.cleanPreview();
       if (json) {
         Json.print(out, planJson(t, plan));
         return 0;
       }
       out.printf("policy %s, earliest commit to retain %s: %d files to delete%n", plan.policy(),
-          plan.earliestInstantToRetain().map(Instant::time).orElse("-"), plan.fileCount());
-      for (Map.Entry<String, List<CleanFile>> e : plan.filesToDelete().entrySet()) {
-        for (CleanFile f : e.getValue()) {
-          out.printf("  %s  %s%n", e.getKey().isEmpty() ? "<none>" : e.getKey(), f.name());
+          plan.earliestInstantToRetain().orElse("-"), plan.fileCount());
+      for (Map.Entry<String, List<String>> e : plan.filesToDelete().entrySet()) {
+        for (String f : e.getValue()) {
+          out.printf("  %s  %s%n", e.getKey().isEmpty() ? "<none>" : e.getKey(), f);
         }
       }
       out.flush();
       return 0;
     }
-    CleanResult result = cleaner.clean();
+    List<CleanInfo> result = t.clean();
     if (json) {
       Json.print(out, resultJson(t, result));
       return 0;
     }
-    if (result.completed().isEmpty()) {
+    if (result.isEmpty()) {
       out.println("nothing to clean");
     }
-    for (CleanMetadata md : result.completed()) {
-      int failed = md.partitionMetadata().values().stream().mapToInt(p -> p.failedDeleteFiles().size()).sum();
+    for (CleanInfo md : result) {
       out.printf("clean %s: %d files deleted, %d not deleted, earliest commit retained %s%n", md.startCleanTime(),
-          md.totalFilesDeleted(), failed, md.earliestCommitToRetain().isEmpty() ? "-" : md.earliestCommitToRetain());
+          md.totalFilesDeleted(), md.failedDeletes(), md.earliestCommitToRetain().orElse("-"));
     }
     out.flush();
     return 0;
   }
 
-  private static ObjectNode planJson(Table t, CleanPlan plan) {
+  private static ObjectNode planJson(Table t, CleanPlanInfo plan) {
     ObjectNode doc = Json.object();
     doc.put("table", t.location());
     doc.put("dryRun", true);
-    doc.put("policy", plan.policy().name());
-    doc.set("earliestCommitToRetain", Json.tree(plan.earliestInstantToRetain().map(Instant::time)));
+    doc.put("policy", plan.policy());
+    doc.set("earliestCommitToRetain", Json.tree(plan.earliestInstantToRetain()));
     doc.put("fileCount", plan.fileCount());
     ArrayNode files = doc.putArray("files");
-    for (Map.Entry<String, List<CleanFile>> e : plan.filesToDelete().entrySet()) {
-      for (CleanFile f : e.getValue()) {
-        files.addObject().put("partition", e.getKey()).put("file", f.name());
+    for (Map.Entry<String, List<String>> e : plan.filesToDelete().entrySet()) {
+      for (String f : e.getValue()) {
+        files.addObject().put("partition", e.getKey()).put("file", f);
       }
     }
     return doc;
   }
 
-  private static ObjectNode resultJson(Table t, CleanResult result) {
+  private static ObjectNode resultJson(Table t, List<CleanInfo> result) {
     ObjectNode doc = Json.object();
     doc.put("table", t.location());
     doc.put("dryRun", false);
     ArrayNode cleans = doc.putArray("cleans");
-    for (CleanMetadata md : result.completed()) {
-      int failed = md.partitionMetadata().values().stream().mapToInt(p -> p.failedDeleteFiles().size()).sum();
+    for (CleanInfo md : result) {
       ObjectNode c = cleans.addObject();
       c.put("instant", md.startCleanTime());
       c.put("filesDeleted", md.totalFilesDeleted());
-      c.put("filesNotDeleted", failed);
+      c.put("filesNotDeleted", md.failedDeletes());
       if (md.earliestCommitToRetain().isEmpty()) {
         c.putNull("earliestCommitRetained");
       } else {
-        c.put("earliestCommitRetained", md.earliestCommitToRetain());
+        c.put("earliestCommitRetained", md.earliestCommitToRetain().get());
       }
     }
     return doc;

@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.Errors;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -27,14 +27,14 @@ final class CommonOptions {
     Map<String, String> m = new LinkedHashMap<>();
     if (configFile != null) {
       if (!Files.isRegularFile(configFile)) {
-        throw Errors.badRequest("--config " + configFile, "the file does not exist", "Give a properties file.");
+        throw SluiceException.badRequest("--config " + configFile, "the file does not exist", "Give a properties file.");
       }
       m.putAll(Config.load(configFile).asMap());
     }
     for (String kv : conf) {
       int eq = kv.indexOf('=');
       if (eq <= 0) {
-        throw Errors.badRequest("--conf " + kv, "it is not KEY=VALUE", "Write it as --conf hoodie.index.type=SIMPLE.");
+        throw SluiceException.badRequest("--conf " + kv, "it is not KEY=VALUE", "Write it as --conf hoodie.index.type=SIMPLE.");
       }
       m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
     }

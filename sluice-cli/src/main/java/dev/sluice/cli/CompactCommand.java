@@ -2,12 +2,12 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.compact.Compaction;
-import dev.sluice.internal.compact.CompactionPlan;
-import dev.sluice.internal.compact.CompactionResult;
-import dev.sluice.internal.service.Compactor;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.timeline.Instant;
+import dev.sluice.api.CompactionInfo;
+import dev.sluice.api.CompactionPlanInfo;
+import dev.sluice.api.InstantInfo;
+import dev.sluice.api.TableCompaction;
+import dev.sluice.api.TableCompaction.BackgroundCompactor;
+import dev.sluice.api.SluiceException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -72,7 +72,7 @@ final class CompactCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    Compaction c = t.compaction();
+    TableCompaction c = t.compaction();
     PrintWriter out = spec.commandLine().getOut();
     if (mode == null) {
       list(t, c, out);
@@ -99,32 +99,32 @@ final class CompactCommand implements Callable<Integer> {
     return 0;
   }
 
-  private void list(Table t, Compaction c, PrintWriter out) {
-    List<Instant> pending = t.timeline().pendingCompactions();
+  private void list(Table t, TableCompaction c, PrintWriter out) {
+    List<InstantInfo> pending = t.inspect().pendingCompactions();
     if (pending.isEmpty()) {
       out.println("no pending compaction");
     }
-    for (Instant i : pending) {
-      CompactionPlan plan = c.plan(i.time());
+    for (InstantInfo i : pending) {
+      CompactionPlanInfo plan = c.plan(i.time());
       out.printf("%s  %-9s  %d file groups, %d log files%n", i.time(), i.state().name().toLowerCase(
           java.util.Locale.ROOT), plan.operations().size(),
           plan.operations().stream().mapToInt(o -> o.deltaFileNames().size()).sum());
     }
   }
 
-  private static void print(PrintWriter out, CompactionResult r) {
+  private static void print(PrintWriter out, CompactionInfo r) {
     out.printf("compaction %s: %d base files written, %d records, %d log files compacted%n", r.instantTime(),
         r.baseFilesWritten(), r.recordsWritten(), r.logFilesCompacted());
     out.flush();
   }
 
-  private void watch(Compaction c, PrintWriter out) {
+  private void watch(TableCompaction c, PrintWriter out) {
     if (interval <= 0) {
-      throw Errors.badRequest("--interval " + interval, "it is not positive", "Give a number of seconds above 0.");
+      throw SluiceException.badRequest("--interval " + interval, "it is not positive", "Give a number of seconds above 0.");
     }
     PrintWriter err = spec.commandLine().getErr();
     CountDownLatch done = new CountDownLatch(1);
-    Compactor compactor = Compactor.builder(c).interval(Duration.ofSeconds(interval)).schedule(scheduleToo)
+    BackgroundCompactor compactor = c.background().interval(Duration.ofSeconds(interval)).schedule(scheduleToo)
         .onCompleted(r -> print(out, r))
         .onFailure(e -> {
           err.println("error: " + e.getMessage() + " (retrying next round)");

@@ -3,11 +3,11 @@ package dev.sluice.cli;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.records.SchemaDdl;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.MergeMode;
+import dev.sluice.tools.records.SchemaDdl;
+import dev.sluice.api.TableType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,7 +107,7 @@ final class CreateCommand implements Callable<Integer> {
       }
     }
     Table t = Tables.create(table, b.build(), config);
-    spec.commandLine().getOut().println("Created " + t.config().type() + " table '" + tableName + "' at " + t.location());
+    spec.commandLine().getOut().println("Created " + t.type() + " table '" + tableName + "' at " + t.location());
     return 0;
   }
 
@@ -115,7 +115,7 @@ final class CreateCommand implements Callable<Integer> {
     return switch (t.toLowerCase(Locale.ROOT)) {
       case "cow", "copy_on_write", "copy-on-write" -> TableType.COPY_ON_WRITE;
       case "mor", "merge_on_read", "merge-on-read" -> TableType.MERGE_ON_READ;
-      default -> throw Errors.badRequest("--type " + t, "unknown table type", "Use cow or mor.");
+      default -> throw SluiceException.badRequest("--type " + t, "unknown table type", "Use cow or mor.");
     };
   }
 
@@ -123,7 +123,7 @@ final class CreateCommand implements Callable<Integer> {
     return switch (m.toLowerCase(Locale.ROOT)) {
       case "event-time", "event_time", "event-time-ordering" -> MergeMode.EVENT_TIME_ORDERING;
       case "commit-time", "commit_time", "commit-time-ordering" -> MergeMode.COMMIT_TIME_ORDERING;
-      default -> throw Errors.badRequest("--merge-mode " + m, "unknown merge mode", "Use event-time or commit-time.");
+      default -> throw SluiceException.badRequest("--merge-mode " + m, "unknown merge mode", "Use event-time or commit-time.");
     };
   }
 
@@ -131,9 +131,9 @@ final class CreateCommand implements Callable<Integer> {
     try {
       return new Schema.Parser().parse(Files.readString(file));
     } catch (IOException e) {
-      throw Errors.badRequest("--schema " + file, "cannot read the file: " + e.getMessage(), "Give a readable .avsc file.");
+      throw SluiceException.badRequest("--schema " + file, "cannot read the file: " + e.getMessage(), "Give a readable .avsc file.");
     } catch (SchemaParseException e) {
-      throw Errors.badRequest("--schema " + file, "it is not a valid Avro schema: " + e.getMessage(), "Fix the schema.");
+      throw SluiceException.badRequest("--schema " + file, "it is not a valid Avro schema: " + e.getMessage(), "Fix the schema.");
     }
   }
 

@@ -3,16 +3,16 @@ package dev.sluice.cli;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.compact.Compaction;
-import dev.sluice.internal.compact.CompactionResult;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.read.Scan;
-import dev.sluice.internal.read.expr.ExpressionParser;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.write.CommitResult;
-import dev.sluice.internal.write.FileWriteResult;
+import dev.sluice.api.TableCompaction;
+import dev.sluice.api.CompactionInfo;
+import dev.sluice.api.Config;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.Scan;
+import dev.sluice.api.ExpressionParser;
+import dev.sluice.api.TableType;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.CommitResult;
+import dev.sluice.api.FileWriteResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -191,11 +191,11 @@ final class DemoCommand implements Callable<Integer> {
     say("read-amp > 1: a snapshot read opens the log bytes too, and merges their records into every base row.");
 
     step("11. Compaction: schedule a plan, then run it");
-    Compaction compaction = t.compaction();
+    TableCompaction compaction = t.compaction();
     String planned = compaction.scheduleNow().orElseThrow();
     say(String.format("scheduled compaction %s: %d file groups (.hoodie/%s.compaction.requested)", planned,
         compaction.plan(planned).operations().size(), planned));
-    CompactionResult compacted = compaction.run(planned);
+    CompactionInfo compacted = compaction.run(planned);
     say(String.format("compaction %s: %d base files written, %d records, %d log files compacted", compacted.instantTime(),
         compacted.baseFilesWritten(), compacted.recordsWritten(), compacted.logFilesCompacted()));
     say("after compaction: snapshot " + countAs(t, QueryType.SNAPSHOT, null) + " rows, "
@@ -288,7 +288,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private void describe(CommitResult r) {
     say(String.format("commit %s (%s): %d inserted, %d updated, %d deleted; %d files written, %,d bytes",
-        r.instantTime(), r.operation().type(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten()));
+        r.instantTime(), r.operation(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten()));
     for (FileWriteResult f : r.files()) {
       String kind = f.logAppend().isPresent() ? "logged" : f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? "new   " : "merged";
       say(String.format("  %s %s  (%d rows)", kind, f.relativePath(), f.numWrites()));

@@ -2,18 +2,17 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.FileGroupInfo;
+import dev.sluice.api.FileGroupKey;
+import dev.sluice.api.FileSliceInfo;
+import dev.sluice.api.LogBlockInfo;
+import dev.sluice.api.LogFileInfo;
 import dev.sluice.api.Table;
+import dev.sluice.api.TableInspection;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.fsview.FileGroup;
-import dev.sluice.internal.fsview.FileGroupId;
-import dev.sluice.internal.fsview.FileSlice;
-import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.fsview.LogFile;
-import dev.sluice.internal.health.TableHealth;
-import dev.sluice.internal.health.Warning;
-import dev.sluice.internal.log.LogDump;
-import dev.sluice.internal.log.LogDump.BlockSummary;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.tools.health.TableHealth;
+import dev.sluice.tools.health.Warning;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.HashMap;
@@ -50,9 +49,9 @@ final class FilesCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    FileSystemView view = t.fileSystemView();
+    TableInspection view = t.inspect();
     PrintWriter out = spec.commandLine().getOut();
-    Map<FileGroupId, String> pending = view.pendingCompactionOperations();
+    Map<FileGroupKey, String> pending = view.pendingCompactionOperations();
     long groups = 0;
     long bytes = 0;
     long logs = 0;
@@ -60,15 +59,15 @@ final class FilesCommand implements Callable<Integer> {
     doc.put("table", t.location());
     ArrayNode partitions = doc.putArray("partitions");
     for (String partition : view.partitions()) {
-      List<FileGroup> fgs = view.fileGroups(partition);
+      List<FileGroupInfo> fgs = view.fileGroups(partition);
       ObjectNode p = partitions.addObject();
       p.put("partition", partition);
       ArrayNode groupsJson = p.putArray("fileGroups");
       text(out, "partition %s (%d file groups)%n", partition.isEmpty() ? "<none>" : partition, fgs.size());
-      Map<String, FileSlice> merged = new HashMap<>();
-      view.latestMergedSlices(partition).forEach(s -> merged.put(s.fileId(), s));
-      for (FileGroup fg : fgs) {
-        FileSlice slice = merged.get(fg.id().fileId());
+      Map<String, FileSliceInfo> merged = new HashMap<>();
+      view.latestSlices(partition).forEach(s -> merged.put(s.fileId(), s));
+      for (FileGroupInfo fg : fgs) {
+        FileSliceInfo slice = merged.get(fg.id().fileId());
         if (slice == null) {
           continue;
         }
@@ -88,16 +87,16 @@ final class FilesCommand implements Callable<Integer> {
           g.putNull("baseFile");
         }
         ArrayNode logsJson = g.putArray("logFiles");
-        for (LogFile log : slice.logFiles()) {
+        for (LogFileInfo log : slice.logFiles()) {
           ObjectNode l = logsJson.addObject().put("name", log.fileName()).put("size", log.size());
           ArrayNode blocks = l.putArray("blocks");
           text(out, "    log  %s  %,d bytes%n", log.fileName(), log.size());
           bytes += log.size();
           logs++;
-          try (CloseableIterator<BlockSummary> it = LogDump.blocks(t.storage(), log.path())) {
+          try (CloseableIterator<LogBlockInfo> it = view.logBlocks(log.path())) {
             while (it.hasNext()) {
-              BlockSummary b = it.next();
-              blocks.addObject().put("offset", b.offset()).put("size", b.size()).put("type", b.type().name())
+              LogBlockInfo b = it.next();
+              blocks.addObject().put("offset", b.offset()).put("size", b.size()).put("type", b.type())
                   .<ObjectNode>set("instant", Json.tree(b.instantTime())).set("records", Json.tree(b.records()));
               text(out, "      %s%n", LogsCommand.describe(b));
             }
@@ -105,7 +104,7 @@ final class FilesCommand implements Callable<Integer> {
         }
       }
     }
-    List<Warning> warnings = TableHealth.of(t, view, Clock.systemUTC()).warnings();
+    List<Warning> warnings = TableHealth.of(view, Clock.systemUTC()).warnings();
     if (json) {
       doc.put("fileGroups", groups);
       doc.put("logFiles", logs);

@@ -1,11 +1,8 @@
 package dev.sluice.cli;
 
-import dev.sluice.internal.rollback.RollbackMetadata;
-import dev.sluice.internal.rollback.RollbackPlan;
-import dev.sluice.internal.savepoint.RestoreMetadata;
-import dev.sluice.internal.timeline.Action;
-import dev.sluice.internal.timeline.Instant;
-import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.api.InstantInfo;
+import dev.sluice.api.RollbackInfo;
+import dev.sluice.api.TableInspection;
 import java.util.Optional;
 
 /** A short note on what a rollback or restore instant did, for {@code sluice timeline}. */
@@ -13,20 +10,17 @@ final class InstantDetails {
   private InstantDetails() {
   }
 
-  static Optional<String> of(TimelineStore store, Instant i) {
-    if (i.action() == Action.ROLLBACK) {
+  static Optional<String> of(TableInspection store, InstantInfo i) {
+    if (i.action().equals("rollback")) {
       if (i.isCompleted()) {
-        RollbackMetadata md = RollbackMetadata.fromAvroBytes(store.read(i), store.pathOf(i));
+        RollbackInfo md = store.rollbackMetadata(i).orElseThrow();
         return Optional.of("rolled back " + String.join(",", md.commitsRollback()) + ", " + md.totalFilesDeleted()
             + " files deleted");
       }
-      Instant req = Instant.requested(i.time(), Action.ROLLBACK);
-      return store.readIfExists(req).filter(b -> b.length > 0)
-          .map(b -> "rolling back " + RollbackPlan.fromAvroBytes(b, store.pathOf(req)).instantToRollback().commitTime());
+      return store.pendingRollbackTarget(i).map(target -> "rolling back " + target);
     }
-    if (i.action() == Action.RESTORE && i.isCompleted()) {
-      RestoreMetadata md = RestoreMetadata.fromAvroBytes(store.read(i), store.pathOf(i));
-      return Optional.of("rolled back " + md.instantsToRollback().size() + " instants");
+    if (i.action().equals("restore") && i.isCompleted()) {
+      return store.restoreMetadata(i).map(md -> "rolled back " + md.instantsToRollback().size() + " instants");
     }
     return Optional.empty();
   }

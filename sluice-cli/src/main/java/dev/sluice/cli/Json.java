@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.health.Warning;
+import dev.sluice.api.SluiceException;
+import dev.sluice.tools.health.Warning;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -95,7 +95,7 @@ final class Json {
         try {
           o.set(c.getName(), tree(c.getAccessor().invoke(r)));
         } catch (IllegalAccessException | InvocationTargetException e) {
-          throw Errors.internal("cannot read " + c.getName() + " of " + r.getClass().getSimpleName(), e);
+          throw SluiceException.internal("cannot read " + c.getName() + " of " + r.getClass().getSimpleName(), e);
         }
       }
       return o;
@@ -117,7 +117,7 @@ final class Json {
     try {
       out.println(MAPPER.writeValueAsString(doc));
     } catch (JsonProcessingException e) {
-      throw Errors.internal("cannot write JSON", e);
+      throw SluiceException.internal("cannot write JSON", e);
     }
     out.flush();
   }

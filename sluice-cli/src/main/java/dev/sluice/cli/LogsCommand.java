@@ -3,23 +3,15 @@ package dev.sluice.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.DeletedKey;
+import dev.sluice.api.LogBlockContent;
+import dev.sluice.api.LogBlockInfo;
+import dev.sluice.api.SluiceException;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.fsview.FileNames;
-import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.fsview.LogFile;
-import dev.sluice.internal.log.DataBlock;
-import dev.sluice.internal.log.DeleteBlock;
-import dev.sluice.internal.log.DeleteRecord;
-import dev.sluice.internal.log.HeaderKey;
-import dev.sluice.internal.log.LogBlock;
-import dev.sluice.internal.log.LogDump;
-import dev.sluice.internal.log.LogDump.BlockSummary;
-import dev.sluice.internal.log.LogReader;
-import dev.sluice.internal.records.JsonRecordWriter;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.tools.records.JsonRecordWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
@@ -41,6 +33,8 @@ import picocli.CommandLine.Spec;
     + "with --records also the records (JSON Lines).")
 final class LogsCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The header key whose value (the writer schema) is printed on one line. */
+  private static final String SCHEMA = "SCHEMA";
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
@@ -72,13 +66,13 @@ final class LogsCommand implements Callable<Integer> {
     }
     out.println(path);
     int n = 0;
-    try (LogReader reader = LogReader.open(t.storage(), path)) {
+    try (CloseableIterator<LogBlockContent> reader = t.inspect().readLog(path)) {
       while (reader.hasNext()) {
-        LogBlock block = reader.next();
-        BlockSummary s = LogDump.summarize(block);
+        LogBlockContent block = reader.next();
+        LogBlockInfo s = block.info();
         out.printf("block %d  %s%n", n++, describe(s));
-        for (Map.Entry<HeaderKey, String> h : s.header().entrySet()) {
-          out.printf("  %s: %s%n", h.getKey(), h.getKey() == HeaderKey.SCHEMA ? oneLine(h.getValue()) : h.getValue());
+        for (Map.Entry<String, String> h : s.header().entrySet()) {
+          out.printf("  %s: %s%n", h.getKey(), SCHEMA.equals(h.getKey()) ? oneLine(h.getValue()) : h.getValue());
         }
         if (records) {
           printRecords(block, out);
@@ -96,19 +90,19 @@ final class LogsCommand implements Callable<Integer> {
     doc.put("file", path);
     ArrayNode blocks = doc.putArray("blocks");
     int n = 0;
-    try (LogReader reader = LogReader.open(t.storage(), path)) {
+    try (CloseableIterator<LogBlockContent> reader = t.inspect().readLog(path)) {
       while (reader.hasNext()) {
-        LogBlock block = reader.next();
-        BlockSummary s = LogDump.summarize(block);
+        LogBlockContent block = reader.next();
+        LogBlockInfo s = block.info();
         ObjectNode b = blocks.addObject();
         b.put("index", n++);
         b.put("offset", s.offset());
         b.put("size", s.size());
-        b.put("type", s.type().name());
+        b.put("type", s.type());
         b.set("instant", Json.tree(s.instantTime()));
         b.set("records", Json.tree(s.records()));
         ObjectNode header = b.putObject("header");
-        s.header().forEach((k, v) -> header.put(k.name(), k == HeaderKey.SCHEMA ? oneLine(v) : v));
+        s.header().forEach((k, v) -> header.put(k, SCHEMA.equals(k) ? oneLine(v) : v));
         if (records) {
           b.set("rows", rows(block));
         }
@@ -118,57 +112,51 @@ final class LogsCommand implements Callable<Integer> {
     return doc;
   }
 
-  private static ArrayNode rows(LogBlock block) {
+  private static ArrayNode rows(LogBlockContent block) {
     ArrayNode out = Json.array();
-    if (block instanceof DataBlock data) {
-      try (CloseableIterator<GenericRecord> it = data.records(data.writerSchema())) {
-        while (it.hasNext()) {
-          try {
-            out.add(JSON.readTree(JsonRecordWriter.toJson(it.next())));
-          } catch (IOException e) {
-            throw Errors.internal("a record's JSON did not parse", e);
-          }
+    try (CloseableIterator<GenericRecord> it = block.records()) {
+      while (it.hasNext()) {
+        try {
+          out.add(JSON.readTree(JsonRecordWriter.toJson(it.next())));
+        } catch (IOException e) {
+          throw SluiceException.internal("a record's JSON did not parse", e);
         }
       }
-    } else if (block instanceof DeleteBlock deletes) {
-      try (CloseableIterator<DeleteRecord> it = deletes.records()) {
-        while (it.hasNext()) {
-          out.add(deleteJson(it.next()));
-        }
+    }
+    try (CloseableIterator<DeletedKey> it = block.deletedKeys()) {
+      while (it.hasNext()) {
+        out.add(deleteJson(it.next()));
       }
     }
     return out;
   }
 
   /** One line about a block: offset, size, type, instant, records. */
-  static String describe(BlockSummary s) {
+  static String describe(LogBlockInfo s) {
     String count = s.records().isPresent() ? s.records().getAsLong() + (s.records().getAsLong() == 1 ? " record" : " records")
         : "records unknown";
     return String.format("offset %,d  %,d bytes  %s  instant %s  %s", s.offset(), s.size(), s.type(),
         s.instantTime().orElse("-"), count);
   }
 
-  private static void printRecords(LogBlock block, PrintWriter out) {
-    if (block instanceof DataBlock data) {
-      try (CloseableIterator<GenericRecord> it = data.records(data.writerSchema())) {
-        while (it.hasNext()) {
-          out.println(JsonRecordWriter.toJson(it.next()));
-        }
+  private static void printRecords(LogBlockContent block, PrintWriter out) {
+    try (CloseableIterator<GenericRecord> it = block.records()) {
+      while (it.hasNext()) {
+        out.println(JsonRecordWriter.toJson(it.next()));
       }
-    } else if (block instanceof DeleteBlock deletes) {
-      try (CloseableIterator<DeleteRecord> it = deletes.records()) {
-        while (it.hasNext()) {
-          out.println(deleteJson(it.next()).toString());
-        }
+    }
+    try (CloseableIterator<DeletedKey> it = block.deletedKeys()) {
+      while (it.hasNext()) {
+        out.println(deleteJson(it.next()).toString());
       }
     }
   }
 
-  private static ObjectNode deleteJson(DeleteRecord d) {
+  private static ObjectNode deleteJson(DeletedKey d) {
     ObjectNode o = JSON.createObjectNode();
     o.put("recordKey", d.recordKey());
     o.put("partitionPath", d.partitionPath());
-    Object v = d.orderingValue();
+    Object v = d.orderingValue().orElse(null);
     if (v == null) {
       o.putNull("orderingValue");
     } else if (v instanceof Integer i) {
@@ -214,22 +202,11 @@ final class LogsCommand implements Callable<Integer> {
         continue;
       }
     }
-    String name = StoragePaths.name(file);
-    if (FileNames.parseLog(name).isPresent()) {
-      FileSystemView view = t.fileSystemView();
-      for (String partition : view.partitions()) {
-        Optional<String> found = view.fileGroups(partition).stream()
-            .flatMap(g -> g.slices().stream())
-            .flatMap(s -> s.logFiles().stream())
-            .filter(l -> l.fileName().equals(name))
-            .map(LogFile::path)
-            .findFirst();
-        if (found.isPresent()) {
-          return found.get();
-        }
-      }
+    Optional<String> found = t.inspect().findLogFile(StoragePaths.name(file));
+    if (found.isPresent()) {
+      return found.get();
     }
-    throw Errors.badRequest("Log file '" + file + "'", "no such log file in the table at " + t.location(),
+    throw SluiceException.badRequest("Log file '" + file + "'", "no such log file in the table at " + t.location(),
         "Give a name 'sluice files' lists, or its path.");
   }
 }

@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.write.WriteOperation;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.WriteOperation;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,7 +40,7 @@ public final class Main implements Runnable {
         shown.printStackTrace(cmd.getErr());
       }
       cmd.getErr().flush();
-      return ex instanceof SluiceException se && se.kind() == dev.sluice.internal.error.ErrorKind.BAD_INPUT ? 3 : 1;
+      return ex instanceof SluiceException se && se.kind() == SluiceException.Kind.BAD_INPUT ? 3 : 1;
     });
     return cli.execute(args);
   }

@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.util.Positioned;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.Positioned;
 
 /** Shows a running record count on a terminal (stderr) for long loads; silent when not on a terminal. */
 final class Progress {

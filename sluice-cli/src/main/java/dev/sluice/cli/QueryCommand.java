@@ -2,14 +2,14 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.read.Scan;
-import dev.sluice.internal.read.expr.ExpressionParser;
-import dev.sluice.internal.records.CsvRecordWriter;
-import dev.sluice.internal.records.JsonRecordWriter;
-import dev.sluice.internal.records.TableRenderer;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.Scan;
+import dev.sluice.api.ExpressionParser;
+import dev.sluice.tools.records.CsvRecordWriter;
+import dev.sluice.tools.records.JsonRecordWriter;
+import dev.sluice.tools.records.TableRenderer;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -81,12 +81,12 @@ final class QueryCommand implements Callable<Integer> {
     Scan scan = t.newScan().queryType(queryType).withMetaColumns(meta);
     if (queryType == QueryType.INCREMENTAL) {
       if (from == null) {
-        throw Errors.badInput("--type incremental", null, "no --from instant given",
+        throw SluiceException.badInput("--type incremental", null, "no --from instant given",
             "--from INSTANT: rows written after that instant (see 'sluice timeline')");
       }
       scan = to == null ? scan.incremental(from) : scan.incremental(from, to);
     } else if (from != null || to != null) {
-      throw Errors.badRequest("--from/--to", "they give the range of an incremental query",
+      throw SluiceException.badRequest("--from/--to", "they give the range of an incremental query",
           "Add --type incremental, or use --as-of for a snapshot as of an instant.");
     }
     if (includeDeletes) {
@@ -132,10 +132,10 @@ final class QueryCommand implements Callable<Integer> {
             out.println("(only the first " + TABLE_FORMAT_MAX_ROWS + " rows are shown; use --limit or --format jsonl)");
           }
         }
-        default -> throw Errors.badRequest("--format " + format, "unknown output format", "Use jsonl, csv or table.");
+        default -> throw SluiceException.badRequest("--format " + format, "unknown output format", "Use jsonl, csv or table.");
       }
     } catch (IOException e) {
-      throw Errors.storage("write query output to", "stdout", e);
+      throw SluiceException.storage("write query output to", "stdout", e);
     }
     out.flush();
     return 0;
@@ -146,7 +146,7 @@ final class QueryCommand implements Callable<Integer> {
       case "snapshot" -> QueryType.SNAPSHOT;
       case "read-optimized", "ro" -> QueryType.READ_OPTIMIZED;
       case "incremental" -> QueryType.INCREMENTAL;
-      default -> throw Errors.badRequest("--type " + t, "unknown query type", "Use snapshot, read-optimized or incremental.");
+      default -> throw SluiceException.badRequest("--type " + t, "unknown query type", "Use snapshot, read-optimized or incremental.");
     };
   }
 }

@@ -3,16 +3,16 @@ package dev.sluice.cli;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.compact.CompactionResult;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.fsview.FileSlice;
-import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.fsview.LogFile;
-import dev.sluice.internal.log.LogDump;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CompactionInfo;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.FileSliceInfo;
+import dev.sluice.api.LogBlockInfo;
+import dev.sluice.api.LogFileInfo;
+import dev.sluice.api.TableInspection;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.TableType;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -79,7 +79,7 @@ final class ReadCostCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (rows < 1 || batch < 1 || fileGroups < 1 || runs < 1) {
-      throw Errors.badRequest("read-cost --rows " + rows + " --batch " + batch + " --file-groups " + fileGroups
+      throw SluiceException.badRequest("read-cost --rows " + rows + " --batch " + batch + " --file-groups " + fileGroups
           + " --runs " + runs, "every count must be at least 1", "Give positive numbers.");
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -87,7 +87,7 @@ final class ReadCostCommand implements Callable<Integer> {
     Files.createDirectories(root);
     Path path = root.resolve("readcost_mor");
     if (Files.exists(path)) {
-      throw Errors.badRequest("read-cost " + root, path + " already exists", "Give an empty or new folder.");
+      throw SluiceException.badRequest("read-cost " + root, path + " already exists", "Give an empty or new folder.");
     }
     Schema schema = DemoCommand.tripSchema();
     long rowsPerGroup = Math.max(1, (rows + fileGroups - 1) / fileGroups);
@@ -106,7 +106,7 @@ final class ReadCostCommand implements Callable<Integer> {
     }
     table.bulkInsert(base.iterator());
     base = null;
-    FileSystemView view = table.fileSystemView();
+    TableInspection view = table.inspect();
     int groups = view.partitions().stream().mapToInt(p -> view.fileGroups(p).size()).sum();
     out.printf("%d file groups in %d partitions; each delta commit upserts %,d updates of random keys.%n", groups,
         view.partitions().size(), batch);
@@ -127,11 +127,11 @@ final class ReadCostCommand implements Callable<Integer> {
     }
     Optional<String> instant = table.compaction().scheduleNow();
     if (instant.isEmpty()) {
-      throw Errors.badTable(path.toString(), "no compaction was planned although the latest slices have log files",
+      throw SluiceException.badTable(path.toString(), "no compaction was planned although the latest slices have log files",
           "Run 'sluice compact " + path + " --schedule --force' to see why.");
     }
     long start = System.nanoTime();
-    CompactionResult compacted = table.compaction().run(instant.get());
+    CompactionInfo compacted = table.compaction().run(instant.get());
     long compactMs = (System.nanoTime() - start) / 1_000_000;
     out.printf("compaction %s: %d base files, %,d records, %d log files compacted in %,d ms%n", instant.get(),
         compacted.baseFilesWritten(), compacted.recordsWritten(), compacted.logFilesCompacted(), compactMs);
@@ -146,13 +146,18 @@ final class ReadCostCommand implements Callable<Integer> {
     int logFiles = 0;
     int logBlocks = 0;
     long logBytes = 0;
-    FileSystemView view = table.fileSystemView();
+    TableInspection view = table.inspect();
     for (String p : view.partitions()) {
-      for (FileSlice s : view.latestMergedSlices(p)) {
-        for (LogFile l : s.logFiles()) {
+      for (FileSliceInfo s : view.latestSlices(p)) {
+        for (LogFileInfo l : s.logFiles()) {
           logFiles++;
           logBytes += l.size();
-          logBlocks += LogDump.list(table.storage(), l.path()).size();
+          try (CloseableIterator<LogBlockInfo> blocks = view.logBlocks(l.path())) {
+            while (blocks.hasNext()) {
+              blocks.next();
+              logBlocks++;
+            }
+          }
         }
       }
     }

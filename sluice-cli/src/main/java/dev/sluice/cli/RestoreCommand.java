@@ -2,7 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.savepoint.RestoreMetadata;
+import dev.sluice.api.RestoreInfo;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,7 +30,7 @@ final class RestoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    RestoreMetadata md = t.restore(instant);
+    RestoreInfo md = t.restore(instant);
     PrintWriter out = spec.commandLine().getOut();
     out.println("Restored to savepoint " + instant + " at restore instant " + md.startRestoreTime() + ": "
         + md.instantsToRollback().size() + " instants rolled back" + (md.instantsToRollback().isEmpty() ? ""

@@ -2,8 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.rollback.PartitionRollback;
-import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.api.RollbackInfo;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,22 +32,19 @@ final class RollbackCommand implements Callable<Integer> {
   public Integer call() {
     Table t = Tables.open(table, common.config());
     PrintWriter out = spec.commandLine().getOut();
-    List<RollbackMetadata> done = instant == null ? t.rollbackFailedWrites() : List.of(t.rollback(instant));
+    List<RollbackInfo> done = instant == null ? t.rollbackFailedWrites() : List.of(t.rollback(instant));
     if (done.isEmpty()) {
       out.println("No failed writes to roll back.");
     }
-    for (RollbackMetadata md : done) {
+    for (RollbackInfo md : done) {
       out.println(describe(md));
     }
     out.flush();
     return 0;
   }
 
-  static String describe(RollbackMetadata md) {
-    int blocks = 0;
-    for (PartitionRollback p : md.partitionMetadata().values()) {
-      blocks += p.rollbackLogFiles().size();
-    }
+  static String describe(RollbackInfo md) {
+    int blocks = md.rollbackLogFiles();
     String target = md.instantsRollback().isEmpty() ? String.join(",", md.commitsRollback())
         : md.instantsRollback().get(0).commitTime() + " (" + md.instantsRollback().get(0).action() + ")";
     return "Rolled back " + target + " at rollback instant " + md.startRollbackTime() + ": " + md.totalFilesDeleted()

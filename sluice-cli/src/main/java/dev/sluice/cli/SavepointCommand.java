@@ -2,8 +2,8 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.savepoint.SavepointMetadata;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.SavepointInfo;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -45,15 +45,15 @@ final class SavepointCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (delete) {
       if (instant == null) {
-        throw Errors.badRequest("savepoint --delete", "no INSTANT was given", "Name the savepoint to delete.");
+        throw SluiceException.badRequest("savepoint --delete", "no INSTANT was given", "Name the savepoint to delete.");
       }
-      t.actions().deleteSavepoint(instant);
+      t.deleteSavepoint(instant);
       out.println("Deleted savepoint " + instant);
     } else {
-      SavepointMetadata md = t.actions().savepoint(Optional.ofNullable(instant), user, comment);
+      SavepointInfo md = t.savepoint(Optional.ofNullable(instant), user, comment);
       long files = md.partitionFiles().values().stream().mapToLong(java.util.List::size).sum();
-      out.println("Savepointed " + (instant != null ? instant : "the latest commit " + t.timeline().commitsTimeline()
-          .completed().lastInstant().map(i -> i.time()).orElse("")) + ": " + files + " files in "
+      out.println("Savepointed " + (instant != null ? instant : "the latest commit " + t.inspect().lastCompletedCommit()
+          .orElse("")) + ": " + files + " files in "
           + md.partitionFiles().size() + " partitions kept");
     }
     out.flush();

@@ -2,21 +2,16 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.ArchivedInstantInfo;
+import dev.sluice.api.CommitInfo;
+import dev.sluice.api.InstantInfo;
 import dev.sluice.api.Table;
+import dev.sluice.api.TableInspection;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.archive.ArchiveLog;
-import dev.sluice.internal.archive.ArchivedInstant;
-import dev.sluice.internal.timeline.Action;
-import dev.sluice.internal.timeline.CommitMetadata;
-import dev.sluice.internal.timeline.Instant;
-import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.timeline.WriteStat;
+import dev.sluice.api.WriteStatInfo;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,7 +44,7 @@ final class TimelineCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    TimelineStore store = new TimelineStore(t.storage(), t.location());
+    TableInspection store = t.inspect();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       Json.print(out, json(t, store));
@@ -58,12 +53,12 @@ final class TimelineCommand implements Callable<Integer> {
     out.printf(FORMAT, "instant", "action", "state", "operation", "inserted", "updated", "deleted", "files", "bytes",
         archived ? "  timeline" : "");
     if (archived) {
-      for (ArchivedInstant a : latestStates(ArchiveLog.of(t.storage(), t.location()).read())) {
-        print(out, a.instant(), a.commitMetadata(), "  archived");
+      for (ArchivedInstantInfo a : store.archivedTimeline()) {
+        print(out, a.instant(), a.commit(), "  archived");
       }
     }
-    for (Instant i : t.timeline().instants()) {
-      Optional<CommitMetadata> md = isCommit(i) ? store.readCommitMetadata(i) : Optional.empty();
+    for (InstantInfo i : store.timeline()) {
+      Optional<CommitInfo> md = store.commitMetadata(i);
       String details = md.isPresent() ? "" : InstantDetails.of(store, i).map(d -> "  " + d).orElse("");
       print(out, i, md, (archived ? "  active" : "") + details);
     }
@@ -71,15 +66,15 @@ final class TimelineCommand implements Callable<Integer> {
     return 0;
   }
 
-  private ObjectNode json(Table t, TimelineStore store) {
+  private ObjectNode json(Table t, TableInspection store) {
     ArrayNode instants = Json.array();
     if (archived) {
-      for (ArchivedInstant a : latestStates(ArchiveLog.of(t.storage(), t.location()).read())) {
-        instants.add(entry(a.instant(), a.commitMetadata(), "archived", Optional.empty()));
+      for (ArchivedInstantInfo a : store.archivedTimeline()) {
+        instants.add(entry(a.instant(), a.commit(), "archived", Optional.empty()));
       }
     }
-    for (Instant i : t.timeline().instants()) {
-      Optional<CommitMetadata> md = isCommit(i) ? store.readCommitMetadata(i) : Optional.empty();
+    for (InstantInfo i : store.timeline()) {
+      Optional<CommitInfo> md = store.commitMetadata(i);
       instants.add(entry(i, md, "active", md.isPresent() ? Optional.empty() : InstantDetails.of(store, i)));
     }
     ObjectNode doc = Json.object();
@@ -88,20 +83,20 @@ final class TimelineCommand implements Callable<Integer> {
     return doc;
   }
 
-  private static ObjectNode entry(Instant i, Optional<CommitMetadata> md, String timeline, Optional<String> details) {
+  private static ObjectNode entry(InstantInfo i, Optional<CommitInfo> md, String timeline, Optional<String> details) {
     ObjectNode o = Json.object();
     o.put("time", i.time());
-    o.put("action", i.action().id());
+    o.put("action", i.action());
     o.put("state", i.state().name());
     o.put("timeline", timeline);
     if (md.isPresent()) {
-      List<WriteStat> stats = md.get().allStats();
-      o.put("operation", md.get().operationType().name());
-      o.put("inserted", stats.stream().mapToLong(WriteStat::numInserts).sum());
-      o.put("updated", stats.stream().mapToLong(WriteStat::numUpdateWrites).sum());
-      o.put("deleted", stats.stream().mapToLong(WriteStat::numDeletes).sum());
+      List<WriteStatInfo> stats = md.get().stats();
+      o.put("operation", md.get().operation());
+      o.put("inserted", stats.stream().mapToLong(WriteStatInfo::numInserts).sum());
+      o.put("updated", stats.stream().mapToLong(WriteStatInfo::numUpdateWrites).sum());
+      o.put("deleted", stats.stream().mapToLong(WriteStatInfo::numDeletes).sum());
       o.put("files", stats.size());
-      o.put("bytes", stats.stream().mapToLong(WriteStat::totalWriteBytes).sum());
+      o.put("bytes", stats.stream().mapToLong(WriteStatInfo::totalWriteBytes).sum());
     } else {
       for (String f : new String[] {"operation", "inserted", "updated", "deleted", "files", "bytes"}) {
         o.putNull(f);
@@ -111,43 +106,17 @@ final class TimelineCommand implements Callable<Integer> {
     return o;
   }
 
-  /** One line per archived (time, action): its latest state, as the active timeline shows instants. */
-  private static List<ArchivedInstant> latestStates(List<ArchivedInstant> all) {
-    Map<String, ArchivedInstant> latest = new HashMap<>();
-    List<String> order = new ArrayList<>();
-    for (ArchivedInstant a : all) {
-      String key = a.instant().time() + "." + a.instant().action().completedAs().id();
-      ArchivedInstant prev = latest.get(key);
-      if (prev == null) {
-        order.add(key);
-      }
-      if (prev == null || prev.instant().state().compareTo(a.instant().state()) < 0) {
-        latest.put(key, a);
-      }
-    }
-    List<ArchivedInstant> out = new ArrayList<>();
-    for (String k : order) {
-      out.add(latest.get(k));
-    }
-    out.sort((x, y) -> x.instant().compareTo(y.instant()));
-    return out;
-  }
-
-  private static boolean isCommit(Instant i) {
-    return i.isCompleted() && (i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT
-        || i.action() == Action.REPLACECOMMIT);
-  }
-
-  private static void print(PrintWriter out, Instant i, Optional<CommitMetadata> md, String where) {
+  private static void print(PrintWriter out, InstantInfo i, Optional<CommitInfo> md, String where) {
     String state = i.state().name().toLowerCase(Locale.ROOT);
     if (md.isPresent()) {
-      List<WriteStat> stats = md.get().allStats();
-      out.printf(FORMAT, i.time(), i.action().id(), state, md.get().operationType(),
-          stats.stream().mapToLong(WriteStat::numInserts).sum(), stats.stream().mapToLong(WriteStat::numUpdateWrites).sum(),
-          stats.stream().mapToLong(WriteStat::numDeletes).sum(), stats.size(),
-          stats.stream().mapToLong(WriteStat::totalWriteBytes).sum(), where);
+      List<WriteStatInfo> stats = md.get().stats();
+      out.printf(FORMAT, i.time(), i.action(), state, md.get().operation(),
+          stats.stream().mapToLong(WriteStatInfo::numInserts).sum(),
+          stats.stream().mapToLong(WriteStatInfo::numUpdateWrites).sum(),
+          stats.stream().mapToLong(WriteStatInfo::numDeletes).sum(), stats.size(),
+          stats.stream().mapToLong(WriteStatInfo::totalWriteBytes).sum(), where);
     } else {
-      out.printf(FORMAT, i.time(), i.action().id(), state, "", "", "", "", "", "", where);
+      out.printf(FORMAT, i.time(), i.action(), state, "", "", "", "", "", "", where);
     }
   }
 }

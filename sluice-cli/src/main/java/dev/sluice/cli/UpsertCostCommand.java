@@ -1,12 +1,13 @@
 package dev.sluice.cli;
 
 import dev.sluice.api.Table;
+import dev.sluice.api.TableInspection;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.write.CommitResult;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.TableType;
+import dev.sluice.api.CommitResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -59,7 +60,7 @@ final class UpsertCostCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (rows < 1 || fileGroups < 1 || updates < 1 || rounds < 1) {
-      throw Errors.badRequest("upsert-cost --rows " + rows + " --file-groups " + fileGroups + " --updates " + updates
+      throw SluiceException.badRequest("upsert-cost --rows " + rows + " --file-groups " + fileGroups + " --updates " + updates
           + " --rounds " + rounds, "every count must be at least 1", "Give positive numbers.");
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -82,7 +83,8 @@ final class UpsertCostCommand implements Callable<Integer> {
     Table mor = create(root.resolve("cost_mor"), TableType.MERGE_ON_READ, schema, config);
     cow.bulkInsert(base.iterator());
     mor.bulkInsert(base.iterator());
-    int groups = cow.fileSystemView().partitions().stream().mapToInt(p -> cow.fileSystemView().fileGroups(p).size()).sum();
+    TableInspection listing = cow.inspect();
+    int groups = listing.partitions().stream().mapToInt(p -> listing.fileGroups(p).size()).sum();
     long[][] cowRuns = new long[rounds][];
     long[][] morRuns = new long[rounds][];
     for (int round = -1; round < rounds; round++) {

@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import dev.sluice.internal.health.Warning;
+import dev.sluice.tools.health.Warning;
 import java.io.PrintWriter;
 import java.util.List;
 

@@ -2,13 +2,13 @@ package dev.sluice.cli;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.records.InputFormat;
-import dev.sluice.internal.records.InputOptions;
-import dev.sluice.internal.records.RecordSources;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.write.CommitResult;
-import dev.sluice.internal.write.WriteOperation;
+import dev.sluice.api.SluiceException;
+import dev.sluice.tools.records.InputFormat;
+import dev.sluice.tools.records.InputOptions;
+import dev.sluice.tools.records.RecordSources;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.CommitResult;
+import dev.sluice.api.WriteOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,7 +71,7 @@ final class WriteCommand implements Callable<Integer> {
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     for (Path in : inputs) {
       if (!Files.isRegularFile(in)) {
-        throw Errors.badRequest("Input " + in, "the file does not exist", "Give existing input files.");
+        throw SluiceException.badRequest("Input " + in, "the file does not exist", "Give existing input files.");
       }
       InputFormat f = format != null ? InputFormat.parse(format) : InputFormat.fromFileName(in.getFileName().toString());
       parts.add(() -> RecordSources.open(in, f, schema, options));
@@ -81,20 +81,20 @@ final class WriteCommand implements Callable<Integer> {
       r = t.write(operation, records);
     }
     spec.commandLine().getOut().printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
-        operation.type(), r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
+        operation, r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
     return 0;
   }
 
   private static Schema readSchema(Path file) {
     if (!Files.isRegularFile(file)) {
-      throw Errors.badRequest("--schema " + file, "the file does not exist", "Give an Avro schema file (.avsc).");
+      throw SluiceException.badRequest("--schema " + file, "the file does not exist", "Give an Avro schema file (.avsc).");
     }
     try {
       return new Schema.Parser().parse(Files.readString(file));
     } catch (java.io.IOException e) {
-      throw Errors.storage("read", file.toString(), e);
+      throw SluiceException.storage("read", file.toString(), e);
     } catch (org.apache.avro.SchemaParseException e) {
-      throw Errors.badInput(file.toString(), "it is not a valid Avro schema: " + e.getMessage(), e);
+      throw SluiceException.badInput(file.toString(), "it is not a valid Avro schema: " + e.getMessage(), e);
     }
   }
 }

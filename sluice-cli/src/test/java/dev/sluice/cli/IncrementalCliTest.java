@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Tables;
-import dev.sluice.internal.timeline.Instant;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +44,7 @@ class IncrementalCliTest {
         {"id": "d", "ts": 2, "city": "lisbon", "fare": 1.0}
         """);
     write("delete", "c.jsonl", "{\"id\": \"c\", \"city\": \"oslo\"}\n");
-    List<String> commits = Tables.open(table()).timeline().commitsTimeline().completed().instants().stream()
-        .map(Instant::time).toList();
+    List<String> commits = List.copyOf(Tables.open(table()).inspect().completedCommits().keySet());
     assertEquals(3, commits.size());
 
     CliTest.Run second = CliTest.run("query", table(), "--type", "incremental", "--from", commits.get(0), "--to",

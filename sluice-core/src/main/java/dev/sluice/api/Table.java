@@ -4,15 +4,12 @@ import dev.sluice.internal.read.ReadSettings;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.service.Compactor;
-import dev.sluice.internal.config.Config;
+import dev.sluice.internal.archive.ArchiveResult;
+import dev.sluice.internal.archive.Archiver;
+import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.read.Scan;
-import dev.sluice.internal.read.ScanOptions;
 import dev.sluice.internal.read.SnapshotPlanner;
-import dev.sluice.internal.rollback.RollbackMetadata;
-import dev.sluice.internal.savepoint.RestoreMetadata;
-import dev.sluice.internal.savepoint.SavepointMetadata;
 import dev.sluice.internal.schema.Peeked;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.storage.Storage;
@@ -20,13 +17,10 @@ import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.schema.TableSchema;
-import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.service.TableActions;
-import dev.sluice.internal.write.CommitResult;
 import dev.sluice.internal.write.TableWriter;
-import dev.sluice.internal.write.WriteOperation;
 import dev.sluice.internal.write.WriteSetup;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -73,18 +67,32 @@ public final class Table implements AutoCloseable {
     return config;
   }
 
-  /** The table's {@code hoodie.properties}, read now. */
-  public TableConfig config() {
+  /** The table's type, from its {@code hoodie.properties} read now. */
+  public TableType type() {
+    return config().type();
+  }
+
+  /**
+   * A read-only look at the table as it is now: its timeline (loaded now), file groups and slices, commit and action
+   * metadata, log blocks.
+   */
+  public TableInspection inspect() {
+    TimelineStore store = new TimelineStore(storage, location);
+    return new TableInspection(this, config(), store, store.load());
+  }
+
+  /** The table's {@code hoodie.properties}, read now (engine tests). */
+  TableConfig config() {
     return TableConfigStore.read(storage, location);
   }
 
-  /** The active timeline, loaded now. */
-  public Timeline timeline() {
+  /** The active timeline, loaded now (engine tests). */
+  Timeline timeline() {
     return new TimelineStore(storage, location).load();
   }
 
-  /** The file-system view of the latest timeline. */
-  public FileSystemView fileSystemView() {
+  /** The file-system view of the latest timeline (engine tests). */
+  FileSystemView fileSystemView() {
     return FileSystemView.of(storage, location, timeline());
   }
 
@@ -169,28 +177,65 @@ public final class Table implements AutoCloseable {
   }
 
   /** Rollback, savepoint and restore of this table, under the table lock when several writers are configured. */
-  public TableActions actions() {
+  private TableActions actions() {
     return new TableActions(storage, location, config);
   }
 
   /** Rolls back an instant: a pending (failed) write, or the latest completed commit. */
-  public RollbackMetadata rollback(String instantTime) {
-    return actions().rollback(instantTime);
+  public RollbackInfo rollback(String instantTime) {
+    return Infos.rollback(actions().rollback(instantTime));
   }
 
   /** Rolls back every failed write (in multi-writer mode only those whose writer's heartbeat expired). */
-  public List<RollbackMetadata> rollbackFailedWrites() {
-    return actions().rollbackFailedWrites();
+  public List<RollbackInfo> rollbackFailedWrites() {
+    return actions().rollbackFailedWrites().stream().map(Infos::rollback).toList();
   }
 
   /** Savepoints a completed commit, the latest if {@code instantTime} is empty. */
-  public SavepointMetadata savepoint(Optional<String> instantTime) {
-    return actions().savepoint(instantTime, System.getProperty("user.name", ""), "");
+  public SavepointInfo savepoint(Optional<String> instantTime) {
+    return savepoint(instantTime, System.getProperty("user.name", ""), "");
+  }
+
+  /** Savepoints a completed commit, the latest if {@code instantTime} is empty, recording who and why. */
+  public SavepointInfo savepoint(Optional<String> instantTime, String user, String comment) {
+    return Infos.savepoint(actions().savepoint(instantTime, user, comment));
+  }
+
+  /** Deletes the savepoint at {@code instantTime}. */
+  public void deleteSavepoint(String instantTime) {
+    actions().deleteSavepoint(instantTime);
   }
 
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
-  public RestoreMetadata restore(String savepointTime) {
-    return actions().restore(savepointTime);
+  public RestoreInfo restore(String savepointTime) {
+    return Infos.restore(actions().restore(savepointTime));
+  }
+
+  /**
+   * Finishes unfinished cleans, then plans and runs a clean as the cleaner settings say ({@code hoodie.cleaner.*});
+   * the cleans completed, none if there was nothing to clean.
+   */
+  public List<CleanInfo> clean() {
+    return Cleaner.of(storage, location, config).clean().completed().stream().map(Infos::clean).toList();
+  }
+
+  /** What {@link #clean()} would delete now (nothing is written). */
+  public CleanPlanInfo cleanPreview() {
+    return Infos.cleanPlan(Cleaner.of(storage, location, config).preview());
+  }
+
+  /**
+   * Moves old instants to the archived timeline as Hudi's archiver does ({@code hoodie.keep.min.commits},
+   * {@code hoodie.keep.max.commits}).
+   */
+  public ArchiveInfo archive() {
+    ArchiveResult r = Archiver.of(storage, location, config).archive();
+    return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
+  }
+
+  /** The instants {@link #archive()} would archive now (nothing is written). */
+  public List<InstantInfo> archivePreview() {
+    return Infos.instants(Archiver.of(storage, location, config).preview());
   }
 
   /**
@@ -198,7 +243,11 @@ public final class Table implements AutoCloseable {
    * compactions themselves: see {@code hoodie.compact.inline}, {@code hoodie.compact.schedule.inline} and
    * {@code sluice.compact.async}.
    */
-  public Compaction compaction() {
+  public TableCompaction compaction() {
+    return new TableCompaction(engineCompaction());
+  }
+
+  private Compaction engineCompaction() {
     return Compaction.of(storage, location, config);
   }
 
@@ -206,9 +255,9 @@ public final class Table implements AutoCloseable {
    * The background compactor of this handle ({@code sluice.compact.async}), started by the first write; empty if
    * none runs.
    */
-  public Optional<Compactor> compactor() {
+  public Optional<TableCompaction.BackgroundCompactor> compactor() {
     synchronized (compactorLock) {
-      return Optional.ofNullable(compactor);
+      return Optional.ofNullable(compactor).map(TableCompaction.BackgroundCompactor::new);
     }
   }
 
@@ -218,7 +267,7 @@ public final class Table implements AutoCloseable {
         throw Errors.badRequest("Writing to " + location, "the table handle is closed", "Open the table again.");
       }
       if (compactor == null) {
-        compactor = Compactor.builder(compaction()).start();
+        compactor = Compactor.builder(engineCompaction()).start();
         // compactions left pending by an earlier process run too
         compactor.wake();
       }

@@ -1,8 +1,6 @@
 package dev.sluice.api;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.table.TableType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

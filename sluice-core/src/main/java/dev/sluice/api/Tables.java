@@ -1,6 +1,6 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.config.Config;
+import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.Storages;
@@ -8,6 +8,7 @@ import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableLayout;
 import java.util.Map;
+import org.apache.avro.Schema;
 
 /** Entry point: create or open a table at a location (a local path, or a URI such as {@code hdfs://...}). */
 public final class Tables {
@@ -61,6 +62,14 @@ public final class Tables {
     }
     TableLayout.initialize(storage, base, b.build());
     return new Table(storage, base, options);
+  }
+
+  /**
+   * {@code schema} as base and log files store it: Hudi's five {@code _hoodie_*} meta fields first, then the user
+   * fields (meta fields already in {@code schema} are replaced).
+   */
+  public static Schema withMetaFields(Schema schema) {
+    return MetaFields.withMetaFields(MetaFields.withoutMetaFields(schema));
   }
 
   private static String normalize(String location) {

@@ -12,11 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.read.expr.ExpressionParser;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
-import dev.sluice.internal.write.CommitResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

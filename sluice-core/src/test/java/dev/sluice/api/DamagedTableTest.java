@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -8,10 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
 import dev.sluice.crash.TableChecks;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump.BlockSummary;
 import dev.sluice.storage.AppendingStorage;
@@ -50,7 +48,7 @@ class DamagedTableTest {
   void aPathThatIsNotATableIsNamed() throws IOException {
     Files.createDirectories(dir.resolve("plain/folder"));
     SluiceException e = assertThrows(SluiceException.class, () -> Tables.open(dir.resolve("plain").toString()));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(dir.resolve("plain").toString()) && e.getMessage().contains("hoodie.properties"),
         e.getMessage());
   }
@@ -72,7 +70,7 @@ class DamagedTableTest {
     Files.writeString(props, good.replaceAll("hoodie.table.checksum=\\d+", "hoodie.table.checksum=12345"),
         StandardCharsets.ISO_8859_1);
     SluiceException e = assertThrows(SluiceException.class, () -> Tables.open(dir.toString()));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(props.toString()) && e.getMessage().contains("checksum"), e.getMessage());
   }
 
@@ -84,7 +82,7 @@ class DamagedTableTest {
     byte[] bytes = Files.readAllBytes(file);
     Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
     SluiceException read = assertThrows(SluiceException.class, () -> rows(t));
-    assertEquals(ErrorKind.BAD_TABLE, read.kind(), read.getMessage());
+    assertEquals(SluiceException.Kind.BAD_TABLE, read.kind(), read.getMessage());
     assertTrue(read.getMessage().contains(victim.substring(3)), read.getMessage());
     var filesBefore = TableChecks.dataFiles(dir);
     SluiceException write = assertThrows(SluiceException.class,
@@ -126,7 +124,7 @@ class DamagedTableTest {
     Path commit = dir.resolve(".hoodie/" + c2 + ".commit");
     Files.writeString(commit, "{\"partitionToWriteStats\": {\"p0\": [ {\"fileId\": ");
     SluiceException e = assertThrows(SluiceException.class, () -> Tables.open(dir.toString()).schema());
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(commit.toString()) && e.getMessage().contains("not valid JSON"), e.getMessage());
     Table again = Tables.open(dir.toString(), Config.of(OPTIONS));
     again.rollback(c2);
@@ -144,7 +142,7 @@ class DamagedTableTest {
     Map<String, GenericRecord> before = rows(t);
     String c2 = t.upsert(it(List.of(trip("id-000000", 11, "p0", "logged", 0)))).instantTime();
     Files.writeString(dir.resolve(".hoodie/" + c2 + ".deltacommit"), "[broken");
-    dev.sluice.internal.rollback.RollbackMetadata md = Tables.open(dir.toString(), Config.of(OPTIONS)).rollback(c2);
+    dev.sluice.internal.rollback.RollbackMetadata md = TableInternals.actions(Tables.open(dir.toString(), Config.of(OPTIONS))).rollback(c2);
     long blocks = md.partitionMetadata().values().stream().mapToLong(p -> p.rollbackLogFiles().size()).sum();
     assertEquals(1, blocks, "a rollback block for the file group whose log holds the broken commit's block: " + md);
     assertEquals(before, rows(Tables.open(dir.toString(), Config.of(OPTIONS))));

@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.IncrementalQueryTest.BEGINNING;
 import static dev.sluice.api.IncrementalQueryTest.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,7 +43,7 @@ class IncrementalCompactionTest {
     String before = last(model.instants());
 
     String compaction = t.compaction().scheduleNow().orElseThrow();
-    CompactionResult result = t.compaction().run(compaction);
+    CompactionResult result = TableInternals.compaction(t).run(compaction);
     assertTrue(result.logFilesCompacted() > 0, "the compaction merged log files");
     assertEquals(0, logFilesInLatestSlices(t), "every slice was compacted");
     assertTrue(t.timeline().completed().find(compaction).isPresent(), compaction);

@@ -9,18 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.WriteModel.Version;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.fsview.FileSlice;
-import dev.sluice.internal.read.QueryType;
 import dev.sluice.internal.read.ScanPlan;
-import dev.sluice.internal.read.expr.ExpressionParser;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,14 +50,14 @@ class IncrementalOptionsTest {
     String c1 = t.insert(it(trips(0, 4, 2, 10))).instantTime();
     for (String bad : List.of("2026", "abc", c1 + "0", "20261399000000000")) {
       SluiceException e = assertThrows(SluiceException.class, () -> t.newScan().incremental(bad).open().close());
-      assertEquals(ErrorKind.BAD_INPUT, e.kind());
+      assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
       assertTrue(e.getMessage().contains(bad) && e.getMessage().contains("17 digits"), e.getMessage());
       SluiceException to = assertThrows(SluiceException.class, () -> t.newScan().incremental(c1, bad).open().close());
       assertTrue(to.getMessage().contains("--to '" + bad + "'"), to.getMessage());
     }
     SluiceException backwards = assertThrows(SluiceException.class,
         () -> t.newScan().incremental(c1, "20000101000000000").open().close());
-    assertEquals(ErrorKind.BAD_INPUT, backwards.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, backwards.kind());
     assertTrue(backwards.getMessage().contains("is before --from " + c1), backwards.getMessage());
     SluiceException noStart = assertThrows(SluiceException.class,
         () -> t.newScan().queryType(QueryType.INCREMENTAL).open().close());

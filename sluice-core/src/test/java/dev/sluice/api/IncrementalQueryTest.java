@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.WriteModel.Version;
-import dev.sluice.internal.read.Scan;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;

@@ -6,7 +6,6 @@ import static dev.sluice.api.TripFixture.trips;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
 import dev.sluice.internal.fsview.BaseFile;
 import java.nio.file.Path;
 import java.util.List;

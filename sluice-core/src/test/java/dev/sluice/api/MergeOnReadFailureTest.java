@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.log.HeaderKey;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump.BlockSummary;
@@ -18,7 +16,6 @@ import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.WriteStat;
-import dev.sluice.internal.write.CommitResult;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

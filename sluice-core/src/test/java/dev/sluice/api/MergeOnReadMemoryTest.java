@@ -3,10 +3,8 @@ package dev.sluice.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.LogFile;
-import dev.sluice.internal.table.TableType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

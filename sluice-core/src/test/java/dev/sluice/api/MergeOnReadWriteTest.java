@@ -25,8 +25,6 @@ import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.TimelineFixture;
 import dev.sluice.internal.timeline.WriteStat;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.write.CommitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,5 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.util.CloseableIterator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

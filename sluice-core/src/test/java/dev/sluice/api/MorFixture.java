@@ -4,7 +4,6 @@ import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.log.LogDump;
 import dev.sluice.internal.log.LogDump.BlockSummary;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineStore;

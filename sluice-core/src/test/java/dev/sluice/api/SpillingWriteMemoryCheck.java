@@ -1,6 +1,5 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.config.Config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

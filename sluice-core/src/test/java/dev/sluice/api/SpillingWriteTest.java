@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

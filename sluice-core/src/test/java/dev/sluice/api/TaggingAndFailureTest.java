@@ -9,9 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
@@ -110,7 +107,7 @@ class TaggingAndFailureTest {
     List<GenericRecord> batch = new java.util.ArrayList<>(trips(100, 100, 2, 2));
     batch.add(trip("id-000001", 5, "p1", "changed", 0));
     SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(it(batch)));
-    assertEquals(ErrorKind.STORAGE, e.kind());
+    assertEquals(SluiceException.Kind.STORAGE, e.kind());
     assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
     storage.heal();
     assertEquals(before.keySet(), rows(t).keySet(), "readers see the table as it was");
@@ -135,7 +132,7 @@ class TaggingAndFailureTest {
     batch.set(15_000, late);
     batch.set(9_000, early);
     SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(it(batch)));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("record 9001") && e.getMessage().contains("'amount'"), e.getMessage());
     assertEquals(0, rows(t).size());
     // a key in the first chunk and again (same ordering value) in a later one: the later record wins
@@ -155,7 +152,7 @@ class TaggingAndFailureTest {
     bad.put("ts", null);
     SluiceException e = assertThrows(SluiceException.class,
         () -> t.upsert(it(List.of(trip("y", 1, "p0", "n", 0), bad))));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("record 2") && e.getMessage().contains("'ts'"), e.getMessage());
     assertEquals(1, t.timeline().instants().size());
     assertEquals(5, rows(t).size());
@@ -168,7 +165,7 @@ class TaggingAndFailureTest {
   @Test
   void openingSomethingThatIsNotATableNamesThePath() {
     SluiceException e = assertThrows(SluiceException.class, () -> Tables.open(dir.resolve("nothing").toString()));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("nothing"), e.getMessage());
   }
 

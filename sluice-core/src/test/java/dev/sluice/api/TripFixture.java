@@ -1,9 +1,5 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
 package dev.sluice.crash;
 
+import dev.sluice.internal.table.TableInternals;
 import dev.sluice.api.Table;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.rollback.RollbackMetadata;
@@ -316,7 +317,7 @@ public final class CrashHarness {
     }
     hook.check(Phase.AFTER_CRASH, name, dir, now);
     List<String> pending = Scenarios.pendingWrites(t).stream().map(Instant::time).toList();
-    boolean interrupted = !t.timeline().filter(i -> !i.isCompleted()
+    boolean interrupted = !TableInternals.timeline(t).filter(i -> !i.isCompleted()
         && (i.action() == Action.ROLLBACK || i.action() == Action.RESTORE)).isEmpty();
     long r0 = System.nanoTime();
     s.recovery().run(t);
@@ -332,8 +333,8 @@ public final class CrashHarness {
     if (!fin.equals(expected)) {
       failures.add(name + ": after the follow-up write: " + diff(fin, Set.of(expected)));
     }
-    if (!t.timeline().filter(i -> !i.isCompleted() && i.action() != Action.SAVEPOINT).isEmpty()) {
-      failures.add(name + ": pending instants after the follow-up write: " + t.timeline());
+    if (!TableInternals.timeline(t).filter(i -> !i.isCompleted() && i.action() != Action.SAVEPOINT).isEmpty()) {
+      failures.add(name + ": pending instants after the follow-up write: " + TableInternals.timeline(t));
     }
     Set<String> rolledBack = rolledBack(t);
     for (String p : pending) {
@@ -349,7 +350,7 @@ public final class CrashHarness {
     // reads it), and writes do not list .temp to find it; the sweep of a rollback or clean that runs removes it.
     // A folder of an instant that is not completed (pending, or rolled back) must never be left.
     List<String> markerDirs = markerDirs(dir);
-    Timeline finalTimeline = t.timeline();
+    Timeline finalTimeline = TableInternals.timeline(t);
     List<String> notCompleted = markerDirs.stream().filter(m -> !finalTimeline.isCompleted(m)).toList();
     if (!notCompleted.isEmpty()) {
       failures.add(name + ": marker folders of instants that are not completed left: " + notCompleted);
@@ -379,7 +380,7 @@ public final class CrashHarness {
   private static Set<String> rolledBack(Table t) {
     TimelineStore store = new TimelineStore(t.storage(), t.location());
     Set<String> out = new HashSet<>();
-    for (Instant i : t.timeline().filter(x -> x.action() == Action.ROLLBACK && x.isCompleted()).instants()) {
+    for (Instant i : TableInternals.timeline(t).filter(x -> x.action() == Action.ROLLBACK && x.isCompleted()).instants()) {
       out.addAll(RollbackMetadata.fromAvroBytes(store.read(i), store.pathOf(i)).commitsRollback());
     }
     return out;

@@ -46,7 +46,7 @@ public record CrashScenario(String name, Map<String, String> options, Setup setu
     if (appendingStorage) {
       s = new dev.sluice.storage.AppendingStorage(s);
     }
-    return dev.sluice.api.Tables.open(s, dir.toString(), dev.sluice.internal.config.Config.of(options));
+    return dev.sluice.api.Tables.open(s, dir.toString(), dev.sluice.api.Config.of(options));
   }
 
   /** The same scenario under another name, on storage that appends. */

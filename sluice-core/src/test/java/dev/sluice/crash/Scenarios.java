@@ -1,5 +1,6 @@
 package dev.sluice.crash;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
 import static dev.sluice.api.TripFixture.trips;
@@ -15,11 +16,11 @@ import dev.sluice.internal.clean.CleanFile;
 import dev.sluice.internal.clean.CleanPlan;
 import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.compact.CompactionOperation;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.savepoint.Savepoints;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.CrashingStorage;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
@@ -70,7 +71,7 @@ public final class Scenarios {
       t.insert(trips(0, 40, 2, 1).iterator());
       t.upsert(upsertBatch().iterator());
       return List.of(rows(t));
-    }, t -> t.rollback(t.timeline().commitsTimeline().completed().lastInstant().orElseThrow().time()), false,
+    }, t -> t.rollback(TableInternals.timeline(t).commitsTimeline().completed().lastInstant().orElseThrow().time()), false,
         Table::rollbackFailedWrites, true, false));
     out.add(new CrashScenario("savepoint", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
@@ -90,7 +91,7 @@ public final class Scenarios {
       t.delete(deleteBatch().iterator());
       states.add(rows(t));
       return states;
-    }, t -> t.restore(Savepoints.list(t.timeline()).get(0)), true, Scenarios::finishRestore, true, false));
+    }, t -> t.restore(Savepoints.list(TableInternals.timeline(t)).get(0)), true, Scenarios::finishRestore, true, false));
     out.add(clean("cow-clean", TableType.COPY_ON_WRITE));
     out.add(clean("mor-clean", TableType.MERGE_ON_READ));
     out.add(archive("cow-archive"));
@@ -149,7 +150,7 @@ public final class Scenarios {
   /** Every file a completed clean planned to delete is gone, and there is such a clean. */
   private static List<String> plannedFilesGone(Table t) {
     TimelineStore store = new TimelineStore(t.storage(), t.location());
-    List<Instant> cleans = t.timeline().filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants();
+    List<Instant> cleans = TableInternals.timeline(t).filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants();
     if (cleans.isEmpty()) {
       return List.of("no completed clean");
     }
@@ -175,7 +176,7 @@ public final class Scenarios {
   /** The table's commits are each either on the active timeline or archived, never both, and none is lost. */
   private static List<String> everyCommitOnceActiveOrArchived(Table t, int commits) {
     Set<String> active = new TreeSet<>();
-    t.timeline().filter(i -> i.action() == Action.COMMIT && i.isCompleted()).instants().forEach(i -> active.add(i.time()));
+    TableInternals.timeline(t).filter(i -> i.action() == Action.COMMIT && i.isCompleted()).instants().forEach(i -> active.add(i.time()));
     Set<String> archived = new TreeSet<>();
     for (ArchivedInstant a : ArchiveLog.of(t.storage(), t.location()).read()) {
       if (a.instant().action() == Action.COMMIT && a.instant().isCompleted()) {
@@ -240,13 +241,13 @@ public final class Scenarios {
       problems.add("no compaction plan on the timeline");
     }
     for (String time : plans) {
-      boolean committed = t.timeline().filter(i -> i.time().equals(time) && i.action() == Action.COMMIT
+      boolean committed = TableInternals.timeline(t).filter(i -> i.time().equals(time) && i.action() == Action.COMMIT
           && i.isCompleted()).lastInstant().isPresent();
       if (!committed) {
         problems.add("compaction " + time + " did not complete");
         continue;
       }
-      for (CompactionOperation op : t.compaction().plan(time).operations()) {
+      for (CompactionOperation op : TableInternals.compaction(t).plan(time).operations()) {
         String dir = op.partitionPath().isEmpty() ? t.location() : t.location() + "/" + op.partitionPath();
         long files;
         try {
@@ -357,9 +358,9 @@ public final class Scenarios {
 
   /** An interrupted restore blocks writes until it is run again. */
   private static void finishRestore(Table t) {
-    boolean pending = t.timeline().filter(i -> i.action() == Action.RESTORE && !i.isCompleted()).lastInstant().isPresent();
+    boolean pending = TableInternals.timeline(t).filter(i -> i.action() == Action.RESTORE && !i.isCompleted()).lastInstant().isPresent();
     if (pending) {
-      t.restore(Savepoints.list(t.timeline()).get(0));
+      t.restore(Savepoints.list(TableInternals.timeline(t)).get(0));
     }
   }
 
@@ -380,6 +381,6 @@ public final class Scenarios {
 
   /** The pending write instants of a table. */
   static List<Instant> pendingWrites(Table t) {
-    return t.timeline().inflightWrites();
+    return TableInternals.timeline(t).inflightWrites();
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.faults;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
 import static dev.sluice.api.TripFixture.trips;
@@ -9,13 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -118,8 +119,8 @@ class StorageFaultTest {
           problems.add(op + "#" + n + ": " + (threw ? "failed" : "succeeded") + " but the table is " + (now.equals(after)
               ? "the write's result" : now.equals(before) ? "unchanged" : "a mix"));
         }
-        if (!r.timeline().inflightWrites().isEmpty()) {
-          problems.add(op + "#" + n + ": pending writes left: " + r.timeline().inflightWrites());
+        if (!TableInternals.timeline(r).inflightWrites().isEmpty()) {
+          problems.add(op + "#" + n + ": pending writes left: " + TableInternals.timeline(r).inflightWrites());
         }
         List<String> leftovers = TableChecks.unreferenced(trial, true);
         if (!leftovers.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +17,7 @@ import java.util.stream.Collectors;
 import dev.sluice.api.Table;
 import dev.sluice.internal.archive.ArchiveLog;
 import dev.sluice.internal.archive.ArchivedInstant;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.MergeMode;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import org.apache.avro.generic.GenericRecord;
@@ -70,7 +71,7 @@ class CleanArchiveInteropTest {
       commits.add(t);
       asOf.put(t, model.entries());
     }
-    List<Instant> active = table.timeline().instants();
+    List<Instant> active = TableInternals.timeline(table).instants();
     List<ArchivedInstant> archived = ArchiveLog.of(table.storage(), table.location()).read();
     assertTrue(active.stream().anyMatch(i -> i.action() == Action.CLEAN), "Sluice cleaned: " + active);
     assertTrue(archived.stream().anyMatch(a -> a.instant().time().equals(commits.get(0))), "Sluice archived c0");
@@ -114,7 +115,7 @@ class CleanArchiveInteropTest {
     assertTrue(afterHudi.size() > archived.size(), "Sluice reads the instants Hudi archived");
     assertTrue(afterHudi.stream().map(ArchivedInstant::instant).toList().containsAll(
         archived.stream().map(ArchivedInstant::instant).toList()), "Sluice's own archived instants are still there");
-    assertFalse(table.timeline().instants().stream().anyMatch(i -> i.time().equals(commits.get(5))),
+    assertFalse(TableInternals.timeline(table).instants().stream().anyMatch(i -> i.time().equals(commits.get(5))),
         "Hudi archived further");
 
     String sluiceCommit = model.upsert(List.of(WideRows.row("k0", 30, PARTS[0], 100)),
@@ -126,7 +127,7 @@ class CleanArchiveInteropTest {
     after.run();
     model.assertHeldBy(rows.get(), "Hudi after Hudi's and Sluice's last writes");
     Rows.assertSameRows(rows.get(), Rows.scan(table, Optional.empty()), "Hudi vs Sluice at the end");
-    assertEquals(table.timeline().instants().stream().map(CleanArchiveInteropTest::line).toList(), lines(timeline.get()));
+    assertEquals(TableInternals.timeline(table).instants().stream().map(CleanArchiveInteropTest::line).toList(), lines(timeline.get()));
     assertTrue(lines(timeline.get()).containsAll(List.of(hudiCommit + " commit COMPLETED",
         sluiceCommit + " commit COMPLETED")));
     assertEquals(new TreeSet<>(ArchiveLog.of(table.storage(), table.location()).read().stream()

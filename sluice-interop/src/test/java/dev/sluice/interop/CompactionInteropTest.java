@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.interop.MergeOnReadInteropTest.byKey;
 import static dev.sluice.interop.MergeOnReadInteropTest.row;
 import static dev.sluice.interop.MergeOnReadInteropTest.rows;
@@ -11,13 +12,13 @@ import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
 import dev.sluice.internal.compact.CompactionPlan;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFile;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.MergeMode;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineStore;
@@ -125,7 +126,7 @@ class CompactionInteropTest {
 
     Table t = Tables.open(path.toString(), SLUICE);
     assertEquals(List.of(instant), t.compaction().pending());
-    CompactionPlan plan = t.compaction().plan(instant);
+    CompactionPlan plan = TableInternals.compaction(t).plan(instant);
     assertEquals(2, plan.operations().size());
     assertTrue(plan.operations().stream().allMatch(op -> op.dataFileName().isPresent()
         && !op.deltaFileNames().isEmpty()));
@@ -179,7 +180,7 @@ class CompactionInteropTest {
   }
 
   private static CommitMetadata metadata(Table t, String time) {
-    Instant i = t.timeline().find(time).orElseThrow();
+    Instant i = TableInternals.timeline(t).find(time).orElseThrow();
     return new TimelineStore(t.storage(), t.location()).readCommitMetadata(i).orElseThrow();
   }
 
@@ -196,7 +197,7 @@ class CompactionInteropTest {
 
 
   private static List<OracleFileSlice> slices(Table t) {
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     List<OracleFileSlice> out = new ArrayList<>();
     for (String p : view.partitions()) {
       for (FileSlice s : view.latestSlices(p)) {

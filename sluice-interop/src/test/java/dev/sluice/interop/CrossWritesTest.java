@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,8 +21,8 @@ import java.util.stream.Stream;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.Config;
+import dev.sluice.api.MergeMode;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -196,7 +197,7 @@ class CrossWritesTest {
     assertTrue(hudiInstants.stream().anyMatch(i -> i.contains(" clean COMPLETED")), "Hudi cleaned: " + hudiInstants);
     assertFalse(hudiInstants.stream().anyMatch(i -> i.startsWith(sluiceCommits.get(0))),
         "Hudi archived Sluice's first commit: " + hudiInstants);
-    List<String> sluiceInstants = table.timeline().instants().stream().map(i -> i.time() + " " + i.action().id()
+    List<String> sluiceInstants = TableInternals.timeline(table).instants().stream().map(i -> i.time() + " " + i.action().id()
         + " " + i.state()).collect(Collectors.toList());
     assertEquals(hudiInstants, sluiceInstants, "active timeline after Hudi's clean and archival and Sluice's commit");
     assertTrue(sluiceInstants.containsAll(List.of(hudiCommit + " commit COMPLETED", sluiceCommit + " commit COMPLETED")));

@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,8 +19,8 @@ import java.util.stream.Stream;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.Config;
+import dev.sluice.api.MergeMode;
 import dev.sluice.storage.LocalStorage;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,7 +90,7 @@ class FailedWritesInteropTest {
     batch.run();
     assertTrue(hudiTimeline.get().stream().anyMatch(i -> "rollback".equals(i.get("action"))
         && "COMPLETED".equals(i.get("state"))), "Hudi recorded a rollback: " + hudiTimeline.get());
-    List<String> sluiceInstants = table.timeline().instants().stream().map(i -> i.time() + " " + i.action().id())
+    List<String> sluiceInstants = TableInternals.timeline(table).instants().stream().map(i -> i.time() + " " + i.action().id())
         .collect(Collectors.toList());
     assertEquals(hudiTimeline.get().stream().map(i -> i.get("time") + " " + i.get("action")).collect(Collectors.toList()),
         sluiceInstants, "Sluice's timeline with Hudi's rollback");

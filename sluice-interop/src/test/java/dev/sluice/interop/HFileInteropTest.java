@@ -15,7 +15,7 @@ import dev.sluice.internal.hfile.HFileWriterOptions;
 import dev.sluice.internal.log.DataBlock;
 import dev.sluice.internal.log.HeaderKey;
 import dev.sluice.internal.log.LogWriter;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
 import java.io.IOException;

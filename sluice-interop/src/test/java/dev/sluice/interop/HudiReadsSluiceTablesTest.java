@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -12,10 +13,10 @@ import java.util.Optional;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.MergeMode;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -122,7 +123,7 @@ class HudiReadsSluiceTablesTest {
 
   /** The Sluice base file holding the most keys (one the delete rewrote, if it is among them). */
   private static BloomProbe bloomProbe(KeyLayout layout, Table table, List<GenericRecord> rows, String deleteCommit) {
-    FileSystemView view = table.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(table);
     List<BaseFile> all = new ArrayList<>();
     for (String p : view.partitions()) {
       all.addAll(view.latestBaseFiles(p));

@@ -1,14 +1,15 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.MergeMode;
 import dev.sluice.internal.timeline.Instant;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -90,10 +91,10 @@ class IncrementalInteropTest {
         row("h7", 8, "p2", "g")), CONF);
 
     Table t = Tables.open(path.toString());
-    List<String> commits = t.timeline().commitsTimeline().completed().instants().stream().map(Instant::time).toList();
+    List<String> commits = TableInternals.timeline(t).commitsTimeline().completed().instants().stream().map(Instant::time).toList();
     if (type.equals("mor")) {
-      assertEquals(6, commits.size(), "4 delta commits, a compaction, a delta commit: " + t.timeline());
-      assertTrue(t.timeline().isCompaction(commits.get(4)), t.timeline().toString());
+      assertEquals(6, commits.size(), "4 delta commits, a compaction, a delta commit: " + TableInternals.timeline(t));
+      assertTrue(TableInternals.timeline(t).isCompaction(commits.get(4)), TableInternals.timeline(t).toString());
     } else {
       assertEquals(5, commits.size());
     }

@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,7 +33,7 @@ final class InteropChecks {
   /** Sluice's latest base files as {@code partition|fileId|baseInstant|fileName}, sorted. */
   static List<String> sluiceLatestBaseFiles(Table table) {
     List<String> out = new ArrayList<>();
-    FileSystemView view = table.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(table);
     for (String partition : view.partitions()) {
       for (BaseFile b : view.latestBaseFiles(partition)) {
         out.add(partition + "|" + b.fileId() + "|" + b.instantTime() + "|" + b.fileName());

@@ -1,8 +1,8 @@
 package dev.sluice.interop;
 
 import dev.sluice.api.TableSpec;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.MergeMode;
+import dev.sluice.api.TableType;
 import org.apache.avro.generic.GenericRecord;
 
 /**

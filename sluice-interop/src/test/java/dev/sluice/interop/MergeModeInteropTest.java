@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.sluice.api.Table;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.MergeMode;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;

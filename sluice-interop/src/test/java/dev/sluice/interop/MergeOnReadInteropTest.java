@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,18 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.read.Scan;
-import dev.sluice.internal.table.TableType;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.write.CommitResult;
+import dev.sluice.api.MergeMode;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.Scan;
+import dev.sluice.api.TableType;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.CommitResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -202,7 +203,7 @@ class MergeOnReadInteropTest {
     oracle.write(path, "upsert", SCHEMA, List.of(row("b2", 4, "p1", null)), HUDI_DELETES);
     again.delete(List.of(row("b3", 0, "p2", null)).iterator());
 
-    FileSystemView view = again.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(again);
     List<FileSlice> p1 = view.latestSlices("p1");
     assertEquals(1, p1.size());
     assertEquals(3, p1.get(0).logFiles().size(), "Hudi, Sluice and Hudi appended to the p1 slice: " + p1);
@@ -274,7 +275,7 @@ class MergeOnReadInteropTest {
 
   /** Sluice's latest slices in the oracle's form and order. */
   private static List<OracleFileSlice> slices(Table t) {
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     List<OracleFileSlice> out = new ArrayList<>();
     for (String p : view.partitions()) {
       for (FileSlice s : view.latestSlices(p)) {
@@ -287,7 +288,7 @@ class MergeOnReadInteropTest {
   }
 
   private static List<LogFile> logFiles(Table t) {
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     List<LogFile> out = new ArrayList<>();
     for (String p : view.partitions()) {
       view.latestSlices(p).forEach(s -> out.addAll(s.logFiles()));

@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.interop.MergeOnReadInteropTest.byKey;
 import static dev.sluice.interop.MergeOnReadInteropTest.row;
 import static dev.sluice.interop.MergeOnReadInteropTest.rows;
@@ -9,14 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump;
-import dev.sluice.internal.merge.MergeMode;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.MergeMode;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.TableType;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -101,7 +102,7 @@ class ParquetLogInteropTest {
   }
 
   private static Set<LogBlockType> blockTypes(Table t) {
-    FileSystemView view = t.fileSystemView();
+    FileSystemView view = TableInternals.fileSystemView(t);
     Set<LogBlockType> types = new HashSet<>();
     for (String p : view.partitions()) {
       view.latestSlices(p).forEach(s -> {

@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,10 +11,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -85,14 +86,14 @@ class ReliabilityInteropTest {
     crashing.crashAt(c -> c.startsWith("CREATE_EXCLUSIVE ") && (c.endsWith(".commit") || c.endsWith(".deltacommit")), 1);
     assertThrows(dev.sluice.storage.CrashingStorage.Crash.class, () -> t.upsert(changes(1).iterator()));
     crashing.restart();
-    String failed = t.timeline().inflightWrites().get(0).time();
+    String failed = TableInternals.timeline(t).inflightWrites().get(0).time();
     t.upsert(changes(2).iterator());
-    String savepoint = t.timeline().commitsTimeline().completed().lastInstant().orElseThrow().time();
+    String savepoint = TableInternals.timeline(t).commitsTimeline().completed().lastInstant().orElseThrow().time();
     t.savepoint(Optional.empty());
     Map<String, Object> atSavepoint = data(Rows.scan(t, Optional.empty()));
     t.upsert(changes(3).iterator());
     String latest = t.upsert(changes(4).iterator()).instantTime();
-    RollbackMetadata rolledBack = t.rollback(latest);
+    RollbackMetadata rolledBack = TableInternals.actions(t).rollback(latest);
     assertEquals(List.of(latest), rolledBack.commitsRollback());
     t.restore(savepoint);
 
@@ -187,8 +188,8 @@ class ReliabilityInteropTest {
     Files.deleteIfExists(location.resolve(".hoodie/." + lost + ".commit.crc"));
     Table t = Tables.open(location.toString(), Config.of(OPTIONS));
     t.upsert(changes(2).iterator());
-    assertTrue(t.timeline().inflightWrites().isEmpty(), "Sluice rolled the pending write back first");
-    assertTrue(t.timeline().filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).lastInstant().isPresent());
+    assertTrue(TableInternals.timeline(t).inflightWrites().isEmpty(), "Sluice rolled the pending write back first");
+    assertTrue(TableInternals.timeline(t).filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).lastInstant().isPresent());
     try (Stream<Path> files = Files.walk(location)) {
       assertFalse(files.anyMatch(p -> p.getFileName().toString().endsWith("_" + lost + ".parquet")),
           "the pending write's base files are gone");

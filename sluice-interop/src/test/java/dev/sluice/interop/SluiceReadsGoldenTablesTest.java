@@ -1,5 +1,6 @@
 package dev.sluice.interop;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
@@ -15,7 +16,7 @@ import java.util.stream.Stream;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.timeline.Instant;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +63,7 @@ class SluiceReadsGoldenTablesTest {
   void timeTravelOnPartitionedTableMatchesHudi() {
     Path location = Golden.copy("cow_partitioned", dir.resolve("cow_partitioned"));
     Table table = Tables.open(location.toString(), Config.empty());
-    List<String> commits = table.timeline().commitsTimeline().completed().instants().stream().map(Instant::time)
+    List<String> commits = TableInternals.timeline(table).commitsTimeline().completed().instants().stream().map(Instant::time)
         .collect(Collectors.toList());
     assertEquals(3, commits.size(), "insert, upsert, delete: " + commits);
     // The generator's first commit inserts 8 rows; the second updates 3 and inserts 2.

@@ -1,5 +1,6 @@
 package dev.sluice.storageit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -12,14 +13,14 @@ import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.compact.CompactionResult;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.interop.RemoteHudi;
-import dev.sluice.internal.read.QueryType;
+import dev.sluice.api.QueryType;
 import dev.sluice.storage.InterceptedStorage.Op;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -81,14 +82,14 @@ interface CompactionScenarios {
 
     String instant = t.compaction().scheduleNow().orElseThrow();
     int groups = t.compaction().plan(instant).operations().size();
-    CompactionResult r = t.compaction().run(instant);
+    CompactionResult r = TableInternals.compaction(t).run(instant);
     assertEquals(groups, r.baseFilesWritten());
 
     Table reader = RemoteTables.reopen(location, morSettings());
     assertEquals(before, userRows(reader), "the snapshot is unchanged");
     Map<String, String> snapshot = HudiReadsScenarios.sluiceView(reader, Optional.empty());
     assertEquals(snapshot, readOptimizedView(reader), "after compaction the base files hold the merged rows");
-    Optional<Instant> done = reader.timeline().find(instant);
+    Optional<Instant> done = TableInternals.timeline(reader).find(instant);
     assertTrue(done.isPresent() && done.get().isCompleted() && done.get().action() == Action.COMMIT, String.valueOf(done));
 
     RemoteHudi.Reads hudi = RemoteHudi.locate(settings()).reads(location, List.of());

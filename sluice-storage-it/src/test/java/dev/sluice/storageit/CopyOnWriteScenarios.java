@@ -1,5 +1,6 @@
 package dev.sluice.storageit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -11,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -21,7 +22,7 @@ import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.write.CommitResult;
+import dev.sluice.api.CommitResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -190,7 +191,7 @@ interface CopyOnWriteScenarios {
     Table t = RemoteTables.reopen(location, settings());
     TimelineStore store = new TimelineStore(storage, location);
     List<String> rolledBack = new ArrayList<>();
-    for (Instant i : t.timeline().filter(x -> x.action() == Action.ROLLBACK && x.isCompleted()).instants()) {
+    for (Instant i : TableInternals.timeline(t).filter(x -> x.action() == Action.ROLLBACK && x.isCompleted()).instants()) {
       rolledBack.addAll(RollbackMetadata.fromAvroBytes(store.read(i), store.pathOf(i)).commitsRollback());
     }
     assertEquals(List.of(failed), rolledBack, "one rollback, of the dead write");
@@ -209,7 +210,7 @@ interface CopyOnWriteScenarios {
 
   private static Set<State> statesOf(Table t, String time) {
     Set<State> out = new TreeSet<>();
-    for (Instant i : t.timeline().instants()) {
+    for (Instant i : TableInternals.timeline(t).instants()) {
       if (i.time().equals(time)) {
         out.add(i.state());
       }

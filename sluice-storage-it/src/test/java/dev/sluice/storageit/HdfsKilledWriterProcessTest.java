@@ -1,5 +1,6 @@
 package dev.sluice.storageit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -17,10 +18,10 @@ import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
-import dev.sluice.internal.write.CommitResult;
+import dev.sluice.api.CommitResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -56,7 +57,7 @@ class HdfsKilledWriterProcessTest {
     Table reader = RemoteTables.reopen(location, settings);
     assertEquals(before, rows(reader), "readers see the table as it was");
     assertEquals(List.of(c1.instantTime()), RemoteTables.completedTimes(reader));
-    List<Instant> pending = reader.timeline().instants().stream().filter(i -> !i.isCompleted()).toList();
+    List<Instant> pending = TableInternals.timeline(reader).instants().stream().filter(i -> !i.isCompleted()).toList();
     assertEquals(1, pending.size(), "the dead writer's instant is left pending: " + pending);
     List<String> leftovers = RemoteTables.dataFilesOf(RemoteTables.storage(location, settings), location,
         pending.get(0).time(), CopyOnWriteScenarios.PARTS);
@@ -99,7 +100,7 @@ class HdfsKilledWriterProcessTest {
     CommitResult c3 = RemoteTables.reopen(location, settings).upsert(it(List.of(trip("id-000001", 6, "p1", "next", 0))));
     assertEquals(1, c3.updated());
     Table after = RemoteTables.reopen(location, settings);
-    List<Instant> instants = after.timeline().instants();
+    List<Instant> instants = TableInternals.timeline(after).instants();
     assertTrue(instants.stream().allMatch(Instant::isCompleted), "the dead delta commit is rolled back: " + instants);
     assertTrue(instants.stream().anyMatch(i -> i.action() == Action.ROLLBACK), instants.toString());
     List<String> logsAfter = logFiles(storage, location, "p1");

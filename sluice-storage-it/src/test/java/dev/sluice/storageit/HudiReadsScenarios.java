@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.interop.RemoteHudi;
 import dev.sluice.storage.InterceptedStorage.Op;
-import dev.sluice.internal.util.CloseableIterator;
-import dev.sluice.internal.write.CommitResult;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.CommitResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.sluice.storageit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -9,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.read.expr.Expressions;
+import dev.sluice.api.Expressions;
 import dev.sluice.storage.InterceptedStorage.Op;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ interface ListingScenarios {
 
     rec.reset();
     long server = serverListRequests(location);
-    t.timeline();
+    TableInternals.timeline(t);
     assertEquals(Map.of(".hoodie", 1), listingsByDir(rec, location));
     assertEquals(1, serverListRequests(location) - server, "one request at the server too");
 

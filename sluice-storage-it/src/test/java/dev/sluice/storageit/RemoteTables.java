@@ -1,9 +1,10 @@
 package dev.sluice.storageit;
 
+import dev.sluice.internal.table.TableInternals;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -48,7 +49,7 @@ final class RemoteTables {
   /** Times of the completed instants. */
   static List<String> completedTimes(Table t) {
     // writes only: rolling back a killed write adds a rollback instant, which is not a commit
-    return t.timeline().instants().stream().filter(i -> i.isCompleted() && i.action().writesData())
+    return TableInternals.timeline(t).instants().stream().filter(i -> i.isCompleted() && i.action().writesData())
         .map(Instant::time).toList();
   }
 

@@ -5,7 +5,7 @@ import dev.sluice.internal.clean.CleanPlan;
 import dev.sluice.internal.clean.CleanPolicy;
 import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.internal.clean.RetentionWindow;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;

@@ -13,7 +13,7 @@ import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,8 +2,8 @@ package dev.sluice.internal.archive;
 
 import dev.sluice.internal.clean.CleanPolicy;
 import dev.sluice.internal.clean.CleanSettings;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 
 /**

@@ -1,7 +1,7 @@
 package dev.sluice.internal.archive;
 
 import dev.sluice.internal.clean.CleanSettings;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;

@@ -1,8 +1,8 @@
 package dev.sluice.internal.basefile;
 
 import dev.sluice.internal.bloom.BloomFilterType;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import java.util.List;
 import java.util.Locale;

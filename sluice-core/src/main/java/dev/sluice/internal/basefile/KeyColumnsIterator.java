@@ -1,6 +1,6 @@
 package dev.sluice.internal.basefile;
 
-import dev.sluice.internal.util.ComputingIterator;
+import dev.sluice.api.ComputingIterator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

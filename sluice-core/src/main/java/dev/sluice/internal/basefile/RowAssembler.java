@@ -1,6 +1,6 @@
 package dev.sluice.internal.basefile;
 
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

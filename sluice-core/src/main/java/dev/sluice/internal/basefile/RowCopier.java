@@ -1,7 +1,7 @@
 package dev.sluice.internal.basefile;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;

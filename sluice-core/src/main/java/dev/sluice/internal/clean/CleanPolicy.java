@@ -1,6 +1,6 @@
 package dev.sluice.internal.clean;
 
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,8 +1,8 @@
 package dev.sluice.internal.clean;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKey;
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKey;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 
 /**

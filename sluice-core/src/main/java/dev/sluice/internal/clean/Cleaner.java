@@ -1,6 +1,6 @@
 package dev.sluice.internal.clean;
 
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;

@@ -1,7 +1,7 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import java.util.Locale;
 

@@ -1,6 +1,6 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.util.Timer;
 import java.util.TimerTask;
 import java.util.concurrent.atomic.AtomicReference;

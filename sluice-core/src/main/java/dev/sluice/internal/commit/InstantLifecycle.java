@@ -1,9 +1,8 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
@@ -153,14 +152,14 @@ public final class InstantLifecycle {
         store.createRequested(requested, r.plan(), concurrentWriters);
         return new Open(requested, hb, r.heartbeats());
       } catch (SluiceException e) {
-        if (e.kind() == ErrorKind.CONFLICT) {
+        if (e.kind() == SluiceException.Kind.CONFLICT) {
           // the other process that took this instant time for a write beats in the same file: leave it (if a
           // rollback or clean took it, the file is stale and the next rollback sweeps it once expired)
           hb.ifPresent(Heartbeat::abandon);
         } else {
           hb.ifPresent(Heartbeat::close);
         }
-        if (e.kind() != ErrorKind.CONFLICT || attempt >= NEW_TIME_ATTEMPTS) {
+        if (e.kind() != SluiceException.Kind.CONFLICT || attempt >= NEW_TIME_ATTEMPTS) {
           throw e;
         }
         // another process took the same instant time (for any action): take the next one
@@ -246,7 +245,7 @@ public final class InstantLifecycle {
         return store.transitionToInflight(requested, content);
       } catch (SluiceException e) {
         Instant inflight = requested.toState(State.INFLIGHT);
-        if (shared && e.kind() == ErrorKind.CONFLICT && store.readIfExists(inflight).isPresent()) {
+        if (shared && e.kind() == SluiceException.Kind.CONFLICT && store.readIfExists(inflight).isPresent()) {
           // another process started the same plan; carrying it out twice is harmless
           return inflight;
         }
@@ -275,7 +274,7 @@ public final class InstantLifecycle {
         return store.complete(inflight, content);
       } catch (SluiceException e) {
         Instant completed = inflight.toState(State.COMPLETED);
-        if (!shared || e.kind() != ErrorKind.CONFLICT || store.readIfExists(completed).isEmpty()) {
+        if (!shared || e.kind() != SluiceException.Kind.CONFLICT || store.readIfExists(completed).isEmpty()) {
           throw e;
         }
         // another process completed the same plan first (Hudi's checkIfOtherWriterCommitted)

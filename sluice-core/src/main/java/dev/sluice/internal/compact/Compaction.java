@@ -1,12 +1,12 @@
 package dev.sluice.internal.compact;
 
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfigStore;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineStore;

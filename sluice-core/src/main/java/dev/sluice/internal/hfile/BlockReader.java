@@ -1,7 +1,7 @@
 package dev.sluice.internal.hfile;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.SeekableInput;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;

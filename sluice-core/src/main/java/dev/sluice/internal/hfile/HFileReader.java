@@ -1,7 +1,7 @@
 package dev.sluice.internal.hfile;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.storage.SeekableInput;
 import dev.sluice.storage.Storage;
 import java.io.Closeable;

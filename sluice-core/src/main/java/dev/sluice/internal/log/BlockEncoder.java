@@ -2,7 +2,7 @@ package dev.sluice.internal.log;
 
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;

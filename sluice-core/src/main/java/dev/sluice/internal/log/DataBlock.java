@@ -2,7 +2,7 @@ package dev.sluice.internal.log;
 
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -189,7 +189,7 @@ public final class DataBlock implements LogBlock {
   /**
    * The records, decoded with the writer schema and resolved to {@code readerSchema} (Avro schema resolution:
    * fields missing from the writer get their defaults, extra writer fields are dropped). Streams from storage;
-   * close the iterator. Read failures surface as {@link dev.sluice.internal.error.SluiceException}s naming the file.
+   * close the iterator. Read failures surface as {@link dev.sluice.api.SluiceException}s naming the file.
    */
   public CloseableIterator<GenericRecord> records(Schema readerSchema) {
     Objects.requireNonNull(readerSchema, "readerSchema");

@@ -1,7 +1,7 @@
 package dev.sluice.internal.log;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

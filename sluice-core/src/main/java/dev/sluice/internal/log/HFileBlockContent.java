@@ -5,7 +5,7 @@ import dev.sluice.internal.hfile.HFileCell;
 import dev.sluice.internal.hfile.HFileReader;
 import dev.sluice.internal.hfile.HFileWriter;
 import dev.sluice.internal.hfile.HFileWriterOptions;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.sluice.internal.log;
 
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Iterator;

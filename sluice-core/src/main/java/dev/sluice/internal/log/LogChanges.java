@@ -2,7 +2,7 @@ package dev.sluice.internal.log;
 
 import dev.sluice.internal.merge.DeleteFlag;
 import dev.sluice.internal.merge.KeyedChanges;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.Optional;
 
 /**

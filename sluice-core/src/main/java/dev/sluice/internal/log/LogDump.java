@@ -1,7 +1,7 @@
 package dev.sluice.internal.log;
 
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

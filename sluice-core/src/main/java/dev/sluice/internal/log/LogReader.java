@@ -3,7 +3,7 @@ package dev.sluice.internal.log;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.ComputingIterator;
+import dev.sluice.api.ComputingIterator;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +25,7 @@ import org.apache.avro.SchemaParseException;
  * block, and an unknown block type or header key are reported as a damaged table.
  *
  * <p>Block contents are not read here: data and delete blocks remember where their content lies and read it when
- * asked. Iteration failures surface as {@link dev.sluice.internal.error.SluiceException}s naming the file.
+ * asked. Iteration failures surface as {@link dev.sluice.api.SluiceException}s naming the file.
  */
 public final class LogReader extends ComputingIterator<LogBlock> {
   private static final int BUFFER = 64 * 1024;

@@ -8,7 +8,7 @@ import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.util.ArrayDeque;

@@ -6,7 +6,7 @@ import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MemoryOutputFile;
 import dev.sluice.internal.basefile.WrittenFile;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;

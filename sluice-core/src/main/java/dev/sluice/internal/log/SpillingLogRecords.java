@@ -1,7 +1,7 @@
 package dev.sluice.internal.log;
 
 import dev.sluice.internal.spill.SpillableMap;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

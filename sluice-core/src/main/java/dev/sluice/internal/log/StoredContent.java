@@ -1,7 +1,7 @@
 package dev.sluice.internal.log;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.SeekableInput;
 import dev.sluice.storage.Storage;
 import java.io.EOFException;

@@ -1,6 +1,6 @@
 package dev.sluice.internal.merge;
 
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.avro.util.Utf8;

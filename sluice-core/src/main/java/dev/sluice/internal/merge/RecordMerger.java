@@ -1,5 +1,7 @@
 package dev.sluice.internal.merge;
 
+import dev.sluice.api.MergeMode;
+
 /**
  * The merge rules of Hudi's payloads ({@code OverwriteWithLatestAvroPayload} and {@code DefaultHoodieRecordPayload}),
  * in one place for CoW merges, log merging and compaction.

@@ -2,7 +2,7 @@ package dev.sluice.internal.merge;
 
 import dev.sluice.internal.basefile.RowCopier;
 import dev.sluice.internal.key.FieldPath;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.avro.generic.GenericRecord;

@@ -4,7 +4,7 @@ import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.read.expr.BoundExpression;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;

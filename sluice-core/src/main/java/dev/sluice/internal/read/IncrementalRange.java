@@ -1,10 +1,10 @@
 package dev.sluice.internal.read;
 
+import dev.sluice.api.Expression;
+import dev.sluice.api.Expressions;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.read.expr.Expression;
-import dev.sluice.internal.read.expr.Expressions;
 import dev.sluice.internal.timeline.InstantTimes;
 import java.util.Optional;
 import java.util.regex.Pattern;

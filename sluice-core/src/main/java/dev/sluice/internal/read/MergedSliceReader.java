@@ -13,7 +13,7 @@ import dev.sluice.internal.merge.DeleteFlag;
 import dev.sluice.internal.merge.KeyedMerge;
 import dev.sluice.internal.merge.StoredRows;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.avro.Schema;

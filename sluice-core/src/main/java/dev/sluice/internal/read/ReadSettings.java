@@ -1,7 +1,7 @@
 package dev.sluice.internal.read;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 import java.nio.file.Path;
 
 /**

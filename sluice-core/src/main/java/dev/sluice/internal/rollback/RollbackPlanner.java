@@ -1,8 +1,7 @@
 package dev.sluice.internal.rollback;
 
-import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.fsview.BaseFileName;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSystemView;
@@ -13,7 +12,7 @@ import dev.sluice.internal.commit.Markers;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
@@ -152,7 +151,7 @@ final class RollbackPlanner {
     try {
       metadata = commitMetadata(target);
     } catch (SluiceException e) {
-      if (e.kind() != ErrorKind.BAD_TABLE) {
+      if (e.kind() != SluiceException.Kind.BAD_TABLE) {
         throw e;
       }
       // a damaged commit file must still be undoable: its files are found by listing, its log blocks by reading logs

@@ -8,7 +8,7 @@ import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableLayout;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;

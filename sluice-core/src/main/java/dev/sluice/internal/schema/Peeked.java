@@ -1,6 +1,6 @@
 package dev.sluice.internal.schema;
 
-import dev.sluice.internal.util.Positioned;
+import dev.sluice.api.Positioned;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.sluice.internal.schema;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.table.TableConfig;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.sluice.internal.service;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionResult;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.sluice.internal.service;
 import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.InstantLifecycle;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;

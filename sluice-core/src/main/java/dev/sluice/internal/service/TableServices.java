@@ -5,13 +5,13 @@ import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionSettings;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.archive.ArchiveSettings;
 import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Timeline;
 import java.util.Optional;
 

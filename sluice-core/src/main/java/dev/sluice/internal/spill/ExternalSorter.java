@@ -1,7 +1,7 @@
 package dev.sluice.internal.spill;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.sluice.internal.table;
 
+import dev.sluice.api.TableType;
 import dev.sluice.internal.error.Errors;
 import java.util.ArrayList;
 import java.util.Arrays;

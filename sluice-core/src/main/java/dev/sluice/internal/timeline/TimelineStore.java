@@ -1,8 +1,7 @@
 package dev.sluice.internal.timeline;
 
-import dev.sluice.internal.error.ErrorKind;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -136,7 +135,7 @@ public final class TimelineStore {
         createRequested(requested, content, concurrentWriters);
         return requested;
       } catch (SluiceException e) {
-        if (e.kind() != ErrorKind.CONFLICT || attempt >= NEW_TIME_ATTEMPTS) {
+        if (e.kind() != SluiceException.Kind.CONFLICT || attempt >= NEW_TIME_ATTEMPTS) {
           throw e;
         }
       }

@@ -1,5 +1,6 @@
 package dev.sluice.internal.timeline;
 
+import dev.sluice.api.WriteOperation;
 import java.util.Locale;
 
 /** Write operations as recorded in commit metadata ({@code WriteOperationType}); JSON uses the enum name. */
@@ -32,6 +33,16 @@ public enum WriteOperationType {
   /** Hudi's lower-case value (e.g. {@code bulk_insert}), as used in {@code hoodie.datasource.write.operation}. */
   public String value() {
     return value;
+  }
+
+  /** The operation type a write of {@code op} records in its commit metadata. */
+  public static WriteOperationType of(WriteOperation op) {
+    return switch (op) {
+      case INSERT -> INSERT;
+      case UPSERT -> UPSERT;
+      case DELETE -> DELETE;
+      case BULK_INSERT -> BULK_INSERT;
+    };
   }
 
   /** The type for an enum name or a lower-case value; {@link #UNKNOWN} for anything else. */

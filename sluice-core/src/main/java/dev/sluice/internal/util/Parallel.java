@@ -1,7 +1,7 @@
 package dev.sluice.internal.util;
 
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

@@ -1,5 +1,6 @@
 package dev.sluice.internal.util;
 
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.internal.error.Errors;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  *
  * @param <T> element type
  */
-final class ParallelConcat<T> implements CloseableIterator<T> {
+public final class ParallelConcat<T> implements CloseableIterator<T> {
   private static final AtomicInteger SCAN_ID = new AtomicInteger();
 
   private final List<Supplier<CloseableIterator<T>>> parts;
@@ -48,7 +49,7 @@ final class ParallelConcat<T> implements CloseableIterator<T> {
   private boolean started;
   private Iterator<T> batch = List.<T>of().iterator();
 
-  ParallelConcat(List<Supplier<CloseableIterator<T>>> parts, int threads, int batchSize) {
+  public ParallelConcat(List<Supplier<CloseableIterator<T>>> parts, int threads, int batchSize) {
     this.parts = List.copyOf(parts);
     this.threads = Math.max(1, Math.min(threads, this.parts.size()));
     this.batchSize = Math.max(1, batchSize);

@@ -1,15 +1,16 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.Positioned;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
 import dev.sluice.internal.key.FieldPath;
 import dev.sluice.internal.key.KeyGenerator;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.util.Parallel;
-import dev.sluice.internal.util.Positioned;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,5 +1,8 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.internal.timeline.WriteOperationType;
+import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.WriteStat;
 import java.util.ArrayList;
@@ -21,7 +24,7 @@ final class CommitMetadatas {
     }
     Map<String, String> extra = new LinkedHashMap<>();
     extra.put("schema", userSchema.toString());
-    return new CommitMetadata(byPartition, compacted, extra, op.type());
+    return new CommitMetadata(byPartition, compacted, extra, WriteOperationType.of(op));
   }
 
   static WriteStat stat(FileWriteResult f) {

@@ -1,5 +1,7 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;

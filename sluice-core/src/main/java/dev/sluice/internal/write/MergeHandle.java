@@ -1,5 +1,6 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.FileWriteResult;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;

@@ -3,7 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.merge.KeyedChanges;
 import dev.sluice.internal.spill.SpillableMap;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

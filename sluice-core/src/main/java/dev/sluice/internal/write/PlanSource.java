@@ -1,5 +1,6 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.FileWriteResult;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.commit.Markers;
 import java.io.Closeable;

@@ -3,7 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.ArrayList;

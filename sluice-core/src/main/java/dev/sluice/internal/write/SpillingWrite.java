@@ -1,5 +1,8 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;
@@ -10,7 +13,6 @@ import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
 import dev.sluice.internal.spill.SpillableMap;
-import dev.sluice.internal.util.CloseableIterator;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,10 +1,13 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.CommitResult;
+import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.TableType;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.table.PartitionMetadata;
-import dev.sluice.internal.table.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;

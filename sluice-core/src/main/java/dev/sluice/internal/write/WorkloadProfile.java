@@ -1,5 +1,7 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.internal.timeline.WriteOperationType;
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.WriteStat;
 import java.util.ArrayList;
@@ -42,6 +44,6 @@ final class WorkloadProfile {
         .numInserts(n)
         .partitionPath(p)
         .build()));
-    return new CommitMetadata(byPartition, false, Map.of(), op.type());
+    return new CommitMetadata(byPartition, false, Map.of(), WriteOperationType.of(op));
   }
 }

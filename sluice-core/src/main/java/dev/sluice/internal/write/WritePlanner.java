@@ -6,7 +6,7 @@ import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

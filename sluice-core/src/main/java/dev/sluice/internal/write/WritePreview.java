@@ -1,5 +1,6 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;

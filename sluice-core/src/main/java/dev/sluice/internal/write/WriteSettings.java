@@ -1,8 +1,9 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.index.IndexSettings;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.sluice.internal.write;
 
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.Config;
+import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfig;

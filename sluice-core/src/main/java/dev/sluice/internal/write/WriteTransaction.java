@@ -6,7 +6,7 @@ import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;

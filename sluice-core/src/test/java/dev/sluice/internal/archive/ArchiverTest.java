@@ -1,5 +1,6 @@
 package dev.sluice.internal.archive;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.clean.History;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.log.DataBlock;
 import dev.sluice.internal.log.LogReader;
 import dev.sluice.internal.service.TableServices;
@@ -16,7 +17,7 @@ import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
@@ -57,7 +58,7 @@ class ArchiverTest {
     }
     List<String> c = h.commits();
     // after the 6th commit: more than 5 completed commits, archived down to 3
-    assertEquals(c.subList(3, 7), commitTimes(h.table().timeline().instants()));
+    assertEquals(c.subList(3, 7), commitTimes(TableInternals.timeline(h.table()).instants()));
     try (Stream<Path> meta = Files.list(dir.resolve(".hoodie"))) {
       assertTrue(meta.map(p -> p.getFileName().toString())
           .noneMatch(n -> n.startsWith(c.get(0)) || n.startsWith(c.get(1)) || n.startsWith(c.get(2))));
@@ -133,7 +134,7 @@ class ArchiverTest {
       h.updateP0();
     }
     List<String> c = h.commits();
-    assertEquals(c.subList(4, 9), commitTimes(h.table().timeline().instants()));
+    assertEquals(c.subList(4, 9), commitTimes(TableInternals.timeline(h.table()).instants()));
     for (String t : c.subList(4, 9)) {
       h.assertReadsAsOf(t);
     }

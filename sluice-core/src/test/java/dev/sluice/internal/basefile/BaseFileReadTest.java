@@ -14,11 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.internal.bloom.BloomFilter;
 import dev.sluice.internal.bloom.BloomFilterType;
 import dev.sluice.internal.bloom.BloomFilters;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -140,7 +139,7 @@ class BaseFileReadTest {
       assertEquals(ROWS, BaseFileRoundTripTest.readAll(r.read(projection(MetaFields.RECORD_KEY, "l"))).size());
       SluiceException e = assertThrows(SluiceException.class,
           () -> BaseFileRoundTripTest.readAll(r.read(projection("l", "s"))));
-      assertEquals(ErrorKind.BAD_TABLE, e.kind());
+      assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
       assertTrue(e.getMessage().contains(path), e.getMessage());
     }
   }
@@ -213,7 +212,7 @@ class BaseFileReadTest {
     FilterCompat.Filter wrong = FilterCompat.get(gt(intColumn("l"), 5));
     try (BaseFileReader r = BaseFileReader.open(storage, path)) {
       SluiceException e = assertThrows(SluiceException.class, () -> r.read(projection("l"), wrong));
-      assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+      assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
       assertTrue(e.getMessage().contains(path), e.getMessage());
     }
   }
@@ -368,7 +367,7 @@ class BaseFileReadTest {
       ch.truncate(size / 2);
     }
     SluiceException e = assertThrows(SluiceException.class, () -> BaseFileReader.open(storage, path));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(path) && e.getMessage().contains("not a readable Parquet file"),
         e.getMessage());
   }
@@ -379,7 +378,7 @@ class BaseFileReadTest {
       Path p = dir.resolve("bad-" + content.length() + ".parquet");
       Files.writeString(p, content);
       SluiceException e = assertThrows(SluiceException.class, () -> BaseFileReader.open(storage, p.toString()));
-      assertEquals(ErrorKind.BAD_TABLE, e.kind(), e.getMessage());
+      assertEquals(SluiceException.Kind.BAD_TABLE, e.kind(), e.getMessage());
       assertTrue(e.getMessage().contains(p.toString()), e.getMessage());
     }
   }
@@ -388,7 +387,7 @@ class BaseFileReadTest {
   void missingFileIsAStorageError() {
     String missing = dir.resolve("nope.parquet").toString();
     SluiceException e = assertThrows(SluiceException.class, () -> BaseFileReader.open(storage, missing));
-    assertEquals(ErrorKind.STORAGE, e.kind());
+    assertEquals(SluiceException.Kind.STORAGE, e.kind());
     assertTrue(e.getMessage().contains(missing), e.getMessage());
   }
 
@@ -436,7 +435,7 @@ class BaseFileReadTest {
     for (String p : List.of(garbage, unknownType)) {
       try (BaseFileReader r = BaseFileReader.open(storage, p)) {
         SluiceException e = assertThrows(SluiceException.class, r::bloomFilter);
-        assertEquals(ErrorKind.BAD_TABLE, e.kind());
+        assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
         assertTrue(e.getMessage().contains(p) && e.getMessage().contains("bloom filter"), e.getMessage());
       }
     }
@@ -447,7 +446,7 @@ class BaseFileReadTest {
     String p = footerOnlyFile("nokeys.parquet", "message m { required int64 n; }", Map.of());
     try (BaseFileReader r = BaseFileReader.open(storage, p)) {
       SluiceException e = assertThrows(SluiceException.class, r::recordKeys);
-      assertEquals(ErrorKind.BAD_TABLE, e.kind());
+      assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
       assertTrue(e.getMessage().contains(MetaFields.RECORD_KEY), e.getMessage());
     }
   }

@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sluice.internal.bloom.BloomFilterType;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +42,7 @@ class BaseFileWriterOptionsTest {
         Map.of("hoodie.index.bloom.num_entries", "0"),
         Map.of("hoodie.parquet.block.size", "-1")}) {
       SluiceException e = assertThrows(SluiceException.class, () -> BaseFileWriterOptions.from(Config.of(bad)));
-      assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+      assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
       assertEquals(true, e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
     }
   }

@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
 import java.io.IOException;
@@ -39,7 +38,7 @@ class BaseFileWriterTest {
     Files.writeString(p, "keep me");
     SluiceException e = assertThrows(SluiceException.class, () -> BaseFileWriter.open(storage, p.toString(),
         TestRecords.WITH_META, BaseFileWriterOptions.defaults()));
-    assertEquals(ErrorKind.STORAGE, e.kind());
+    assertEquals(SluiceException.Kind.STORAGE, e.kind());
     assertEquals("keep me", Files.readString(p));
   }
 
@@ -48,7 +47,7 @@ class BaseFileWriterTest {
     Path p = dir.resolve("nometa.parquet");
     SluiceException e = assertThrows(SluiceException.class, () -> BaseFileWriter.open(storage, p.toString(),
         TestRecords.USER, BaseFileWriterOptions.defaults()));
-    assertEquals(ErrorKind.INTERNAL, e.kind());
+    assertEquals(SluiceException.Kind.INTERNAL, e.kind());
     assertTrue(Files.notExists(p));
   }
 
@@ -61,7 +60,7 @@ class BaseFileWriterTest {
     GenericRecord bad = TestRecords.record(1, "bad.parquet");
     bad.put("s", null);
     SluiceException e = assertThrows(SluiceException.class, () -> w.write(bad));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("record 2") && e.getMessage().contains("key-1"), e.getMessage());
     assertThrows(SluiceException.class, () -> w.write(TestRecords.record(2, "bad.parquet")));
     assertThrows(SluiceException.class, w::finish);
@@ -101,7 +100,7 @@ class BaseFileWriterTest {
       }
       w.write(ok);
       SluiceException e = assertThrows(SluiceException.class, () -> w.write(r));
-      assertEquals(ErrorKind.INTERNAL, e.kind());
+      assertEquals(SluiceException.Kind.INTERNAL, e.kind());
       assertEquals(1, w.finish().recordCount());
     }
   }

@@ -121,7 +121,7 @@ class PageEncoderTest {
     }
     assertArrayEquals(files.get(1), files.get(0));
     try (BaseFileReader r = BaseFileReader.open(storage, dir.resolve("direct-SLUICE.parquet").toString());
-        dev.sluice.internal.util.CloseableIterator<GenericRecord> rows = r.read(schema)) {
+        dev.sluice.api.CloseableIterator<GenericRecord> rows = r.read(schema)) {
       for (int i = 0; i < 2000; i++) {
         GenericRecord row = rows.next();
         assertEquals("k" + i, row.get(MetaFields.RECORD_KEY).toString());

@@ -9,7 +9,7 @@ import dev.sluice.internal.bloom.BloomFilterType;
 import dev.sluice.internal.bloom.BloomFilters;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

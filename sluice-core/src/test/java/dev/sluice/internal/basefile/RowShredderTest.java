@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +80,7 @@ class RowShredderTest {
       bad.put("s", null);
       SluiceException e = assertThrows(SluiceException.class,
           () -> write("bad-" + direct + ".parquet", SHREDDABLE, direct, 2, i -> i == 0 ? reduced(0) : bad));
-      assertEquals(ErrorKind.BAD_INPUT, e.kind(), "direct=" + direct);
+      assertEquals(SluiceException.Kind.BAD_INPUT, e.kind(), "direct=" + direct);
       assertTrue(e.getMessage().contains("s"), e.getMessage());
     }
   }

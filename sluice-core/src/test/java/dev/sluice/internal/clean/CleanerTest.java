@@ -1,5 +1,6 @@
 package dev.sluice.internal.clean;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,9 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
@@ -34,7 +34,7 @@ class CleanerTest {
   Path dir;
 
   private List<Instant> cleans(History h) {
-    return h.table().timeline().filter(i -> i.action() == Action.CLEAN).instants();
+    return TableInternals.timeline(h.table()).filter(i -> i.action() == Action.CLEAN).instants();
   }
 
   @Test
@@ -63,7 +63,7 @@ class CleanerTest {
       h.updateP0();
     }
     String planned = h.commits().get(3);
-    dev.sluice.internal.read.ScanPlan plan = h.table().newScan().plan();
+    dev.sluice.internal.read.ScanPlan plan = dev.sluice.api.ScanAccess.plan(h.table().newScan());
     h.updateP0();
     h.updateP0();
     // two more commits, each followed by a clean: the planned snapshot's files are still there
@@ -120,7 +120,7 @@ class CleanerTest {
     for (int i = 1; i < 5; i++) {
       h.updateP0();
       if (i == 2) {
-        c3Base = h.table().fileSystemView().latestBaseFiles("p0").get(0).path();
+        c3Base = TableInternals.fileSystemView(h.table()).latestBaseFiles("p0").get(0).path();
       }
     }
     List<String> c = h.commits();
@@ -223,13 +223,13 @@ class CleanerTest {
             "hoodie.keep.max.commits", "5"))) {
       SluiceException e = assertThrows(SluiceException.class,
           () -> dev.sluice.internal.service.TableServices.forWrites(Config.of(bad)));
-      assertEquals(ErrorKind.BAD_CONFIG, e.kind(), e.getMessage());
+      assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind(), e.getMessage());
     }
-    int before = h.table().timeline().instants().size();
+    int before = TableInternals.timeline(h.table()).instants().size();
     SluiceException e = assertThrows(SluiceException.class, () -> dev.sluice.api.Tables.open(h.table().location(),
         Config.of(Map.of("hoodie.cleaner.policy", "nope"))).upsert(List.<GenericRecord>of().iterator()));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
-    assertEquals(before, h.table().timeline().instants().size(), "the write did not start");
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
+    assertEquals(before, TableInternals.timeline(h.table()).instants().size(), "the write did not start");
   }
 
   // Expected layouts, written down from the reference's HoodieCleanerPlan / HoodieCleanMetadata (section 10).

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.archive.ArchiveLog;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.fsview.FileGroupId;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineFixture;

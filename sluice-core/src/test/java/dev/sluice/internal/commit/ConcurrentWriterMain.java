@@ -2,7 +2,7 @@ package dev.sluice.internal.commit;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import java.util.HashMap;
 import java.util.Map;
 

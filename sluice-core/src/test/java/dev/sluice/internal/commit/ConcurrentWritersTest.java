@@ -1,5 +1,6 @@
 package dev.sluice.internal.commit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
 import dev.sluice.internal.timeline.Action;
 import java.io.BufferedReader;
@@ -168,13 +169,13 @@ class ConcurrentWritersTest {
       assertEquals(newestHot.writer() + "/" + newestHot.write(), rows.get("hot").get("name").toString(),
           "the hot key holds the committed version with the largest ts");
     }
-    long commits = t.timeline().filter(i -> i.action() == Action.COMMIT && i.isCompleted()).instants().size();
+    long commits = TableInternals.timeline(t).filter(i -> i.action() == Action.COMMIT && i.isCompleted()).instants().size();
     assertEquals(1 + outcomes.size(), commits, "one commit per successful write");
-    long rollbacks = t.timeline().filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).instants().size();
+    long rollbacks = TableInternals.timeline(t).filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).instants().size();
     assertEquals(conflicts, rollbacks, "each conflict rolled its write back through a rollback instant");
-    assertTrue(t.timeline().filter(i -> !i.isCompleted()).isEmpty(), "nothing pending: " + t.timeline());
+    assertTrue(TableInternals.timeline(t).filter(i -> !i.isCompleted()).isEmpty(), "nothing pending: " + TableInternals.timeline(t));
     assertEquals(List.of(), TableChecks.unreferenced(Path.of(t.location()), false),
-        "data files that no instant references; timeline: " + t.timeline());
+        "data files that no instant references; timeline: " + TableInternals.timeline(t));
     return conflicts;
   }
 }

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
@@ -46,7 +45,7 @@ class ConflictDetectorTest {
         .completedCommit("20240101000000060", wrote(WriteOperationType.UPSERT, F));
     SluiceException e = assertThrows(SluiceException.class,
         () -> check(fx, Optional.of("20240101000000010"), Set.of(), wrote(WriteOperationType.UPSERT, F)));
-    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind());
     assertTrue(e.getMessage().contains("20240101000000060") && e.getMessage().contains("f-0")
         && e.getMessage().contains("'p0'") && e.getMessage().contains(CURRENT.time()), e.getMessage());
     assertDoesNotThrow(() -> check(fx, Optional.of("20240101000000010"), Set.of(), wrote(WriteOperationType.UPSERT, G)),

@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -71,7 +70,7 @@ class LockProviderTest {
     assertTrue(holder.tryLock());
     TableLock lock = new TableLock(fsLock(0), 100, 10);
     SluiceException e = assertThrows(SluiceException.class, () -> lock.acquire("commit instant 1"));
-    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind());
     assertTrue(e.getMessage().contains(dir.resolve("lock").toString()) && e.getMessage().contains("held by"),
         e.getMessage());
     holder.unlock();
@@ -105,7 +104,7 @@ class LockProviderTest {
         TableLock.IN_PROCESS_PROVIDER))) instanceof InProcessLockProvider);
     SluiceException e = assertThrows(SluiceException.class, () -> TableLock.provider(s, dir.toString(), Config.of(Map.of(
         "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"))));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().contains("ZookeeperBasedLockProvider"), e.getMessage());
   }
 }

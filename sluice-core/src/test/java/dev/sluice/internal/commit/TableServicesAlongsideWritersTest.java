@@ -1,5 +1,6 @@
 package dev.sluice.internal.commit;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,10 +12,10 @@ import dev.sluice.api.TripFixture;
 import dev.sluice.internal.archive.ArchiveLog;
 import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.clean.Cleaner;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,8 +101,8 @@ class TableServicesAlongsideWritersTest {
             try {
               t.upsert(version(writer, v).iterator());
               break;
-            } catch (dev.sluice.internal.error.SluiceException e) {
-              if (e.kind() != dev.sluice.internal.error.ErrorKind.CONFLICT) {
+            } catch (dev.sluice.api.SluiceException e) {
+              if (e.kind() != dev.sluice.api.SluiceException.Kind.CONFLICT) {
                 throw e;
               }
               conflicts++;
@@ -136,12 +137,12 @@ class TableServicesAlongsideWritersTest {
     Map<String, String> got = new TreeMap<>();
     rows(t).forEach((k, r) -> got.put(k, r.get("name").toString()));
     assertEquals(expected, got, "the last version of every row, once");
-    long commits = t.timeline().filter(i -> i.action().writesData() && i.isCompleted()).instants().size()
+    long commits = TableInternals.timeline(t).filter(i -> i.action().writesData() && i.isCompleted()).instants().size()
         + ArchiveLog.of(new LocalStorage(), dir.toString()).read().stream()
             .filter(a -> a.instant().action().writesData() && a.instant().isCompleted()).count();
     assertEquals(1 + WRITERS * WRITES, commits, "every write committed once (active or archived)");
-    assertTrue(t.timeline().inflightWrites().isEmpty(), t.timeline().toString());
-    assertTrue(t.timeline().filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants().size()
+    assertTrue(TableInternals.timeline(t).inflightWrites().isEmpty(), TableInternals.timeline(t).toString());
+    assertTrue(TableInternals.timeline(t).filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants().size()
         + runs[0] > 0, "something was cleaned");
     assertTrue(TableChecks.unreferenced(dir, true).isEmpty(), "unreferenced: " + TableChecks.unreferenced(dir, true));
     System.out.println(type + ": " + runs[0] + " cleans and " + runs[1] + " archived instants by the service thread,"

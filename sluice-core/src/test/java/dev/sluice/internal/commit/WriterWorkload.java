@@ -3,8 +3,7 @@ package dev.sluice.internal.commit;
 import static dev.sluice.api.TripFixture.trip;
 
 import dev.sluice.api.Table;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -53,7 +52,7 @@ final class WriterWorkload {
               messages));
           break;
         } catch (SluiceException e) {
-          if (e.kind() != ErrorKind.CONFLICT || conflicts >= 50) {
+          if (e.kind() != SluiceException.Kind.CONFLICT || conflicts >= 50) {
             throw e;
           }
           conflicts++;

@@ -1,13 +1,14 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.read.QueryType;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineStore;
@@ -94,7 +95,7 @@ final class CompactFixture {
 
   /** The latest slices of every partition. */
   static List<FileSlice> latestSlices(Table t) {
-    FileSystemView v = t.fileSystemView();
+    FileSystemView v = TableInternals.fileSystemView(t);
     List<FileSlice> out = new ArrayList<>();
     for (String p : v.partitions()) {
       out.addAll(v.latestSlices(p));
@@ -104,7 +105,7 @@ final class CompactFixture {
 
   /** The commit metadata of a completed instant. */
   static CommitMetadata metadata(Table t, String time) {
-    Instant i = t.timeline().find(time).orElseThrow();
+    Instant i = TableInternals.timeline(t).find(time).orElseThrow();
     return new TimelineStore(t.storage(), t.location()).readCommitMetadata(i).orElseThrow();
   }
 

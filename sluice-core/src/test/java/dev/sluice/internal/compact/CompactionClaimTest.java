@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.CompactionInfo;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,8 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.internal.commit.FileSystemLockProvider;
 import dev.sluice.internal.commit.InstantLifecycle;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
@@ -50,16 +50,16 @@ class CompactionClaimTest {
     InstantLifecycle lifecycle = InstantLifecycle.withoutLock(t.storage(), t.location(), false);
     // this thread holds the plan as a running compaction would; another thread then tries to run it
     Throwable refused = lifecycle.exclusive("hold the plan", Instant.requested(instant, Action.COMPACTION), () -> {
-      CompletableFuture<CompactionResult> other = CompletableFuture.supplyAsync(() -> t.compaction().run(instant));
+      CompletableFuture<CompactionInfo> other = CompletableFuture.supplyAsync(() -> t.compaction().run(instant));
       return assertThrows(ExecutionException.class, other::get).getCause();
     });
     SluiceException e = assertInstanceOfSluice(refused);
-    assertEquals(ErrorKind.CONFLICT, e.kind(), e.getMessage());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind(), e.getMessage());
     assertTrue(e.getMessage().contains("Running compaction " + instant), e.getMessage());
     assertEquals(List.of(instant), t.compaction().pending(), "the plan is still pending");
     assertFalse(Files.exists(dir.resolve(".hoodie/" + instant + ".compaction.inflight")), "the refused run started nothing");
 
-    CompactionResult r = t.compaction().run(instant);
+    CompactionInfo r = t.compaction().run(instant);
     assertEquals(instant, r.instantTime());
     assertTrue(t.compaction().pending().isEmpty());
     assertEquals(before, CompactFixture.snapshot(t));
@@ -77,7 +77,7 @@ class CompactionClaimTest {
     assertTrue(otherProcess.tryLock());
     try {
       SluiceException e = assertThrows(SluiceException.class, () -> t.compaction().run(instant));
-      assertEquals(ErrorKind.CONFLICT, e.kind(), e.getMessage());
+      assertEquals(SluiceException.Kind.CONFLICT, e.kind(), e.getMessage());
       assertTrue(e.getMessage().contains(lockName), e.getMessage());
       assertEquals(List.of(instant), t.compaction().pending());
     } finally {

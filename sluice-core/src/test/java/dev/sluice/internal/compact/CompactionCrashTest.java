@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
@@ -68,17 +69,17 @@ class CompactionCrashTest {
     assertTrue(storage.crashed());
     storage.restart();
 
-    assertTrue(t.timeline().find(instant).map(Instant::isInflight).orElse(false), "left inflight");
+    assertTrue(TableInternals.timeline(t).find(instant).map(Instant::isInflight).orElse(false), "left inflight");
     assertEquals(expected, CompactFixture.snapshot(t), "partial compaction output is invisible");
     assertEquals(List.of(instant), t.compaction().pending());
 
-    CompactionResult r = t.compaction().run(instant);
+    CompactionResult r = TableInternals.compaction(t).run(instant);
     assertEquals(groups, r.baseFilesWritten());
     assertEquals(expected, CompactFixture.snapshot(t));
     assertEquals(expected, CompactFixture.readOptimized(t));
     long outputs = CompactFixture.baseFiles(dir).stream().filter(p -> p.endsWith("_" + instant + ".parquet")).count();
     assertEquals(groups, outputs, "one new base file per planned group, no leftovers");
-    List<Instant> rollbacks = t.timeline().filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).instants();
+    List<Instant> rollbacks = TableInternals.timeline(t).filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).instants();
     assertEquals(expectRollback ? 1 : 0, rollbacks.size());
     if (expectRollback) {
       TimelineStore store = new TimelineStore(t.storage(), t.location());

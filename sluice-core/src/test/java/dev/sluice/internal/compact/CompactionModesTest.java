@@ -1,12 +1,12 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
-import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ class CompactionModesTest {
   Path dir;
 
   private static List<Instant> completedCompactions(Table t) {
-    return t.timeline().filter(i -> i.isCompleted() && i.action() == Action.COMMIT).instants();
+    return TableInternals.timeline(t).filter(i -> i.isCompleted() && i.action() == Action.COMMIT).instants();
   }
 
   @Test
@@ -93,7 +93,7 @@ class CompactionModesTest {
     model.upsert(b);
     assertEquals(1, t.compaction().pending().size());
     assertTrue(completedCompactions(t).isEmpty());
-    List<CompactionResult> ran = t.compaction().runPending();
+    List<CompactionResult> ran = TableInternals.compaction(t).runPending();
     assertEquals(1, ran.size());
     assertEquals(model.expected(), CompactFixture.snapshot(t));
     assertEquals(model.expected(), CompactFixture.readOptimized(t));
@@ -102,7 +102,7 @@ class CompactionModesTest {
   @Test
   void asyncCompactionRunsOnTheWritersBackgroundThreadWhileWritesGoOn() {
     CompactFixture.Model model = new CompactFixture.Model();
-    Compactor service;
+    dev.sluice.api.TableCompaction.BackgroundCompactor service;
     try (Table t = CompactFixture.create(dir, Map.of("sluice.compact.async", "true",
         "hoodie.compact.inline.max.delta.commits", "2"))) {
       List<GenericRecord> a = round(0, 30, 1, "a");

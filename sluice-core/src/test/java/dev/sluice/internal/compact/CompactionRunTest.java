@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -79,7 +80,7 @@ class CompactionRunTest {
     assertEquals(List.of(instant), t.compaction().pending());
     assertEquals(before, CompactFixture.snapshot(t), "a requested compaction changes no row");
 
-    CompactionResult r = t.compaction().run(instant);
+    CompactionResult r = TableInternals.compaction(t).run(instant);
     assertEquals(groupsWithLogs.size(), r.baseFilesWritten());
     assertEquals(before.size(), r.recordsWritten());
     List<String> files = CompactFixture.timelineFiles(dir);
@@ -172,10 +173,10 @@ class CompactionRunTest {
     t.upsert(during.iterator());
     model.upsert(during);
     t.compaction().run(first);
-    Instant done = t.timeline().find(first).orElseThrow();
+    Instant done = TableInternals.timeline(t).find(first).orElseThrow();
     assertTrue(done.isCompleted());
     String second = t.compaction().scheduleNow().orElseThrow();
-    CompactionPlan plan = t.compaction().plan(second);
+    CompactionPlan plan = TableInternals.compaction(t).plan(second);
     assertTrue(plan.operations().stream().allMatch(op -> op.baseInstantTime().equals(first)));
     t.compaction().run(second);
     assertEquals(model.expected(), CompactFixture.snapshot(t));

@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.fsview.FileSlice;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -75,7 +75,7 @@ class CompactionScheduleTest {
     Table t = CompactFixture.create(dir, Map.of());
     SluiceException e = assertThrows(SluiceException.class,
         () -> reopen(t, Map.of("hoodie.compact.inline.trigger.strategy", "SOMETIMES")).compaction());
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertThrows(SluiceException.class,
         () -> reopen(t, Map.of("hoodie.compaction.strategy", "com.example.Mine")).compaction());
     assertThrows(SluiceException.class,
@@ -100,7 +100,7 @@ class CompactionScheduleTest {
   }
 
   private static Set<String> planned(Table t, String instant) {
-    return t.compaction().plan(instant).operations().stream().map(CompactionOperation::fileId)
+    return TableInternals.compaction(t).plan(instant).operations().stream().map(CompactionOperation::fileId)
         .collect(Collectors.toSet());
   }
 
@@ -121,7 +121,7 @@ class CompactionScheduleTest {
     Set<String> many = groupsWithLogs(t, 3);
     Table all = reopen(t, Map.of());
     String c = all.compaction().scheduleNow().orElseThrow();
-    List<CompactionOperation> ops = t.compaction().plan(c).operations();
+    List<CompactionOperation> ops = TableInternals.compaction(t).plan(c).operations();
     assertEquals(4, ops.size(), "default: every slice with logs (the budget is 500 GiB)");
     for (int i = 1; i < ops.size(); i++) {
       assertTrue(ops.get(i - 1).metric(CompactionOperation.TOTAL_LOG_FILES_SIZE)

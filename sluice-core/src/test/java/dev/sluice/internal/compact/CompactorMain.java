@@ -1,8 +1,9 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.internal.service.Compactor;
 import java.io.IOException;
 import java.time.Duration;
@@ -26,7 +27,7 @@ public final class CompactorMain {
       options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
     }
     Table t = Tables.open(args[0], Config.of(options));
-    try (Compactor c = Compactor.builder(t.compaction()).interval(Duration.ofMillis(Long.parseLong(args[1])))
+    try (Compactor c = Compactor.builder(TableInternals.compaction(t)).interval(Duration.ofMillis(Long.parseLong(args[1])))
         .onCompleted(r -> print("COMPACTED " + r.instantTime() + " " + r.recordsWritten()))
         .onFailure(e -> print("FAILED " + e.getMessage().replace('\n', ' ')))
         .start()) {

@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,8 +34,8 @@ class CompactorProcessTest {
 
   private static void awaitCompleted(Table t, CompactFixture.Model model, int n) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (t.timeline().filter(i -> i.isCompleted() && i.action() == Action.COMMIT).instants().size() < n) {
-      assertTrue(System.nanoTime() < deadline, "the compactor process finished no compaction: " + t.timeline());
+    while (TableInternals.timeline(t).filter(i -> i.isCompleted() && i.action() == Action.COMMIT).instants().size() < n) {
+      assertTrue(System.nanoTime() < deadline, "the compactor process finished no compaction: " + TableInternals.timeline(t));
       assertEquals(model.expected(), CompactFixture.snapshot(t));
       Thread.sleep(100);
     }
@@ -69,7 +70,7 @@ class CompactorProcessTest {
         }
         toChild.write('\n');
         toChild.flush();
-        assertEquals(model.expected(), CompactFixture.snapshot(t), "after write " + i + ", " + t.timeline());
+        assertEquals(model.expected(), CompactFixture.snapshot(t), "after write " + i + ", " + TableInternals.timeline(t));
         if (i == 5) {
           // let the other process finish one, so that the later writes schedule more (reading all along)
           awaitCompleted(t, model, 1);
@@ -94,7 +95,7 @@ class CompactorProcessTest {
     assertEquals("END", lines.get(lines.size() - 1), lines.toString());
     assertTrue(lines.stream().noneMatch(l -> l.startsWith("FAILED")), lines.toString());
     long compactedByChild = lines.stream().filter(l -> l.startsWith("COMPACTED ")).count();
-    long completed = t.timeline().filter(i -> i.isCompleted() && i.action() == Action.COMMIT).instants().size();
+    long completed = TableInternals.timeline(t).filter(i -> i.isCompleted() && i.action() == Action.COMMIT).instants().size();
     assertTrue(compactedByChild >= 2, "one before the pause and one after: " + lines);
     assertEquals(completed, compactedByChild, "every compaction was run by the other process");
     assertTrue(t.compaction().pending().isEmpty());

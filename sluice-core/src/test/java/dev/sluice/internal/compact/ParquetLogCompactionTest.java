@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,8 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.log.LogBlockType;
 import java.io.IOException;
@@ -67,7 +67,7 @@ class ParquetLogCompactionTest {
     assertNotEquals(before, CompactFixture.readOptimized(t));
 
     String instant = t.compaction().scheduleNow().orElseThrow();
-    CompactionResult r = t.compaction().run(instant);
+    CompactionResult r = TableInternals.compaction(t).run(instant);
     assertEquals(before.size(), r.recordsWritten());
     assertEquals(before, CompactFixture.snapshot(t));
     assertEquals(before, CompactFixture.readOptimized(t), "read-optimized shows the rows merged from Parquet blocks");
@@ -80,11 +80,11 @@ class ParquetLogCompactionTest {
   void hfileBlocksAreRefusedBeforeAnythingIsWritten() throws IOException {
     Table t = CompactFixture.create(dir, Map.of("hoodie.logfile.data.block.format", "HFILE"));
     SluiceException e = assertThrows(SluiceException.class, () -> t.insert(round(0, 3, 1, "r0").iterator()));
-    assertEquals(ErrorKind.UNSUPPORTED, e.kind());
+    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
     assertTrue(e.getMessage().contains("hoodie.logfile.data.block.format"), e.getMessage());
     assertTrue(logFiles().isEmpty());
     Table bad = CompactFixture.create(dir.resolve("other"), Map.of("hoodie.logfile.data.block.format", "orc"));
-    assertEquals(ErrorKind.BAD_CONFIG,
+    assertEquals(SluiceException.Kind.BAD_CONFIG,
         assertThrows(SluiceException.class, () -> bad.insert(round(0, 3, 1, "r0").iterator())).kind());
   }
 

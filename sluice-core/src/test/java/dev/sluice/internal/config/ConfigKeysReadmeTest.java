@@ -1,5 +1,7 @@
 package dev.sluice.internal.config;
 
+import dev.sluice.api.ConfigKey;
+import dev.sluice.api.ConfigKeys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -8,8 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +36,7 @@ class HFileDamageTest {
     Files.write(f, b);
     try (HFileReader r = open(f)) {
       SluiceException e = assertThrows(SluiceException.class, () -> all(r));
-      assertEquals(ErrorKind.BAD_TABLE, e.kind());
+      assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
       assertTrue(e.getMessage().contains(f.toString()), e.getMessage());
       assertTrue(e.getMessage().contains("checksum mismatch") && e.getMessage().contains("offset " + victim.offset()), e.getMessage());
       // blocks before the damage still serve lookups: only the blocks on a key's path are read
@@ -56,7 +55,7 @@ class HFileDamageTest {
       b[(int) h.offset() + HFileFormat.HEADER_SIZE + 3] ^= 1;
       Path g = Files.write(dir.resolve(t + ".hfile"), b);
       SluiceException e = assertThrows(SluiceException.class, () -> open(g));
-      assertEquals(ErrorKind.BAD_TABLE, e.kind());
+      assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
       assertTrue(e.getMessage().contains(g.toString()) && e.getMessage().contains("offset " + h.offset()), e.getMessage());
     }
   }
@@ -67,7 +66,7 @@ class HFileDamageTest {
     byte[] b = Files.readAllBytes(f);
     Path cut = Files.write(dir.resolve("cut.hfile"), Arrays.copyOf(b, b.length - 10));
     SluiceException e = assertThrows(SluiceException.class, () -> open(cut));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("trailer") && e.getMessage().contains(cut.toString()), e.getMessage());
     Path tiny = Files.write(dir.resolve("tiny.hfile"), new byte[] {1, 2, 3});
     SluiceException t = assertThrows(SluiceException.class, () -> open(tiny));
@@ -84,7 +83,7 @@ class HFileDamageTest {
     try (HFileWriter w = HFileWriter.create(HFileTestFiles.STORAGE, dir.resolve("o.hfile").toString(), HFileWriterOptions.defaults())) {
       w.append("b", new byte[1]);
       SluiceException down = assertThrows(SluiceException.class, () -> w.append("a", new byte[1]));
-      assertEquals(ErrorKind.BAD_INPUT, down.kind());
+      assertEquals(SluiceException.Kind.BAD_INPUT, down.kind());
       assertTrue(down.getMessage().contains("key 'a' is not after the previous key 'b'"), down.getMessage());
       SluiceException again = assertThrows(SluiceException.class, () -> w.append("b", new byte[1]));
       assertTrue(again.getMessage().contains("repeats the previous key"), again.getMessage());
@@ -104,7 +103,7 @@ class HFileDamageTest {
     System.arraycopy(snappy.encode(), 0, b, b.length - HFileFormat.TRAILER_SIZE, HFileFormat.TRAILER_SIZE);
     Path g = Files.write(dir.resolve("snappy.hfile"), b);
     SluiceException e = assertThrows(SluiceException.class, () -> open(g));
-    assertEquals(ErrorKind.UNSUPPORTED, e.kind());
+    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
     assertTrue(e.getMessage().contains("SNAPPY"), e.getMessage());
   }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.internal.hfile.HFileCell;
 import dev.sluice.internal.hfile.HFileCompression;
 import dev.sluice.internal.hfile.HFileReader;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.net.URISyntaxException;

@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.hfile.HFileCell;
 import dev.sluice.internal.hfile.HFileCompression;
 import dev.sluice.internal.hfile.HFileReader;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -124,7 +123,7 @@ class HFileLogBlockTest {
     List<GenericRecord> recs = List.of(rec("k1", 1, "a"), rec("k2", 1, "b"), rec("k1", 2, "c"));
     SluiceException e = assertThrows(SluiceException.class,
         () -> write(List.of(DataBlock.hfile(Map.of(HeaderKey.INSTANT_TIME, "001"), SCHEMA, recs, "key"))));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("repeats the previous key"), e.getMessage());
   }
 
@@ -143,7 +142,7 @@ class HFileLogBlockTest {
     }
     DataBlock damaged = (DataBlock) LogFixture.readAll(storage, path).get(0);
     SluiceException e = assertThrows(SluiceException.class, () -> LogFixture.records(damaged, SCHEMA));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(path) && e.getMessage().contains("offset " + content.offset()), e.getMessage());
   }
 }

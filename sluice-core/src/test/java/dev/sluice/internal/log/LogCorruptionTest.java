@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -129,7 +128,7 @@ class LogCorruptionTest {
     bad[0] = 'X';
     String path = put("nomagic", bad);
     SluiceException e = assertThrows(SluiceException.class, () -> LogFixture.readAll(storage, path));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(path), e.getMessage());
   }
 
@@ -146,7 +145,7 @@ class LogCorruptionTest {
     ByteBuffer.wrap(bad).putInt(14, 0);
     String path = put("legacy", bad);
     SluiceException e = assertThrows(SluiceException.class, () -> LogFixture.readAll(storage, path));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(path) && e.getMessage().contains("version 0"), e.getMessage());
 
   }
@@ -170,7 +169,7 @@ class LogCorruptionTest {
     ByteBuffer.wrap(bad).putInt(22, 1000);
     String path = put("inner", bad);
     SluiceException e = assertThrows(SluiceException.class, () -> LogFixture.readAll(storage, path));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("offset 0"), e.getMessage());
   }
 
@@ -191,7 +190,7 @@ class LogCorruptionTest {
     List<LogBlock> blocks = LogFixture.readAll(storage, put("records", bad));
     DataBlock b = assertInstanceOf(DataBlock.class, blocks.get(0));
     SluiceException e = assertThrows(SluiceException.class, () -> LogFixture.records(b, LogFixture.SCHEMA));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
   }
 
   private static long findContentStart(byte[] f) {

@@ -11,7 +11,7 @@ import dev.sluice.storage.ObservedInput;
 import dev.sluice.storage.SeekableInput;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;

@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -87,7 +86,7 @@ class LogRoundTripTest {
     Schema reader = SchemaBuilder.record("Trip").namespace("test").fields().requiredString("missing_without_default").endRecord();
     LogBlock block = LogFixture.readAll(storage, LogFixture.logPath(dir.toString(), 1, "0-0-0")).get(0);
     SluiceException e = assertThrows(SluiceException.class, () -> LogFixture.records(block, reader));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("reader schema"), e.getMessage());
   }
 
@@ -193,7 +192,7 @@ class LogRoundTripTest {
     bad.put("id", null);
     SluiceException e = assertThrows(SluiceException.class,
         () -> write(List.of(DataBlock.of("001", LogFixture.SCHEMA, List.of(LogFixture.trip("ok", "p", 1, 1), bad)))));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("record 1"), e.getMessage());
     assertFalse(dir.resolve(Path.of(LogFixture.logPath(dir.toString(), 1, "0-0-0")).getFileName()).toFile().exists());
   }

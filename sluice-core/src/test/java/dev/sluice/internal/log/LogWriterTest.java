@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.storage.AppendRefusedException;
@@ -129,7 +128,7 @@ class LogWriterTest {
     }
     try (LogWriter w = writer(failing, "0-0-0", 1 << 30)) {
       SluiceException e = assertThrows(SluiceException.class, () -> w.appendBlocks(block("002", 1)));
-      assertEquals(ErrorKind.STORAGE, e.kind());
+      assertEquals(SluiceException.Kind.STORAGE, e.kind());
       assertTrue(e.getMessage().contains("disk on fire"));
     }
   }

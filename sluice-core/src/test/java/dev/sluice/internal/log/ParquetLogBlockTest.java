@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -114,7 +113,7 @@ class ParquetLogBlockTest {
     }
     DataBlock damaged = (DataBlock) LogFixture.readAll(storage, path).get(1);
     SluiceException e = assertThrows(SluiceException.class, () -> LogFixture.records(damaged, LogFixture.SCHEMA));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains(path), e.getMessage());
     assertTrue(e.getMessage().contains("offset " + blockOffset), e.getMessage());
   }

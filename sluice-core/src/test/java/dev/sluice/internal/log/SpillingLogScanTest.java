@@ -3,13 +3,13 @@ package dev.sluice.internal.log;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;

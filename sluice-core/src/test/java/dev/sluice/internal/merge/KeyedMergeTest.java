@@ -1,9 +1,10 @@
 package dev.sluice.internal.merge;
 
+import dev.sluice.api.MergeMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.internal.key.FieldPath;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.sluice.internal.rollback;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -12,10 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;
@@ -80,7 +80,7 @@ class RollbackTest {
   }
 
   private List<Instant> rollbacks() {
-    return table().timeline().filter(i -> i.action() == Action.ROLLBACK).instants();
+    return TableInternals.timeline(table()).filter(i -> i.action() == Action.ROLLBACK).instants();
   }
 
   private RollbackMetadata metadata(Instant rollback) {
@@ -140,19 +140,20 @@ class RollbackTest {
     storage.crashAt(call("CREATE_EXCLUSIVE", ".commit.requested"), 1);
     assertThrows(CrashingStorage.Crash.class, () -> table().upsert(it(batch(1))));
     storage.restart();
-    assertTrue(table().timeline().inflightWrites().isEmpty(), "died before its instant existed: nothing to undo");
+    assertTrue(TableInternals.timeline(table()).inflightWrites().isEmpty(), "died before its instant existed: nothing to undo");
     failed.add(crashedUpsert(batch(2), call("CREATE", ".parquet"), 2, "NEVER"));
     failed.add(crashedUpsert(batch(3), call("CREATE", ".marker.CREATE"), 2, "NEVER"));
     failed.add(crashedUpsert(batch(4), call("CREATE_EXCLUSIVE", ".commit"), 1, "NEVER"));
     assertEquals(before, rows(table()));
     Table next = Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", "NEVER"));
-    assertEquals(3, next.timeline().inflightWrites().size(), "NEVER leaves failed writes alone: " + next.timeline());
+    assertEquals(3, TableInternals.timeline(next).inflightWrites().size(),
+        "NEVER leaves failed writes alone: " + TableInternals.timeline(next));
     table().upsert(it(batch(5)));
     List<String> rolledBack = rollbacks().stream().map(this::metadata).map(m -> m.commitsRollback().get(0)).toList();
     List<String> newestFirst = new ArrayList<>(failed);
     newestFirst.sort(java.util.Comparator.reverseOrder());
     assertEquals(newestFirst, rolledBack);
-    assertTrue(table().timeline().inflightWrites().isEmpty());
+    assertTrue(TableInternals.timeline(table()).inflightWrites().isEmpty());
     assertEquals(List.of(), TableChecks.unreferenced(dir, false));
     assertEquals(60, rows(table()).size());
   }
@@ -162,12 +163,12 @@ class RollbackTest {
     Table t = create();
     t.insert(it(trips(0, 10, 2, 1)));
     String failed = crashedUpsert(batch(1), call("CREATE_EXCLUSIVE", ".inflight"), 1);
-    Instant pending = table().timeline().inflightWrites().get(0);
+    Instant pending = TableInternals.timeline(table()).inflightWrites().get(0);
     assertTrue(pending.isRequested(), pending.toString());
-    RollbackMetadata md = table().rollback(failed);
+    RollbackMetadata md = TableInternals.actions(table()).rollback(failed);
     assertEquals(List.of(failed), md.commitsRollback());
     assertTrue(md.partitionMetadata().isEmpty(), "a requested instant wrote nothing");
-    assertTrue(table().timeline().inflightWrites().isEmpty());
+    assertTrue(TableInternals.timeline(table()).inflightWrites().isEmpty());
   }
 
   @Test
@@ -180,7 +181,7 @@ class RollbackTest {
     storage.crashAt(call("DELETE", failed + ".parquet"), 2);
     assertThrows(CrashingStorage.Crash.class, () -> table().rollback(failed));
     storage.restart();
-    List<Instant> pendingRollbacks = table().timeline().filter(i -> i.action() == Action.ROLLBACK && !i.isCompleted())
+    List<Instant> pendingRollbacks = TableInternals.timeline(table()).filter(i -> i.action() == Action.ROLLBACK && !i.isCompleted())
         .instants();
     assertEquals(1, pendingRollbacks.size());
     assertEquals(before, rows(table()), "a half-done rollback of a never-completed write changes nothing readers see");
@@ -206,7 +207,7 @@ class RollbackTest {
     SluiceException none = assertThrows(SluiceException.class, () -> table().rollback("20000101000000000"));
     assertTrue(none.getMessage().contains("no write at that instant"), none.getMessage());
 
-    RollbackMetadata md = table().rollback(c3);
+    RollbackMetadata md = TableInternals.actions(table()).rollback(c3);
     assertEquals(List.of(c3), md.commitsRollback());
     assertEquals(second, rows(table()));
     table().rollback(c2);
@@ -222,7 +223,7 @@ class RollbackTest {
     String c1 = t.insert(it(trips(0, 20, 2, 1))).instantTime();
     t.savepoint(Optional.empty());
     SluiceException e = assertThrows(SluiceException.class, () -> table().rollback(c1));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().contains("savepointed"), e.getMessage());
   }
 
@@ -235,14 +236,14 @@ class RollbackTest {
     storage.crashAt(call("CREATE", ".parquet"), 1);
     assertThrows(CrashingStorage.Crash.class, () -> Tables.open(storage.storage(), dir.toString(), Config.of(lazy)).upsert(it(batch(1))));
     storage.restart();
-    List<Instant> pendingNow = table().timeline().inflightWrites();
+    List<Instant> pendingNow = TableInternals.timeline(table()).inflightWrites();
     String failed = pendingNow.get(pendingNow.size() - 1).time();
     assertTrue(Files.exists(dir.resolve(".hoodie/.heartbeat/" + failed)), "a lazy writer keeps a heartbeat");
     Table lazyTable = Tables.open(storage.storage(), dir.toString(), Config.of(lazy));
     assertEquals(List.of(), lazyTable.rollbackFailedWrites(), "its heartbeat is fresh: the writer may be alive");
     Files.setLastModifiedTime(dir.resolve(".hoodie/.heartbeat/" + failed),
         java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 600_000));
-    List<RollbackMetadata> done = lazyTable.rollbackFailedWrites();
+    List<RollbackMetadata> done = TableInternals.actions(lazyTable).rollbackFailedWrites();
     assertEquals(List.of(failed), done.stream().flatMap(m -> m.commitsRollback().stream()).collect(Collectors.toList()));
     assertFalse(Files.exists(dir.resolve(".hoodie/.heartbeat/" + failed)));
   }

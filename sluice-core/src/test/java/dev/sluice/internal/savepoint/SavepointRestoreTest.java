@@ -1,5 +1,6 @@
 package dev.sluice.internal.savepoint;
 
+import dev.sluice.internal.table.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -12,9 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
+import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
@@ -59,12 +60,12 @@ class SavepointRestoreTest {
     String c2 = t.upsert(it(changes(1))).instantTime();
     Map<String, GenericRecord> atSavepoint = rows(t);
     Set<String> filesAtSavepoint = TableChecks.dataFiles(dir);
-    SavepointMetadata sp = t.savepoint(Optional.empty());
+    SavepointMetadata sp = TableInternals.actions(t).savepoint(Optional.empty(), System.getProperty("user.name", ""), "");
     assertTrue(Files.exists(dir.resolve(".hoodie/" + c2 + ".savepoint")));
     assertTrue(Files.exists(dir.resolve(".hoodie/" + c2 + ".savepoint.inflight")));
     Set<String> latest = new TreeSet<>();
     for (String p : List.of("p0", "p1")) {
-      t.fileSystemView().latestBaseFiles(p).stream().map(BaseFile::fileName).forEach(latest::add);
+      TableInternals.fileSystemView(t).latestBaseFiles(p).stream().map(BaseFile::fileName).forEach(latest::add);
     }
     Set<String> recorded = new TreeSet<>();
     sp.partitionFiles().values().forEach(recorded::addAll);
@@ -78,10 +79,10 @@ class SavepointRestoreTest {
     Table never = Tables.open(storage.storage(), dir.toString(), Config.of(OPTIONS).with("hoodie.cleaner.policy.failed.writes", "NEVER"));
     assertThrows(CrashingStorage.Crash.class, () -> never.upsert(it(changes(3))));
     storage.restart();
-    List<Instant> after = table().timeline().writeTimeline().after(c2).instants();
+    List<Instant> after = TableInternals.timeline(table()).writeTimeline().after(c2).instants();
     assertEquals(3, after.size(), after.toString());
 
-    RestoreMetadata md = table().restore(c2);
+    RestoreMetadata md = TableInternals.actions(table()).restore(c2);
     assertEquals(atSavepoint, rows(table()));
     List<String> newestFirst = new ArrayList<>();
     for (int i = after.size() - 1; i >= 0; i--) {
@@ -89,17 +90,17 @@ class SavepointRestoreTest {
     }
     assertEquals(newestFirst, md.instantsToRollback());
     assertEquals(Set.copyOf(newestFirst), md.rollbacks().keySet());
-    assertTrue(table().timeline().writeTimeline().after(c2).isEmpty(), "no write after the savepoint is left");
-    assertTrue(table().timeline().filter(i -> i.action() == Action.ROLLBACK).isEmpty(),
+    assertTrue(TableInternals.timeline(table()).writeTimeline().after(c2).isEmpty(), "no write after the savepoint is left");
+    assertTrue(TableInternals.timeline(table()).filter(i -> i.action() == Action.ROLLBACK).isEmpty(),
         "the restore's rollback instants are removed when it completes");
-    Instant restore = table().timeline().filter(i -> i.action() == Action.RESTORE).lastInstant().orElseThrow();
+    Instant restore = TableInternals.timeline(table()).filter(i -> i.action() == Action.RESTORE).lastInstant().orElseThrow();
     assertTrue(restore.isCompleted());
     TimelineStore store = new TimelineStore(storage.storage(), dir.toString());
     assertEquals(md, RestoreMetadata.fromAvroBytes(store.read(restore), "restore"));
     RestorePlan plan = RestorePlan.fromAvroBytes(store.read(Instant.requested(restore.time(), Action.RESTORE)), "plan");
     assertEquals(c2, plan.savepointToRestoreTimestamp());
     assertEquals(filesAtSavepoint, TableChecks.dataFiles(dir), "exactly the files of the savepoint state are left");
-    assertTrue(table().timeline().filter(i -> i.action() == Action.SAVEPOINT).lastInstant().isPresent(), "savepoint kept");
+    assertTrue(TableInternals.timeline(table()).filter(i -> i.action() == Action.SAVEPOINT).lastInstant().isPresent(), "savepoint kept");
 
     table().upsert(it(changes(4)));
     assertEquals(atSavepoint.size() + 10, rows(table()).size(), "writes go on after a restore");
@@ -118,7 +119,7 @@ class SavepointRestoreTest {
     assertTrue(later.getMessage().contains(c2) && later.getMessage().contains("Delete them first"), later.getMessage());
     SluiceException twice = assertThrows(SluiceException.class, () -> t.savepoint(Optional.of(c2)));
     assertTrue(twice.getMessage().contains("savepointed already"), twice.getMessage());
-    t.actions().deleteSavepoint(c2);
+    t.deleteSavepoint(c2);
     assertFalse(Files.exists(dir.resolve(".hoodie/" + c2 + ".savepoint")));
     assertFalse(Files.exists(dir.resolve(".hoodie/" + c2 + ".savepoint.inflight")));
     t.restore(c1);
@@ -146,9 +147,9 @@ class SavepointRestoreTest {
     assertThrows(SluiceException.class, () -> table().rollbackFailedWrites());
     table().restore(sp);
     assertEquals(atSavepoint, rows(table()));
-    assertEquals(1, table().timeline().filter(i -> i.action() == Action.RESTORE).instants().size(),
+    assertEquals(1, TableInternals.timeline(table()).filter(i -> i.action() == Action.RESTORE).instants().size(),
         "the interrupted restore was finished, not started again");
-    assertTrue(table().timeline().filter(i -> i.action() == Action.ROLLBACK).isEmpty());
+    assertTrue(TableInternals.timeline(table()).filter(i -> i.action() == Action.ROLLBACK).isEmpty());
     table().upsert(it(changes(4)));
   }
 }

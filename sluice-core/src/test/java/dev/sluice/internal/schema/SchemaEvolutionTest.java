@@ -1,5 +1,6 @@
 package dev.sluice.internal.schema;
 
+import dev.sluice.internal.table.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,10 +10,9 @@ import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.table.TableType;
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.TableType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,7 +104,7 @@ class SchemaEvolutionTest {
     Table t = create(TableType.MERGE_ON_READ);
     SluiceException e = assertThrows(SluiceException.class,
         () -> t.upsert(List.of(v2("k1", 2, 10_000_000_000L, 2.25, "evolved")).iterator()));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("widens a column type") && e.getMessage().contains("compacted"), e.getMessage());
     assertEquals(V1, t.schema());
   }
@@ -126,7 +126,7 @@ class SchemaEvolutionTest {
     assertNull(old.get("note"));
     assertTrue(GenericData.get().validate(V2, old), "every row is a valid V2 record: " + old);
     for (var p : List.of("p0", "p1")) {
-      for (var f : t.fileSystemView().latestBaseFiles(p)) {
+      for (var f : TableInternals.fileSystemView(t).latestBaseFiles(p)) {
         try (var reader = dev.sluice.internal.basefile.BaseFileReader.open(t.storage(), f.path())) {
           assertEquals(Schema.Type.LONG, reader.footer().schema().getField("count").schema().getType(), f.path());
         }
@@ -142,7 +142,7 @@ class SchemaEvolutionTest {
   void incompatibleChangesAreRefusedAndTheTableStaysAsItWas(Change change) throws java.io.IOException {
     Table t = create(TableType.COPY_ON_WRITE);
     List<String> files = listing();
-    String timeline = t.timeline().toString();
+    String timeline = TableInternals.timeline(t).toString();
     Schema bad = change.schema();
     GenericData.Record r = new GenericData.Record(bad);
     for (Schema.Field f : bad.getFields()) {
@@ -156,10 +156,10 @@ class SchemaEvolutionTest {
       });
     }
     SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(List.of((GenericRecord) r).iterator()));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("'" + change.field + "'") && e.getMessage().contains(change.says), e.getMessage());
     assertEquals(files, listing());
-    assertEquals(timeline, t.timeline().toString());
+    assertEquals(timeline, TableInternals.timeline(t).toString());
     assertEquals(V1, t.schema());
   }
 

@@ -1,6 +1,6 @@
 package dev.sluice.internal.spill;
 
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,7 +191,7 @@ class SpillableMapTest {
       assertFalse(m.containsKey("e"));
       assertEquals(keys.size(), drain(m).size());
       SluiceException e = assertThrows(SluiceException.class, () -> m.put("bad\uD800", new Val("x", 1)));
-      assertEquals(ErrorKind.BAD_INPUT, e.kind());
+      assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     }
   }
 
@@ -267,7 +266,7 @@ class SpillableMapTest {
   @Test
   void builderValidatesItsOptions() {
     SluiceException noDir = assertThrows(SluiceException.class, () -> SpillableMap.builder(VAL).build());
-    assertEquals(ErrorKind.BAD_CONFIG, noDir.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, noDir.kind());
     assertThrows(SluiceException.class, () -> SpillableMap.builder(VAL).memoryBudgetBytes(-1));
   }
 
@@ -276,7 +275,7 @@ class SpillableMapTest {
     Path notADir = Files.writeString(dir.resolve("file"), "x");
     try (SpillableMap<Val> m = SpillableMap.builder(VAL).memoryBudgetBytes(0).spillDirectory(notADir).build()) {
       SluiceException e = assertThrows(SluiceException.class, () -> m.put("a", new Val("1", 1)));
-      assertEquals(ErrorKind.STORAGE, e.kind());
+      assertEquals(SluiceException.Kind.STORAGE, e.kind());
       assertTrue(e.getMessage().contains(notADir.toString()), e.getMessage());
     }
   }

@@ -1,12 +1,12 @@
 package dev.sluice.internal.table;
 
+import dev.sluice.api.TableType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
 import java.io.IOException;
@@ -104,14 +104,14 @@ class TableConfigStoreTest {
     TableConfigStore.write(storage, dir.toString(), TableConfig.builder().name("trips").recordKeyFields("k").build());
     Files.writeString(props(), Files.readString(props()).replace("3761586722", "12345"));
     SluiceException e = assertThrows(SluiceException.class, () -> TableConfigStore.read(storage, dir.toString()));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("hoodie.properties"), e.getMessage());
   }
 
   @Test
   void missingConfigIsABadTable() {
     SluiceException e = assertThrows(SluiceException.class, () -> TableConfigStore.read(storage, dir.toString()));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("no hoodie.properties"), e.getMessage());
   }
 

@@ -1,12 +1,12 @@
 package dev.sluice.internal.table;
 
+import dev.sluice.api.TableType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,7 +122,7 @@ class TableConfigTest {
   void badValuesAreConfigErrors() {
     SluiceException e = assertThrows(SluiceException.class,
         () -> TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.type", "SIDEWAYS")).type());
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertThrows(SluiceException.class, () -> TableConfig.of(Map.of("hoodie.table.type", "COPY_ON_WRITE")));
     assertThrows(SluiceException.class, () -> TableConfig.builder().recordKeyFields("k").build());
   }

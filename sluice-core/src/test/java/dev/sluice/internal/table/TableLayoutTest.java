@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ class TableLayoutTest {
     TableLayout.initialize(new LocalStorage(), dir.toString(), c);
     SluiceException e = assertThrows(SluiceException.class,
         () -> TableLayout.initialize(new LocalStorage(), dir.toString(), c));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().contains("already exists"), e.getMessage());
   }
 }

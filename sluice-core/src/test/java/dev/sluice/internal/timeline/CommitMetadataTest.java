@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -143,7 +142,7 @@ class CommitMetadataTest {
   void malformedJsonIsABadTable() {
     SluiceException e = assertThrows(SluiceException.class,
         () -> CommitMetadata.fromJson("[1,2".getBytes(StandardCharsets.UTF_8)));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
   }
 
   @Test

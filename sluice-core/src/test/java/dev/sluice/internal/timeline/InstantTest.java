@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

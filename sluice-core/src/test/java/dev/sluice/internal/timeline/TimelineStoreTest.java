@@ -6,8 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +60,7 @@ class TimelineStoreTest {
     Files.createFile(dir.resolve(".hoodie/20261203172606805.rollback.requested"));
     SluiceException e = assertThrows(SluiceException.class,
         () -> store.createRequested(Instant.requested("20261203172606805", Action.COMMIT), new byte[0], true));
-    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind());
     assertTrue(e.getMessage().contains("20261203172606805.rollback.requested has the same instant time"), e.getMessage());
     assertFalse(exists("20261203172606805.commit.requested"), "the clashing request is removed again");
     // one process alone never repeats a time: without other writers only the name is checked
@@ -92,7 +91,7 @@ class TimelineStoreTest {
     Instant inflight = store.transitionToInflight(req, new byte[0]);
     Files.writeString(dir.resolve(".hoodie/002.deltacommit"), "other writer");
     SluiceException e = assertThrows(SluiceException.class, () -> store.complete(inflight, new byte[] {1}));
-    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind());
     assertEquals("other writer", Files.readString(dir.resolve(".hoodie/002.deltacommit")), "never overwritten");
   }
 
@@ -100,12 +99,12 @@ class TimelineStoreTest {
   void transitionsNeedThePreviousState() {
     SluiceException e = assertThrows(SluiceException.class,
         () -> store.transitionToInflight(Instant.requested("003", Action.COMMIT), new byte[0]));
-    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind());
     e = assertThrows(SluiceException.class, () -> store.complete(Instant.inflight("003", Action.COMMIT), new byte[0]));
-    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind());
     store.createRequested(Instant.requested("003", Action.COMMIT), new byte[0]);
     e = assertThrows(SluiceException.class, () -> store.createRequested(Instant.requested("003", Action.COMMIT), new byte[0]));
-    assertEquals(ErrorKind.CONFLICT, e.kind());
+    assertEquals(SluiceException.Kind.CONFLICT, e.kind());
   }
 
   @Test
@@ -148,7 +147,7 @@ class TimelineStoreTest {
     Files.writeString(dir.resolve(".hoodie/008.commit"), "{ \"partitionToWriteStats\" : ");
     SluiceException e = assertThrows(SluiceException.class,
         () -> store.readCommitMetadata(Instant.completed("008", Action.COMMIT)));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("008.commit"), e.getMessage());
   }
 

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.merge.MergeMode;
+import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.merge.WriteRecord;
-import dev.sluice.internal.util.CloseableIterator;
+import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,14 +1,14 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.api.WriteOperation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.config.Config;
-import dev.sluice.internal.config.ConfigKeys;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.read.ReadSettings;
 import java.nio.file.Path;
 import java.util.Map;
@@ -54,13 +54,13 @@ class WriteSettingsTest {
   void aBadLogBlockFormatOrIndexTypeIsRefusedWhenTheSettingsAreRead() {
     SluiceException e = assertThrows(SluiceException.class,
         () -> WriteSettings.from(Config.of(Map.of("hoodie.logfile.data.block.format", "orc"))));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     SluiceException h = assertThrows(SluiceException.class,
         () -> WriteSettings.from(Config.of(Map.of("hoodie.logfile.data.block.format", "hfile"))));
-    assertEquals(ErrorKind.UNSUPPORTED, h.kind());
+    assertEquals(SluiceException.Kind.UNSUPPORTED, h.kind());
     SluiceException i = assertThrows(SluiceException.class,
         () -> WriteSettings.from(Config.of(Map.of("hoodie.index.type", "HBASE"))));
-    assertEquals(ErrorKind.BAD_CONFIG, i.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, i.kind());
     assertTrue(i.getMessage().contains("hoodie.index.type"), i.getMessage());
   }
 }

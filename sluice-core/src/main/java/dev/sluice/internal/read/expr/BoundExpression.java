@@ -1,5 +1,6 @@
 package dev.sluice.internal.read.expr;
 
+import dev.sluice.api.Expression;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -91,7 +92,7 @@ public final class BoundExpression implements Predicate<GenericRecord> {
    * dates, times and timestamps may be their Avro numbers or {@code java.time} values; decimals may be bytes,
    * fixed or {@link java.math.BigDecimal}.
    *
-   * @throws dev.sluice.internal.error.SluiceException (BAD_INPUT) if a value's Java type does not fit its schema type
+   * @throws dev.sluice.api.SluiceException (BAD_INPUT) if a value's Java type does not fit its schema type
    */
   @Override
   public boolean test(GenericRecord record) {

@@ -1,8 +1,9 @@
 package dev.sluice.internal.read.expr;
 
+import dev.sluice.api.Expression.Op;
+import dev.sluice.api.Expression;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.read.expr.Expression.Op;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

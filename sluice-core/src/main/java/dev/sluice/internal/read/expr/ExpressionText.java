@@ -1,5 +1,7 @@
 package dev.sluice.internal.read.expr;
 
+import dev.sluice.api.Expression;
+import dev.sluice.api.ExpressionParser;
 import dev.sluice.internal.error.Errors;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -13,22 +15,22 @@ import java.util.Set;
 import java.util.UUID;
 
 /** The textual form shared by {@link Expression#toString()} and {@link ExpressionParser}, and its checks. */
-final class ExpressionText {
+public final class ExpressionText {
   /** What failed, in every error about an expression. */
-  static final String WHAT = "--where expression";
+  public static final String WHAT = "--where expression";
 
   /** Words that cannot be bare column names; quote such a column with backticks. */
-  static final Set<String> KEYWORDS = Set.of("and", "or", "not", "in", "is", "null", "true", "false");
+  public static final Set<String> KEYWORDS = Set.of("and", "or", "not", "in", "is", "null", "true", "false");
 
   private ExpressionText() {
   }
 
   /** Splits a column into its nested field names. Avro names cannot contain dots, so dots always separate. */
-  static List<String> segments(String column) {
+  public static List<String> segments(String column) {
     return List.of(column.split("\\.", -1));
   }
 
-  static void checkColumn(String column) {
+  public static void checkColumn(String column) {
     if (column == null || column.isEmpty()) {
       throw Errors.badRequest(WHAT, "a column name is empty", "Name a field of the table schema.");
     }
@@ -40,7 +42,7 @@ final class ExpressionText {
     }
   }
 
-  static void checkLiteral(String column, Object literal) {
+  public static void checkLiteral(String column, Object literal) {
     boolean ok = literal == null || literal instanceof CharSequence || literal instanceof Boolean
         || literal instanceof Byte || literal instanceof Short || literal instanceof Integer || literal instanceof Long
         || literal instanceof BigInteger || literal instanceof BigDecimal || literal instanceof Float
@@ -53,7 +55,7 @@ final class ExpressionText {
   }
 
   /** A column in parser syntax: each field name bare when it can be, else in backticks. */
-  static String column(String column) {
+  public static String column(String column) {
     StringBuilder sb = new StringBuilder();
     for (String segment : segments(column)) {
       if (sb.length() > 0) {
@@ -68,7 +70,7 @@ final class ExpressionText {
     return sb.toString();
   }
 
-  static boolean isBareName(String s) {
+  public static boolean isBareName(String s) {
     if (s.isEmpty() || !isNameStart(s.charAt(0)) || KEYWORDS.contains(s.toLowerCase(Locale.ROOT))) {
       return false;
     }
@@ -80,16 +82,16 @@ final class ExpressionText {
     return true;
   }
 
-  static boolean isNameStart(char c) {
+  public static boolean isNameStart(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 
-  static boolean isNamePart(char c) {
+  public static boolean isNamePart(char c) {
     return isNameStart(c) || (c >= '0' && c <= '9');
   }
 
   /** A literal in parser syntax. */
-  static String literal(Object literal) {
+  public static String literal(Object literal) {
     if (literal == null) {
       return "null";
     }
@@ -109,7 +111,7 @@ final class ExpressionText {
     return quote(literal.toString());
   }
 
-  static String quote(String s) {
+  public static String quote(String s) {
     return "'" + s.replace("'", "''") + "'";
   }
 }

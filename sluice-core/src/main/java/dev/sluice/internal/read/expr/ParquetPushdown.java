@@ -1,6 +1,6 @@
 package dev.sluice.internal.read.expr;
 
-import dev.sluice.internal.read.expr.Expression.Op;
+import dev.sluice.api.Expression.Op;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 /**
- * Row predicates for queries: {@link dev.sluice.internal.read.expr.Expression} (built with
- * {@link dev.sluice.internal.read.expr.Expressions} or parsed from {@code --where} text by
- * {@link dev.sluice.internal.read.expr.ExpressionParser}), bound to an Avro schema by
+ * Row predicates for queries: {@link dev.sluice.api.Expression} (built with
+ * {@link dev.sluice.api.Expressions} or parsed from {@code --where} text by
+ * {@link dev.sluice.api.ExpressionParser}), bound to an Avro schema by
  * {@link dev.sluice.internal.read.expr.ExpressionBinder}. The resulting {@link dev.sluice.internal.read.expr.BoundExpression} is used
  * three ways: pruning partitions from their path values, pushing a safe (never row-dropping) filter into Parquet
  * statistics, and filtering records exactly.

@@ -1,12 +1,12 @@
 package dev.sluice.internal.read.expr;
 
+import dev.sluice.api.ExpressionParser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -183,7 +183,7 @@ class BoundExpressionTest {
     GenericRecord r = new GenericData.Record(TestRows.SCHEMA);
     r.put("i", "seven");
     SluiceException e = assertThrows(SluiceException.class, () -> matches("i = 7", r));
-    assertEquals(ErrorKind.BAD_INPUT, e.kind());
+    assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
     assertTrue(e.getMessage().contains("field 'i'"), e.getMessage());
   }
 }

@@ -1,16 +1,16 @@
 package dev.sluice.internal.read.expr;
 
-import static dev.sluice.internal.read.expr.Expressions.eq;
-import static dev.sluice.internal.read.expr.Expressions.gt;
-import static dev.sluice.internal.read.expr.Expressions.in;
-import static dev.sluice.internal.read.expr.Expressions.isNull;
-import static dev.sluice.internal.read.expr.Expressions.lt;
+import dev.sluice.api.ExpressionParser;
+import static dev.sluice.api.Expressions.eq;
+import static dev.sluice.api.Expressions.gt;
+import static dev.sluice.api.Expressions.in;
+import static dev.sluice.api.Expressions.isNull;
+import static dev.sluice.api.Expressions.lt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -23,7 +23,7 @@ class ExpressionBinderTest {
   private static SluiceException bindFails(String where) {
     SluiceException e = assertThrows(SluiceException.class,
         () -> ExpressionBinder.bind(ExpressionParser.parse(where), TestRows.SCHEMA));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     return e;
   }
 

@@ -1,24 +1,25 @@
 package dev.sluice.internal.read.expr;
 
-import static dev.sluice.internal.read.expr.Expressions.and;
-import static dev.sluice.internal.read.expr.Expressions.eq;
-import static dev.sluice.internal.read.expr.Expressions.ge;
-import static dev.sluice.internal.read.expr.Expressions.gt;
-import static dev.sluice.internal.read.expr.Expressions.in;
-import static dev.sluice.internal.read.expr.Expressions.isNotNull;
-import static dev.sluice.internal.read.expr.Expressions.isNull;
-import static dev.sluice.internal.read.expr.Expressions.le;
-import static dev.sluice.internal.read.expr.Expressions.lt;
-import static dev.sluice.internal.read.expr.Expressions.ne;
-import static dev.sluice.internal.read.expr.Expressions.not;
-import static dev.sluice.internal.read.expr.Expressions.or;
+import dev.sluice.api.Expression;
+import dev.sluice.api.ExpressionParser;
+import static dev.sluice.api.Expressions.and;
+import static dev.sluice.api.Expressions.eq;
+import static dev.sluice.api.Expressions.ge;
+import static dev.sluice.api.Expressions.gt;
+import static dev.sluice.api.Expressions.in;
+import static dev.sluice.api.Expressions.isNotNull;
+import static dev.sluice.api.Expressions.isNull;
+import static dev.sluice.api.Expressions.le;
+import static dev.sluice.api.Expressions.lt;
+import static dev.sluice.api.Expressions.ne;
+import static dev.sluice.api.Expressions.not;
+import static dev.sluice.api.Expressions.or;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
-import dev.sluice.internal.read.expr.Expression.Op;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.Expression.Op;
 import java.math.BigDecimal;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -138,7 +139,7 @@ class ExpressionParserTest {
   void reportsThePositionOfAnUnexpectedToken() {
     String text = "ts > 100 and )";
     SluiceException e = assertThrows(SluiceException.class, () -> parse(text));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().startsWith("--where expression: unexpected ')' at position " + (text.indexOf(')') + 1)
         + " in: " + text), e.getMessage());
   }
@@ -186,7 +187,7 @@ class ExpressionParserTest {
 
   private static void assertMessage(String text, String part) {
     SluiceException e = assertThrows(SluiceException.class, () -> parse(text));
-    assertEquals(ErrorKind.BAD_CONFIG, e.kind());
+    assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().contains(part), e.getMessage());
   }
 }

@@ -1,9 +1,11 @@
 package dev.sluice.internal.read.expr;
 
+import dev.sluice.api.Expression;
+import dev.sluice.api.ExpressionParser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.read.expr.Expression.Op;
+import dev.sluice.api.Expression.Op;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.sluice.internal.read.expr;
 
+import dev.sluice.api.ExpressionParser;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

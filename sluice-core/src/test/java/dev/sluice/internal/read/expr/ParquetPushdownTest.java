@@ -1,5 +1,6 @@
 package dev.sluice.internal.read.expr;
 
+import dev.sluice.api.ExpressionParser;
 import static org.apache.parquet.filter2.predicate.FilterApi.and;
 import static org.apache.parquet.filter2.predicate.FilterApi.binaryColumn;
 import static org.apache.parquet.filter2.predicate.FilterApi.booleanColumn;

@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.internal.clean.CleanAvro;
 import dev.sluice.internal.compact.CompactionPlan;
-import dev.sluice.internal.error.ErrorKind;
-import dev.sluice.internal.error.SluiceException;
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.rollback.PartitionRollback;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.RollbackPlan;
@@ -79,7 +78,7 @@ class AvroContainerTest {
     byte[] bytes = rollbackMetadata().toAvroBytes();
     byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length / 2);
     SluiceException e = assertThrows(SluiceException.class, () -> RollbackMetadata.fromAvroBytes(cut, "/t/.hoodie/1.rollback"));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("/t/.hoodie/1.rollback"), e.getMessage());
   }
 
@@ -96,14 +95,14 @@ class AvroContainerTest {
     // a rollback plan or a completed savepoint must hold a record: an empty one is a damaged table, named
     SluiceException e = assertThrows(SluiceException.class,
         () -> RollbackPlan.fromAvroBytes(empty, "/t/.hoodie/1.rollback.requested"));
-    assertEquals(ErrorKind.BAD_TABLE, e.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
     assertTrue(e.getMessage().contains("/t/.hoodie/1.rollback.requested"), e.getMessage());
     assertTrue(e.getMessage().contains("empty"), e.getMessage());
     SluiceException s = assertThrows(SluiceException.class,
         () -> SavepointMetadata.fromAvroBytes(empty, "/t/.hoodie/4.savepoint"));
-    assertEquals(ErrorKind.BAD_TABLE, s.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, s.kind());
     SluiceException g = assertThrows(SluiceException.class, () -> AvroContainer.readRequired(empty, "/t/x"));
-    assertEquals(ErrorKind.BAD_TABLE, g.kind());
+    assertEquals(SluiceException.Kind.BAD_TABLE, g.kind());
   }
 
   @Test
@@ -119,7 +118,7 @@ class AvroContainerTest {
         assertThrows(SluiceException.class, () -> AvroContainer.read(headerOnly, schema, "/t/.hoodie/5.savepoint")),
         assertThrows(SluiceException.class, () -> AvroContainer.read(headerOnly, "/t/.hoodie/5.savepoint")),
         assertThrows(SluiceException.class, () -> CleanAvro.decodePlan(headerOnly, "/t", "/t/.hoodie/5.savepoint")))) {
-      assertEquals(ErrorKind.BAD_TABLE, e.kind());
+      assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
       assertTrue(e.getMessage().contains("/t/.hoodie/5.savepoint") && e.getMessage().contains("no record"),
           e.getMessage());
     }

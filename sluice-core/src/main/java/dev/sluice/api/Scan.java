@@ -1,0 +1,128 @@
+package dev.sluice.api;
+
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.read.ScanPlan;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * An immutable query builder: each method returns a new scan. {@link #open()} starts reading.
+ *
+ * <pre>{@code
+ * try (CloseableIterator<GenericRecord> rows = table.newScan().select("id", "ts").filter(Expressions.gt("ts", 5L)).open()) {
+ *   rows.forEachRemaining(System.out::println);
+ * }
+ * }</pre>
+ */
+public final class Scan {
+  private final ScanOptions options;
+  private final Function<ScanOptions, ScanPlan> planner;
+
+  /** A scan with {@code options}, planned by {@code planner} (the table's). */
+  Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner) {
+    this.options = options;
+    this.planner = planner;
+  }
+
+  /** Only these user columns, in this order. */
+  public Scan select(List<String> columns) {
+    return with(options.withColumns(columns));
+  }
+
+  /** Only these user columns, in this order. */
+  public Scan select(String... columns) {
+    return select(List.of(columns));
+  }
+
+  /** Only rows matching {@code filter}. */
+  public Scan filter(Expression filter) {
+    return with(options.withFilter(Optional.of(filter)));
+  }
+
+  /** The snapshot as of instant {@code instantTime} ({@code yyyyMMddHHmmssSSS}). */
+  public Scan asOf(String instantTime) {
+    return with(options.withAsOf(Optional.of(instantTime)));
+  }
+
+  /** Also return the {@code _hoodie_*} meta columns (first). */
+  public Scan withMetaColumns(boolean include) {
+    return with(options.withMetaColumns(include));
+  }
+
+  /** At most {@code n} rows. */
+  public Scan limit(long n) {
+    return with(options.withLimit(n));
+  }
+
+  /** Snapshot (default), read-optimized or incremental (then give the range with {@link #incremental}). */
+  public Scan queryType(QueryType type) {
+    return with(options.withQueryType(type));
+  }
+
+  /**
+   * An incremental query of the instants after {@code beginInstant} up to the latest completed write: the latest
+   * state of every record whose latest version one of them wrote.
+   */
+  public Scan incremental(String beginInstant) {
+    return with(options.withQueryType(QueryType.INCREMENTAL).withRange(Optional.of(beginInstant), Optional.empty()));
+  }
+
+  /**
+   * An incremental query of the instants in ({@code beginInstant}, {@code endInstant}]: the state as of
+   * {@code endInstant} of every record whose latest version (as of then) one of them wrote.
+   */
+  public Scan incremental(String beginInstant, String endInstant) {
+    return with(options.withQueryType(QueryType.INCREMENTAL)
+        .withRange(Optional.of(beginInstant), Optional.of(endInstant)));
+  }
+
+  /**
+   * Incremental queries: also return the records deleted in the range, as their version at the range's start
+   * with an extra boolean column {@code _hoodie_is_deleted} = true (false on the other rows).
+   */
+  public Scan includeDeletes(boolean include) {
+    return with(options.withIncludeDeletes(include));
+  }
+
+  /**
+   * Reads file slices on up to {@code threads} threads (default: the table's {@code sluice.read.parallelism},
+   * itself 1). Each thread reads whole slices (log merge, projection and filter included) and hands rows over in
+   * batches through a bounded queue, so memory grows with the thread count, not the table. With more than one
+   * thread, rows of one file group keep their order but the order across file groups is not defined; a limit
+   * still returns exactly that many rows. Closing the iterator stops the threads. (Incremental queries with
+   * {@link #includeDeletes} compare two states and read on one thread.)
+   */
+  public Scan parallelism(int threads) {
+    if (threads < 1) {
+      throw Errors.badRequest("scan parallelism " + threads, "must be at least 1", "pass 1 or more threads");
+    }
+    return with(options.withParallelism(Optional.of(threads)));
+  }
+
+  /** The options so far. */
+  public ScanOptions options() {
+    return options;
+  }
+
+  /** The schema of the rows {@link #open()} returns. */
+  public Schema schema() {
+    return planner.apply(options).outputSchema();
+  }
+
+  /** Plans the scan (file listing, pruning) without reading rows (engine tests look at the plan). */
+  ScanPlan plan() {
+    return planner.apply(options);
+  }
+
+  /** Reads the rows; close the iterator to release open files. */
+  public CloseableIterator<GenericRecord> open() {
+    return planner.apply(options).open();
+  }
+
+  private Scan with(ScanOptions o) {
+    return new Scan(o, planner);
+  }
+}

@@ -1,0 +1,166 @@
+package dev.sluice.tools.records;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.sluice.api.SluiceException;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Writes records as CSV in the form {@link RecordSources} reads ({@link InputFormat#CSV}): a header of field
+ * names, then one line per record; null is an empty cell, the empty string is {@code ""}, cells with commas,
+ * quotes or line breaks are quoted (RFC 4180), scalars use the same text as JSON, and records, arrays and maps
+ * are JSON text.
+ */
+public final class CsvRecordWriter implements RecordFormatter {
+  private final Writer out;
+  private final Schema schema;
+  private final CellWriter[] cells;
+  private boolean headerDone;
+  private Schema checked;
+
+  /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until used. */
+  public CsvRecordWriter(OutputStream out, Schema schema) {
+    this(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16), schema);
+  }
+
+  /** A writer of records of {@code schema} to {@code out}. */
+  public CsvRecordWriter(Writer out, Schema schema) {
+    this.out = out;
+    this.schema = schema;
+    List<Schema.Field> fields = schema.getFields();
+    this.cells = new CellWriter[fields.size()];
+    for (Schema.Field f : fields) {
+      cells[f.pos()] = cellWriter(f.schema());
+    }
+  }
+
+  @Override
+  public void write(GenericRecord record) throws IOException {
+    if (record.getSchema() != checked) {
+      JsonRecordWriter.checkSchema(schema, record);
+      checked = record.getSchema();
+    }
+    header();
+    for (int i = 0; i < cells.length; i++) {
+      if (i > 0) {
+        out.write(',');
+      }
+      Object v = record.get(i);
+      if (v != null) {
+        String text;
+        try {
+          text = cells[i].text(v);
+        } catch (ClassCastException | NullPointerException | AvroRuntimeException e) {
+          throw SluiceException.internal("field " + schema.getFields().get(i).name() + " does not match its schema: " + e, e);
+        }
+        writeCell(out, text);
+      }
+    }
+    out.write('\n');
+  }
+
+  @Override
+  public void close() throws IOException {
+    header();
+    out.flush();
+  }
+
+  private void header() throws IOException {
+    if (headerDone) {
+      return;
+    }
+    headerDone = true;
+    for (Schema.Field f : schema.getFields()) {
+      if (f.pos() > 0) {
+        out.write(',');
+      }
+      writeCell(out, f.name());
+    }
+    out.write('\n');
+  }
+
+  /** Writes a cell's text, quoted when it is empty or holds a comma, quote or line break. */
+  static void writeCell(Writer out, String text) throws IOException {
+    if (!needsQuotes(text)) {
+      out.write(text);
+      return;
+    }
+    out.write('"');
+    int start = 0;
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) == '"') {
+        out.write(text, start, i + 1 - start);
+        out.write('"');
+        start = i + 1;
+      }
+    }
+    out.write(text, start, text.length() - start);
+    out.write('"');
+  }
+
+  private static boolean needsQuotes(String text) {
+    if (text.isEmpty()) {
+      return true;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+        return true;
+      }
+    }
+    // A leading byte-order mark would be stripped from the first header cell on reading.
+    return text.charAt(0) == '\uFEFF';
+  }
+
+  /** The text of one non-null cell value. */
+  @FunctionalInterface
+  interface CellWriter {
+    String text(Object value);
+  }
+
+  static CellWriter cellWriter(Schema schema) {
+    switch (schema.getType()) {
+      case RECORD:
+      case ARRAY:
+      case MAP:
+        JsonValueWriter json = JsonValueWriter.compile(schema);
+        return v -> jsonText(json, v);
+      case UNION:
+        Schema single = Schemas.singleNonNull(schema);
+        if (single != null) {
+          return cellWriter(single);
+        }
+        CellWriter[] branches = new CellWriter[schema.getTypes().size()];
+        for (int i = 0; i < branches.length; i++) {
+          Schema b = schema.getTypes().get(i);
+          branches[i] = b.getType() == Schema.Type.NULL ? v -> "" : cellWriter(b);
+        }
+        return v -> branches[GenericData.get().resolveUnion(schema, v)].text(v);
+      case NULL:
+        return v -> "";
+      default:
+        TextFormat.ValueText text = TextFormat.compile(schema);
+        return text::format;
+    }
+  }
+
+  private static String jsonText(JsonValueWriter json, Object value) {
+    StringWriter sw = new StringWriter();
+    try (JsonGenerator g = JsonRecordWriter.FACTORY.createGenerator(sw)) {
+      json.write(g, value);
+    } catch (IOException e) {
+      throw SluiceException.internal("writing JSON to memory failed", e);
+    }
+    return sw.toString();
+  }
+}

@@ -1,0 +1,158 @@
+package dev.sluice.tools.records;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.Positioned;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Reads JSON Lines: one JSON object per line, blank lines skipped. One streaming parser runs over the whole
+ * file (no tree per record); a second value on the line where the previous one ended is an error.
+ */
+final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positioned {
+  static final JsonFactory FACTORY = JsonFactory.builder()
+      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .build();
+
+  private final Path file;
+  private final String name;
+  private final JsonParser parser;
+  private final JsonValueReader reader;
+  private GenericRecord next;
+  private boolean done;
+  private long lastLine = -1;
+  private long nextLine = -1;
+  private long returnedLine = -1;
+
+  private JsonLinesSource(Path file, JsonParser parser, JsonValueReader reader) {
+    this.file = file;
+    this.name = file.getFileName().toString();
+    this.parser = parser;
+    this.reader = reader;
+  }
+
+  static JsonLinesSource open(Path file, Schema schema, InputOptions options) {
+    JsonValueReader reader = JsonReaders.compile(schema, options);
+    InputStream in = null;
+    try {
+      in = Files.newInputStream(file);
+      return new JsonLinesSource(file, FACTORY.createParser(in), reader);
+    } catch (IOException e) {
+      closeQuietly(in, e);
+      throw SluiceException.storage("open", file.toString(), e);
+    }
+  }
+
+  private static void closeQuietly(InputStream in, IOException failure) {
+    if (in != null) {
+      try {
+        in.close();
+      } catch (IOException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next == null && !done) {
+      // After a failure the input position is unknown: end the iteration rather than read on from it.
+      done = true;
+      next = advance();
+      done = next == null;
+    }
+    return next != null;
+  }
+
+  @Override
+  public GenericRecord next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    GenericRecord out = next;
+    next = null;
+    returnedLine = nextLine;
+    return out;
+  }
+
+  @Override
+  public Optional<String> position() {
+    return returnedLine < 0 ? Optional.empty() : Optional.of(name + ":" + returnedLine);
+  }
+
+  private GenericRecord advance() {
+    long start = -1;
+    try {
+      JsonToken t = parser.nextToken();
+      if (t == null) {
+        return null;
+      }
+      long line = parser.currentTokenLocation().getLineNr();
+      if (line == lastLine) {
+        throw SluiceException.badInput(name + ":" + line, null, "a second JSON value starts on the line where the previous one ended",
+            "one JSON object per line");
+      }
+      if (t != JsonToken.START_OBJECT) {
+        throw SluiceException.badInput(name + ":" + line, null, JsonReaders.shown(parser) + " is not a JSON object",
+            "one JSON object per line");
+      }
+      start = line;
+      GenericRecord rec = (GenericRecord) reader.read(parser);
+      lastLine = parser.currentTokenLocation().getLineNr();
+      nextLine = start;
+      return rec;
+    } catch (FieldError e) {
+      throw e.toException(name + ":" + start);
+    } catch (StreamReadException e) {
+      throw malformed(e, start);
+    } catch (IOException e) {
+      throw SluiceException.storage("read", file.toString(), e);
+    }
+  }
+
+  /** A parse error, placed at the line where the object began and pointing at where the parser gave up. */
+  private SluiceException malformed(StreamReadException e, long start) {
+    JsonLocation at = e.getLocation();
+    long line = at != null ? at.getLineNr() : start;
+    String position = at == null ? "" : (start > 0 && line != start ? " at line " + line + ", column " : " at column ")
+        + at.getColumnNr();
+    return SluiceException.badInput(name + ":" + (start > 0 ? start : line), null,
+        "malformed JSON" + position + ": " + cleanMessage(e.getOriginalMessage()), "one JSON object per line");
+  }
+
+  /** Jackson's message without its source/location boilerplate. */
+  static String cleanMessage(String message) {
+    if (message == null) {
+      return "unreadable";
+    }
+    return message.replaceAll("\\s*\\(for [^()]*\\[Source:[^\\]]*\\]\\)", "")
+        .replaceAll("\\s*at \\[Source:[^\\]]*\\]", "")
+        .replaceAll("\\s*\\[Source:[^\\]]*\\]", "")
+        .replace('\n', ' ')
+        .trim();
+  }
+
+  @Override
+  public void close() {
+    done = true;
+    next = null;
+    try {
+      parser.close();
+    } catch (IOException e) {
+      throw SluiceException.storage("close", file.toString(), e);
+    }
+  }
+}

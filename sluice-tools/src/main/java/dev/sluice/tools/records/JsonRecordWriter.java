@@ -1,0 +1,89 @@
+package dev.sluice.tools.records;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import dev.sluice.api.SluiceException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Writes records as JSON Lines in exactly the form {@link RecordSources} reads ({@link InputFormat#JSON}), so
+ * query output can be inserted again unchanged: one object per line, {@code null} for nulls, numbers for
+ * numeric types and decimals (with their scale), ISO-8601 strings for dates, times and timestamps (UTC
+ * instants with the type's precision), base64 for bytes and fixed, strings for enums and UUIDs.
+ */
+public final class JsonRecordWriter implements RecordFormatter {
+  static final JsonFactory FACTORY = new JsonFactoryBuilder()
+      .rootValueSeparator((SerializableString) null)
+      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+      .build();
+
+  private final OutputStream out;
+  private final Schema schema;
+  private final JsonValueWriter writer;
+  private JsonGenerator generator;
+  private Schema checked;
+
+  /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until {@link #write}. */
+  public JsonRecordWriter(OutputStream out, Schema schema) {
+    this.out = out;
+    this.schema = schema;
+    this.writer = JsonValueWriter.compile(schema);
+  }
+
+  @Override
+  public void write(GenericRecord record) throws IOException {
+    if (record.getSchema() != checked) {
+      checkSchema(schema, record);
+      checked = record.getSchema();
+    }
+    if (generator == null) {
+      generator = FACTORY.createGenerator(out);
+    }
+    try {
+      writer.write(generator, record);
+    } catch (ClassCastException | NullPointerException | AvroRuntimeException e) {
+      throw SluiceException.internal("a record does not match its schema " + schema.getFullName() + ": " + e, e);
+    }
+    generator.writeRaw('\n');
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (generator != null) {
+      generator.close();
+    }
+    out.flush();
+  }
+
+  /** One record as a single line of JSON (without the newline). */
+  public static String toJson(GenericRecord record) {
+    return toJson(record.getSchema(), record);
+  }
+
+  /** One value of {@code schema} as JSON text, in the form the readers accept. */
+  public static String toJson(Schema schema, Object value) {
+    StringWriter sw = new StringWriter();
+    try (JsonGenerator g = FACTORY.createGenerator(sw)) {
+      JsonValueWriter.compile(schema).write(g, value);
+    } catch (IOException e) {
+      throw SluiceException.internal("writing JSON to memory failed", e);
+    }
+    return sw.toString();
+  }
+
+  static void checkSchema(Schema expected, GenericRecord record) {
+    Schema actual = record.getSchema();
+    if (actual != expected && !actual.equals(expected)) {
+      throw SluiceException.internal("record schema " + actual.getFullName() + " differs from the output schema " + expected.getFullName(),
+          null);
+    }
+  }
+}
