@@ -14,7 +14,7 @@ import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.measure.StepReport;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.table.TableInternals;
+import dev.sluice.internal.service.TableInternals;
 import dev.sluice.internal.util.Parallel;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;

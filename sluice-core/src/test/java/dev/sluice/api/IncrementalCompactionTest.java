@@ -1,6 +1,6 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.table.TableInternals;
+import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.api.IncrementalQueryTest.BEGINNING;
 import static dev.sluice.api.IncrementalQueryTest.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;

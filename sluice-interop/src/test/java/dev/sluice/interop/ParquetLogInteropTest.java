@@ -1,6 +1,6 @@
 package dev.sluice.interop;
 
-import dev.sluice.internal.table.TableInternals;
+import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.interop.MergeOnReadInteropTest.byKey;
 import static dev.sluice.interop.MergeOnReadInteropTest.row;
 import static dev.sluice.interop.MergeOnReadInteropTest.rows;

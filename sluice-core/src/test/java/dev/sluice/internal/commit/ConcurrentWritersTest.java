@@ -1,6 +1,6 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.internal.table.TableInternals;
+import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
 import static org.junit.jupiter.api.Assertions.assertEquals;

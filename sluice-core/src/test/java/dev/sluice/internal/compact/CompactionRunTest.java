@@ -1,6 +1,6 @@
 package dev.sluice.internal.compact;
 
-import dev.sluice.internal.table.TableInternals;
+import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.internal.compact.CompactFixture.round;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,6 +1,6 @@
 package dev.sluice.internal.savepoint;
 
-import dev.sluice.internal.table.TableInternals;
+import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;

@@ -1,11 +1,10 @@
-package dev.sluice.internal.table;
+package dev.sluice.internal.service;
 
 import dev.sluice.api.Table;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import dev.sluice.internal.service.TableActions;
 
 /**
  * The engine's view of a {@link Table} handle, which the public API does not hand out: its configuration, timeline,
