@@ -1,5 +1,7 @@
 package dev.sluice.internal.service;
 
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.api.Table;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.fsview.FileSystemView;
