@@ -6,7 +6,6 @@ import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.index.Index;
-import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.merge.Ordering;
@@ -44,7 +43,7 @@ public final class Lookup {
 
   /** Lookups on the latest snapshot of {@code table}, with its index ({@code hoodie.index.type}). */
   public static Lookup of(Table table) {
-    return new Lookup(table, table.fileSystemView(), Indexes.forConfig(table.storage(), table.options()));
+    return new Lookup(table, table.fileSystemView(), TableSettings.index(table.storage(), table.options()));
   }
 
   /**

@@ -1,12 +1,9 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.read.ReadSettings;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.archive.ArchiveResult;
-import dev.sluice.internal.archive.Archiver;
-import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.read.SnapshotPlanner;
@@ -135,7 +132,7 @@ public final class Table implements AutoCloseable {
    * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default).
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
-    TableServices services = TableServices.forWrites(config);
+    TableServices services = TableSettings.services(config);
     MetadataTable.removeIfPresent(storage, location);
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
@@ -147,7 +144,7 @@ public final class Table implements AutoCloseable {
     if (op != WriteOperation.DELETE && input.first().isPresent() && !input.first().get().getSchema().equals(tableSchema)) {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
-    WriteSetup setup = WriteSetup.of(storage, location, tc, writerSchema, config);
+    WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, config);
     Optional<Compactor> async = services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
         ? Optional.of(startCompactor()) : Optional.empty();
     TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded);
@@ -178,7 +175,7 @@ public final class Table implements AutoCloseable {
 
   /** Rollback, savepoint and restore of this table, under the table lock when several writers are configured. */
   private TableActions actions() {
-    return new TableActions(storage, location, config);
+    return TableSettings.actions(storage, location, config);
   }
 
   /** Rolls back an instant: a pending (failed) write, or the latest completed commit. */
@@ -216,12 +213,12 @@ public final class Table implements AutoCloseable {
    * the cleans completed, none if there was nothing to clean.
    */
   public List<CleanInfo> clean() {
-    return Cleaner.of(storage, location, config).clean().completed().stream().map(Infos::clean).toList();
+    return TableSettings.cleaner(storage, location, config).clean().completed().stream().map(Infos::clean).toList();
   }
 
   /** What {@link #clean()} would delete now (nothing is written). */
   public CleanPlanInfo cleanPreview() {
-    return Infos.cleanPlan(Cleaner.of(storage, location, config).preview());
+    return Infos.cleanPlan(TableSettings.cleaner(storage, location, config).preview());
   }
 
   /**
@@ -229,13 +226,13 @@ public final class Table implements AutoCloseable {
    * {@code hoodie.keep.max.commits}).
    */
   public ArchiveInfo archive() {
-    ArchiveResult r = Archiver.of(storage, location, config).archive();
+    ArchiveResult r = TableSettings.archiver(storage, location, config).archive();
     return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
   }
 
   /** The instants {@link #archive()} would archive now (nothing is written). */
   public List<InstantInfo> archivePreview() {
-    return Infos.instants(Archiver.of(storage, location, config).preview());
+    return Infos.instants(TableSettings.archiver(storage, location, config).preview());
   }
 
   /**
@@ -248,7 +245,7 @@ public final class Table implements AutoCloseable {
   }
 
   private Compaction engineCompaction() {
-    return Compaction.of(storage, location, config);
+    return TableSettings.compaction(storage, location, config);
   }
 
   /**
@@ -294,7 +291,7 @@ public final class Table implements AutoCloseable {
     return new Scan(ScanOptions.defaults(), options -> {
       Timeline tl = timeline();
       TableConfig tc = config();
-      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, ReadSettings.from(config)).plan(options);
+      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, TableSettings.read(config)).plan(options);
     });
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.crash;
 
+import dev.sluice.testing.EngineSettings;
 import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -10,11 +11,9 @@ import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.archive.ArchiveLog;
 import dev.sluice.internal.archive.ArchivedInstant;
-import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.clean.CleanAvro;
 import dev.sluice.internal.clean.CleanFile;
 import dev.sluice.internal.clean.CleanPlan;
-import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.compact.CompactionOperation;
 import dev.sluice.api.Config;
 import dev.sluice.internal.savepoint.Savepoints;
@@ -113,7 +112,7 @@ public final class Scenarios {
       t.upsert(upsertBatch().iterator());
       t.upsert(updates(10, 20, 20).iterator());
       return List.of(rows(t));
-    }, t -> Cleaner.of(t.storage(), t.location(), Config.of(o)).clean(), false, t -> { }, false, false)
+    }, t -> EngineSettings.cleaner(t.storage(), t.location(), Config.of(o)).clean(), false, t -> { }, false, false)
         .withFinalCheck(Scenarios::plannedFilesGone);
   }
 
@@ -134,7 +133,7 @@ public final class Scenarios {
         t.upsert(updates(10 + 5 * round, 15 + 5 * round, 20 + round).iterator());
       }
       return List.of(rows(t));
-    }, t -> Archiver.of(t.storage(), t.location(), Config.of(o)).archive(), false, t -> { }, false, false)
+    }, t -> EngineSettings.archiver(t.storage(), t.location(), Config.of(o)).archive(), false, t -> { }, false, false)
         .withFinalCheck(t -> everyCommitOnceActiveOrArchived(t, 5 + 1));
   }
 

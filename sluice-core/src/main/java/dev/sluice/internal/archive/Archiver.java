@@ -1,7 +1,7 @@
 package dev.sluice.internal.archive;
 
 import dev.sluice.internal.clean.CleanSettings;
-import dev.sluice.api.Config;
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;
@@ -55,13 +55,14 @@ public final class Archiver {
   }
 
   /**
-   * An archiver with the archival and cleaner keys of {@code config}; validates them. Under optimistic concurrency
+   * An archiver with archival and cleaner settings; checks the lock options of {@code commit}. Under optimistic concurrency
    * control it archives holding the table lock, as Hudi's archiver does: two archivals at once would both write
    * the next archive file version.
    */
-  public static Archiver of(Storage storage, String basePath, Config config) {
-    InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, config);
-    return new Archiver(storage, basePath, ArchiveSettings.from(config), CleanSettings.from(config), lifecycle);
+  public static Archiver of(Storage storage, String basePath, ArchiveSettings settings, CleanSettings clean,
+      CommitSettings commit) {
+    InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, commit);
+    return new Archiver(storage, basePath, settings, clean, lifecycle);
   }
 
   /** An archiver with explicit settings, for a single writer (no lock). */

@@ -1,7 +1,7 @@
 package dev.sluice.internal.clean;
 
-import dev.sluice.api.Config;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
@@ -50,12 +50,13 @@ public final class Cleaner {
   }
 
   /**
-   * A cleaner for the table at {@code basePath} with the cleaner keys of {@code config}; validates them. Under
-   * optimistic concurrency control it plans cleans holding the table lock, as Hudi schedules table services.
+   * A cleaner for the table at {@code basePath} with cleaner settings {@code settings}; checks the lock options of
+   * {@code commit}. Under optimistic concurrency control it plans cleans holding the table lock, as Hudi schedules
+   * table services.
    */
-  public static Cleaner of(Storage storage, String basePath, Config config) {
-    InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, config);
-    return new Cleaner(storage, basePath, CleanSettings.from(config), lifecycle);
+  public static Cleaner of(Storage storage, String basePath, CleanSettings settings, CommitSettings commit) {
+    InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, commit);
+    return new Cleaner(storage, basePath, settings, lifecycle);
   }
 
   /** A cleaner with explicit settings, for a single writer (no lock). */

@@ -1,6 +1,5 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import java.util.Locale;
@@ -13,8 +12,8 @@ public enum ConcurrencyMode {
   OPTIMISTIC_CONCURRENCY_CONTROL;
 
   /** The configured mode. */
-  public static ConcurrencyMode fromConfig(Config config) {
-    String v = config.get(ConfigKeys.WRITE_CONCURRENCY_MODE).toUpperCase(Locale.ROOT);
+  public static ConcurrencyMode of(CommitSettings settings) {
+    String v = settings.concurrencyMode().toUpperCase(Locale.ROOT);
     try {
       return valueOf(v);
     } catch (IllegalArgumentException e) {

@@ -1,6 +1,5 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import java.util.Locale;
@@ -18,11 +17,11 @@ public enum FailedWritesPolicy {
    * The configured policy; optimistic concurrency control forces LAZY, as Hudi's write config does, since an eager
    * writer would roll back its live neighbours.
    */
-  public static FailedWritesPolicy fromConfig(Config config) {
-    if (ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
+  public static FailedWritesPolicy of(CommitSettings settings) {
+    if (ConcurrencyMode.of(settings) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
       return LAZY;
     }
-    String v = config.get(ConfigKeys.FAILED_WRITES_POLICY).toUpperCase(Locale.ROOT);
+    String v = settings.failedWritesPolicy().toUpperCase(Locale.ROOT);
     try {
       return valueOf(v);
     } catch (IllegalArgumentException e) {

@@ -1,6 +1,5 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;
@@ -37,12 +36,12 @@ public final class Heartbeats {
   }
 
   /** Heartbeats configured by {@code hoodie.client.heartbeat.*}. */
-  public static Heartbeats fromConfig(Storage storage, String basePath, Config config) {
-    long interval = config.get(ConfigKeys.HEARTBEAT_INTERVAL_MS);
+  public static Heartbeats of(Storage storage, String basePath, CommitSettings settings) {
+    long interval = settings.heartbeatIntervalMillis();
     if (interval < 1) {
       throw Errors.badConfig(ConfigKeys.HEARTBEAT_INTERVAL_MS.name(), Long.toString(interval), "a positive number of ms");
     }
-    return new Heartbeats(storage, basePath, interval, config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES));
+    return new Heartbeats(storage, basePath, interval, settings.heartbeatTolerableMisses());
   }
 
   /** The heartbeat file of an instant. */

@@ -1,6 +1,5 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.api.Config;
 import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.timeline.Action;
@@ -36,27 +35,27 @@ public final class InstantLifecycle {
   private final TimelineStore store;
   private final Optional<TableLock> lock;
   private final boolean concurrentWriters;
-  private final Optional<Config> config;
+  private final Optional<CommitSettings> settings;
 
   private InstantLifecycle(Storage storage, String basePath, Optional<TableLock> lock, boolean concurrentWriters,
-      Optional<Config> config) {
+      Optional<CommitSettings> settings) {
     this.storage = storage;
     this.basePath = basePath;
     this.store = new TimelineStore(storage, basePath);
     this.lock = lock;
     this.concurrentWriters = concurrentWriters;
-    this.config = config;
+    this.settings = settings;
   }
 
   /**
-   * The lifecycle of the instants of the table at {@code basePath} as {@code config}'s concurrency mode wants it:
+   * The lifecycle of the instants of the table at {@code basePath} as {@code settings}' concurrency mode wants it:
    * with optimistic concurrency control the configured table lock is taken and new instant times are made unique
    * among processes. Checks the lock options; does no I/O.
    */
-  public static InstantLifecycle of(Storage storage, String basePath, Config config) {
-    boolean occ = ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL;
-    Optional<TableLock> lock = occ ? Optional.of(TableLock.forTable(storage, basePath, config)) : Optional.empty();
-    return new InstantLifecycle(storage, basePath, lock, occ, Optional.of(config));
+  public static InstantLifecycle of(Storage storage, String basePath, CommitSettings settings) {
+    boolean occ = ConcurrencyMode.of(settings) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL;
+    Optional<TableLock> lock = occ ? Optional.of(TableLock.forTable(storage, basePath, settings)) : Optional.empty();
+    return new InstantLifecycle(storage, basePath, lock, occ, Optional.of(settings));
   }
 
   /**
@@ -94,8 +93,8 @@ public final class InstantLifecycle {
    */
   public <T> T exclusive(String purpose, Instant instant, Supplier<T> work) {
     String name = instant.action().id() + "." + instant.time();
-    LockProvider provider = concurrentWriters && config.isPresent()
-        ? TableLock.provider(storage, basePath, config.get(), Optional.of(name))
+    LockProvider provider = concurrentWriters && settings.isPresent()
+        ? TableLock.provider(storage, basePath, settings.get(), Optional.of(name))
         : new InProcessLockProvider(basePath + "@" + name);
     if (!provider.tryLock()) {
       String owner = provider.currentOwner().map(o -> " (" + o + ")").orElse("");

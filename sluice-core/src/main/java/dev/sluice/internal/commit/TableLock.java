@@ -1,6 +1,5 @@
 package dev.sluice.internal.commit;
 
-import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
@@ -30,27 +29,26 @@ public final class TableLock {
     this.retryMillis = Math.max(1, retryMillis);
   }
 
-  /** The lock of the table at {@code basePath} that {@code config} chooses. */
-  public static TableLock forTable(Storage storage, String basePath, Config config) {
-    return new TableLock(provider(storage, basePath, config), config.get(ConfigKeys.LOCK_WAIT_TIME_MS),
-        config.get(ConfigKeys.LOCK_RETRY_WAIT_MS));
+  /** The lock of the table at {@code basePath} that {@code settings} choose. */
+  public static TableLock forTable(Storage storage, String basePath, CommitSettings settings) {
+    return new TableLock(provider(storage, basePath, settings), settings.lockWaitMillis(), settings.lockRetryMillis());
   }
 
-  static LockProvider provider(Storage storage, String basePath, Config config) {
-    return provider(storage, basePath, config, Optional.empty());
+  static LockProvider provider(Storage storage, String basePath, CommitSettings settings) {
+    return provider(storage, basePath, settings, Optional.empty());
   }
 
   /**
    * The configured provider of the table's lock, or with {@code lockOf} of a lock of the same kind on one thing in
    * the table (a compaction's plan): a lock file {@code lock.<lockOf>} beside the table's, or an in-process lock.
    */
-  static LockProvider provider(Storage storage, String basePath, Config config, Optional<String> lockOf) {
-    String name = config.get(ConfigKeys.LOCK_PROVIDER);
+  static LockProvider provider(Storage storage, String basePath, CommitSettings settings, Optional<String> lockOf) {
+    String name = settings.lockProvider();
     String simple = name.substring(name.lastIndexOf('.') + 1);
     switch (simple) {
       case "FileSystemBasedLockProvider", "FileSystemLockProvider" -> {
-        String folder = config.get(ConfigKeys.LOCK_FILESYSTEM_PATH);
-        int expire = config.get(ConfigKeys.LOCK_FILESYSTEM_EXPIRE);
+        String folder = settings.lockFilesystemPath();
+        int expire = settings.lockFilesystemExpireMinutes();
         if (expire < 0) {
           throw Errors.badConfig(ConfigKeys.LOCK_FILESYSTEM_EXPIRE.name(), Integer.toString(expire), "0 or more minutes");
         }

@@ -1,6 +1,7 @@
 package dev.sluice.internal.compact;
 
-import dev.sluice.api.Config;
+import dev.sluice.internal.basefile.BaseFileWriterOptions;
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.commit.InstantLifecycle;
@@ -13,6 +14,7 @@ import dev.sluice.internal.timeline.TimelineStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Compaction of a Merge-on-Read table in Hudi 0.15's format: {@link #schedule} plans one into
@@ -23,21 +25,29 @@ import java.util.Optional;
 public final class Compaction {
   private final Storage storage;
   private final String basePath;
-  private final Config config;
   private final CompactionSettings settings;
+  private final CommitSettings commit;
+  private final Supplier<BaseFileWriterOptions> fileOptions;
 
-  private Compaction(Storage storage, String basePath, Config config) {
+  private Compaction(Storage storage, String basePath, CompactionSettings settings, CommitSettings commit,
+      Supplier<BaseFileWriterOptions> fileOptions) {
     this.storage = storage;
     this.basePath = basePath;
-    this.config = config;
-    this.settings = CompactionSettings.from(config);
+    this.settings = settings;
+    this.commit = commit;
+    this.fileOptions = fileOptions;
     // the concurrency mode is checked now; the lock options when the lock is first needed
-    ConcurrencyMode.fromConfig(config);
+    ConcurrencyMode.of(commit);
   }
 
-  /** Compaction of the table at {@code basePath} with options {@code config}; checks the options, does no I/O. */
-  public static Compaction of(Storage storage, String basePath, Config config) {
-    return new Compaction(storage, basePath, config);
+  /**
+   * Compaction of the table at {@code basePath}; checks the concurrency mode, does no I/O. {@code fileOptions} is
+   * asked for the base file options when a compaction runs (and may refuse bad ones then), not before: scheduling
+   * does not write base files.
+   */
+  public static Compaction of(Storage storage, String basePath, CompactionSettings settings, CommitSettings commit,
+      Supplier<BaseFileWriterOptions> fileOptions) {
+    return new Compaction(storage, basePath, settings, commit, fileOptions);
   }
 
   /** The settings in force. */
@@ -71,7 +81,7 @@ public final class Compaction {
    */
   public CompactionResult run(String instantTime) {
     requireMergeOnRead("Running compaction " + instantTime);
-    return new CompactionExecutor(storage, basePath, config, settings, lifecycle()).run(instantTime);
+    return new CompactionExecutor(storage, basePath, fileOptions, settings, lifecycle()).run(instantTime);
   }
 
   /** Runs every pending compaction, oldest first, and returns what each did. */
@@ -110,6 +120,6 @@ public final class Compaction {
 
   /** The lifecycle of the table's instants; made when used, so that the lock options are read then. */
   private InstantLifecycle lifecycle() {
-    return InstantLifecycle.of(storage, basePath, config);
+    return InstantLifecycle.of(storage, basePath, commit);
   }
 }

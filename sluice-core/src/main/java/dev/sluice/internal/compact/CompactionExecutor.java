@@ -5,7 +5,6 @@ import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
-import dev.sluice.api.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
@@ -31,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.apache.avro.Schema;
 
 /**
@@ -43,16 +43,16 @@ import org.apache.avro.Schema;
 final class CompactionExecutor {
   private final Storage storage;
   private final String basePath;
-  private final Config config;
+  private final Supplier<BaseFileWriterOptions> fileOptions;
   private final CompactionSettings settings;
   private final InstantLifecycle lifecycle;
   private final TimelineStore store;
 
-  CompactionExecutor(Storage storage, String basePath, Config config, CompactionSettings settings,
-      InstantLifecycle lifecycle) {
+  CompactionExecutor(Storage storage, String basePath, Supplier<BaseFileWriterOptions> fileOptions,
+      CompactionSettings settings, InstantLifecycle lifecycle) {
     this.storage = storage;
     this.basePath = basePath;
-    this.config = config;
+    this.fileOptions = fileOptions;
     this.settings = settings;
     this.lifecycle = lifecycle;
     this.store = new TimelineStore(storage, basePath);
@@ -119,7 +119,7 @@ final class CompactionExecutor {
     // the slices compacted at once share the merge budget
     c.memoryBudget = Math.max(1, settings.memoryBudget() / threads);
     c.spillDirectory = settings.spillDirectory();
-    c.fileOptions = BaseFileWriterOptions.from(config);
+    c.fileOptions = fileOptions.get();
     c.markers = lifecycle.markers(time);
     c.instant = time;
     SliceCompactor compactor = new SliceCompactor(c);

@@ -1,6 +1,5 @@
 package dev.sluice.internal.index;
 
-import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
@@ -13,11 +12,6 @@ public final class Indexes {
 
   /** The index types Sluice supports. */
   public static final List<String> TYPES = List.of("BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE");
-
-  /** The configured index. */
-  public static Index forConfig(Storage storage, Config config) {
-    return of(storage, IndexSettings.from(config));
-  }
 
   /** The index {@code settings} name. */
   public static Index of(Storage storage, IndexSettings settings) {

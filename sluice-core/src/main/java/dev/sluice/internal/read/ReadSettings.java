@@ -21,4 +21,9 @@ public record ReadSettings(int parallelism, long logMergeMaxMemory, Path spillDi
     return new ReadSettings(config.get(ConfigKeys.READ_PARALLELISM), config.get(ConfigKeys.LOG_MERGE_MAX_MEMORY),
         Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)), config.get(ConfigKeys.INCR_FALLBACK_FULL_TABLE_SCAN));
   }
+
+  /** The defaults. */
+  public static ReadSettings defaults() {
+    return from(Config.empty());
+  }
 }

@@ -1,6 +1,5 @@
 package dev.sluice.internal.read;
 
-import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.api.MergeMode;
 import dev.sluice.api.QueryType;
@@ -42,7 +41,7 @@ public final class SnapshotPlanner {
 
   /** A planner over a loaded timeline, with default read options. */
   public SnapshotPlanner(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Timeline timeline) {
-    this(storage, basePath, tableConfig, userSchema, timeline, ReadSettings.from(Config.empty()));
+    this(storage, basePath, tableConfig, userSchema, timeline, ReadSettings.defaults());
   }
 
   /** A planner over a loaded timeline with the read options {@code settings} (the log merge's memory budget). */

@@ -1,9 +1,9 @@
 package dev.sluice.internal.service;
 
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.InstantLifecycle;
-import dev.sluice.api.Config;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -24,13 +24,13 @@ import java.util.function.Predicate;
 public final class TableActions {
   private final Storage storage;
   private final String basePath;
-  private final Config config;
+  private final CommitSettings settings;
 
-  /** Actions on the table at {@code basePath} with write options {@code config}. */
-  public TableActions(Storage storage, String basePath, Config config) {
+  /** Actions on the table at {@code basePath} with commit options {@code settings}. */
+  public TableActions(Storage storage, String basePath, CommitSettings settings) {
     this.storage = storage;
     this.basePath = basePath;
-    this.config = config;
+    this.settings = settings;
   }
 
   /** Rolls back one instant (a pending write or the latest completed one). */
@@ -44,8 +44,8 @@ public final class TableActions {
    */
   public List<RollbackMetadata> rollbackFailedWrites() {
     Predicate<Instant> eligible = i -> true;
-    if (FailedWritesPolicy.fromConfig(config) == FailedWritesPolicy.LAZY) {
-      Heartbeats hb = Heartbeats.fromConfig(storage, basePath, config);
+    if (FailedWritesPolicy.of(settings) == FailedWritesPolicy.LAZY) {
+      Heartbeats hb = Heartbeats.of(storage, basePath, settings);
       eligible = i -> hb.isExpired(i.time());
     }
     Predicate<Instant> which = eligible;
@@ -53,7 +53,7 @@ public final class TableActions {
   }
 
   private Rollbacks rollbacks() {
-    return new Rollbacks(storage, basePath, ConcurrencyMode.fromConfig(config) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL);
+    return new Rollbacks(storage, basePath, ConcurrencyMode.of(settings) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL);
   }
 
   /** Savepoints a completed commit (the latest if empty). */
@@ -76,6 +76,6 @@ public final class TableActions {
 
   /** The lifecycle of the table's instants, whose lock the actions run under; made when used. */
   private InstantLifecycle lifecycle() {
-    return InstantLifecycle.of(storage, basePath, config);
+    return InstantLifecycle.of(storage, basePath, settings);
   }
 }

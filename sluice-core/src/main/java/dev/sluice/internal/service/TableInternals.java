@@ -3,8 +3,13 @@ package dev.sluice.internal.service;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.api.Table;
+import dev.sluice.internal.basefile.BaseFileWriterOptions;
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.compact.Compaction;
+import dev.sluice.internal.compact.CompactionSettings;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
 
@@ -34,11 +39,12 @@ public final class TableInternals {
 
   /** The engine's compaction of the table. */
   public static Compaction compaction(Table table) {
-    return Compaction.of(table.storage(), table.location(), table.options());
+    return Compaction.of(table.storage(), table.location(), CompactionSettings.from(table.options()),
+        CommitSettings.from(table.options()), () -> BaseFileWriterOptions.from(table.options()));
   }
 
   /** Rollback, savepoint and restore, returning the engine's metadata. */
   public static TableActions actions(Table table) {
-    return new TableActions(table.storage(), table.location(), table.options());
+    return new TableActions(table.storage(), table.location(), CommitSettings.from(table.options()));
   }
 }

@@ -5,7 +5,8 @@ import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionSettings;
-import dev.sluice.api.Config;
+import dev.sluice.internal.basefile.BaseFileWriterOptions;
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.archive.ArchiveSettings;
 import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.error.Errors;
@@ -14,6 +15,7 @@ import dev.sluice.storage.Storage;
 import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Timeline;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The table services a writer runs after each commit, in Hudi 0.15's order ({@code BaseHoodieWriteClient.commitStats}:
@@ -25,22 +27,29 @@ import java.util.Optional;
  * With several writers (optimistic concurrency control) archival and clean planning take the table lock.
  */
 public final class TableServices {
-  private final Config config;
   private final CleanSettings clean;
   private final ArchiveSettings archive;
   private final CompactionSettings compaction;
+  private final CommitSettings commit;
+  private final Supplier<BaseFileWriterOptions> fileOptions;
 
-  private TableServices(Config config) {
-    this.config = config;
-    this.clean = CleanSettings.from(config);
-    this.archive = ArchiveSettings.from(config);
-    this.compaction = CompactionSettings.from(config);
+  private TableServices(CleanSettings clean, ArchiveSettings archive, CompactionSettings compaction,
+      CommitSettings commit, Supplier<BaseFileWriterOptions> fileOptions) {
+    this.clean = clean;
+    this.archive = archive;
+    this.compaction = compaction;
+    this.commit = commit;
+    this.fileOptions = fileOptions;
     archive.checkAgainst(clean);
   }
 
-  /** The post-commit services configured by {@code config}; validates their settings. */
-  public static TableServices forWrites(Config config) {
-    return new TableServices(config);
+  /**
+   * The post-commit services with these settings; checks that archival keeps what the cleaner needs.
+   * {@code fileOptions} gives the base file options of an inline compaction when it runs.
+   */
+  public static TableServices of(CleanSettings clean, ArchiveSettings archive, CompactionSettings compaction,
+      CommitSettings commit, Supplier<BaseFileWriterOptions> fileOptions) {
+    return new TableServices(clean, archive, compaction, commit, fileOptions);
   }
 
   /** The compaction settings of these services. */
@@ -60,7 +69,7 @@ public final class TableServices {
     Optional<Timeline> view = known;
     if (clean.automatic()) {
       try {
-        Cleaner cleaner = Cleaner.of(storage, basePath, config);
+        Cleaner cleaner = Cleaner.of(storage, basePath, clean, commit);
         CleanResult cleaned = view.isPresent() ? cleaner.clean(view.get()) : cleaner.clean();
         if (!cleaned.completed().isEmpty()) {
           // the clean changed the timeline
@@ -72,7 +81,7 @@ public final class TableServices {
     }
     if (archive.automatic()) {
       try {
-        Archiver archiver = Archiver.of(storage, basePath, config);
+        Archiver archiver = Archiver.of(storage, basePath, archive, clean, commit);
         if (view.isPresent()) {
           archiver.archive(view.get());
         } else {
@@ -85,7 +94,7 @@ public final class TableServices {
     // the writer knows the table type: no second read of hoodie.properties per commit
     if (compaction.schedulesAfterWrites() && type == TableType.MERGE_ON_READ) {
       try {
-        compact(Compaction.of(storage, basePath, config), async);
+        compact(Compaction.of(storage, basePath, compaction, commit, fileOptions), async);
       } catch (SluiceException e) {
         throw Errors.afterCommit(instantTime, compaction.inline() ? "the inline compaction"
             : "scheduling a compaction", e);

@@ -71,7 +71,7 @@ public final class TableWriter {
   private Committed write(WriteOperation op, PreparedBatch batch, PreparedBatch.Budget budget, Timeline loaded) {
     Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTACOMMIT : Action.COMMIT;
     // rolls back failed writes first, then creates the requested instant
-    WriteTransaction txn = WriteTransaction.begin(setup.storage(), setup.basePath(), setup.config(), action, loaded);
+    WriteTransaction txn = WriteTransaction.begin(setup.storage(), setup.basePath(), setup.commit(), action, loaded);
     Timeline timeline = txn.timeline();
     Instant requested = txn.requested();
     String instantTime = requested.time();

@@ -2,7 +2,7 @@ package dev.sluice.internal.write;
 
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
-import dev.sluice.api.Config;
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.Storage;
@@ -18,17 +18,17 @@ import org.apache.avro.Schema;
  * @param tableConfig the table's {@code hoodie.properties}
  * @param userSchema the table schema without meta fields
  * @param writerSchema the schema of base files: the five meta fields, then the user schema's fields
- * @param config the options as given, for what still reads them raw: the commit ({@code WriteTransaction}:
- *     concurrency, lock, heartbeat)
  * @param settings the write options, read and checked once
+ * @param commit the commit options ({@code WriteTransaction}: concurrency, lock, heartbeat)
  */
 public record WriteSetup(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Schema writerSchema,
-    Config config, WriteSettings settings) {
+    WriteSettings settings, CommitSettings commit) {
 
-  /** A setup for a table and schema; reads and checks the write options (before any file is touched). */
-  public static WriteSetup of(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema, Config config) {
-    return new WriteSetup(storage, basePath, tableConfig, userSchema, MetaFields.withMetaFields(userSchema), config,
-        WriteSettings.from(config));
+  /** A setup for a table and schema with write options read and checked before any file is touched. */
+  public static WriteSetup of(Storage storage, String basePath, TableConfig tableConfig, Schema userSchema,
+      WriteSettings settings, CommitSettings commit) {
+    return new WriteSetup(storage, basePath, tableConfig, userSchema, MetaFields.withMetaFields(userSchema), settings,
+        commit);
   }
 
   /** The table's merge rules. */

@@ -1,12 +1,12 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.commit.ConflictDetector;
 import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
-import dev.sluice.api.Config;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
@@ -75,24 +75,25 @@ public final class WriteTransaction implements AutoCloseable {
   }
 
   /** Starts a write of {@code action} on the table at {@code basePath}: rollback of failed writes, then the instant. */
-  public static WriteTransaction begin(Storage storage, String basePath, Config config, Action action) {
-    return begin(storage, basePath, config, action, new TimelineStore(storage, basePath).load());
+  public static WriteTransaction begin(Storage storage, String basePath, CommitSettings settings, Action action) {
+    return begin(storage, basePath, settings, action, new TimelineStore(storage, basePath).load());
   }
 
   /**
-   * As {@link #begin(Storage, String, Config, Action)}, starting from {@code loaded}, the timeline this operation
+   * As {@link #begin(Storage, String, CommitSettings, Action)}, starting from {@code loaded}, the timeline this operation
    * loaded just before (so the write lists {@code .hoodie/} once). It is loaded again only after a rollback changed
    * it; publishing under optimistic concurrency control re-reads it under the lock.
    */
-  public static WriteTransaction begin(Storage storage, String basePath, Config config, Action action, Timeline loaded) {
+  public static WriteTransaction begin(Storage storage, String basePath, CommitSettings settings, Action action,
+      Timeline loaded) {
     Begun b = new Begun();
     b.storage = storage;
     b.basePath = basePath;
     b.store = new TimelineStore(storage, basePath);
-    b.mode = ConcurrencyMode.fromConfig(config);
-    FailedWritesPolicy policy = FailedWritesPolicy.fromConfig(config);
-    b.lifecycle = InstantLifecycle.of(storage, basePath, config);
-    Heartbeats heartbeats = Heartbeats.fromConfig(storage, basePath, config);
+    b.mode = ConcurrencyMode.of(settings);
+    FailedWritesPolicy policy = FailedWritesPolicy.of(settings);
+    b.lifecycle = InstantLifecycle.of(storage, basePath, settings);
+    Heartbeats heartbeats = Heartbeats.of(storage, basePath, settings);
     Timeline tl = loaded;
     Rollbacks.requireNoPendingRestore(tl, basePath);
     if (policy != FailedWritesPolicy.NEVER) {

@@ -1,5 +1,6 @@
 package dev.sluice.internal.archive;
 
+import dev.sluice.testing.EngineSettings;
 import dev.sluice.internal.service.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +13,6 @@ import dev.sluice.api.Config;
 import dev.sluice.api.SluiceException;
 import dev.sluice.internal.log.DataBlock;
 import dev.sluice.internal.log.LogReader;
-import dev.sluice.internal.service.TableServices;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.FileInfo;
@@ -110,7 +110,7 @@ class ArchiverTest {
         f.completedClean(t(i + 1));
       }
     }
-    Archiver.of(new LocalStorage(), dir.toString(), Config.of(Map.of("hoodie.keep.min.commits", "2",
+    EngineSettings.archiver(new LocalStorage(), dir.toString(), Config.of(Map.of("hoodie.keep.min.commits", "2",
         "hoodie.keep.max.commits", "4", "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS"))).archive();
     // commits 001..007 are archived; the three cleans are within the limit and stay, before every commit
     assertEquals("002", f.timeline().firstInstant().orElseThrow().time());
@@ -146,7 +146,7 @@ class ArchiverTest {
 
   @Test
   void aMaxBelowTheCleanersWindowIsRejected() {
-    SluiceException e = assertThrows(SluiceException.class, () -> TableServices.forWrites(Config.of(Map.of(
+    SluiceException e = assertThrows(SluiceException.class, () -> EngineSettings.services(Config.of(Map.of(
         "hoodie.cleaner.commits.retained", "4", "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "4"))));
     assertTrue(e.getMessage().contains("hoodie.keep.max.commits"), e.getMessage());
   }
@@ -160,7 +160,7 @@ class ArchiverTest {
     Map<String, String> s = new HashMap<>(Map.of("hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "4",
         "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS"));
     s.putAll(settings);
-    return Archiver.of(new LocalStorage(), dir.toString(), Config.of(s)).preview().stream().map(Instant::time).toList();
+    return EngineSettings.archiver(new LocalStorage(), dir.toString(), Config.of(s)).preview().stream().map(Instant::time).toList();
   }
 
   private static String t(int n) {
@@ -179,7 +179,7 @@ class ArchiverTest {
     }
     // the newest completed commit before the pending 004 is 003: only what is older goes
     assertEquals(List.of("001", "002"), preview(Map.of()));
-    ArchiveResult r = Archiver.of(new LocalStorage(), dir.toString(), Config.of(Map.of("hoodie.keep.min.commits", "2",
+    ArchiveResult r = EngineSettings.archiver(new LocalStorage(), dir.toString(), Config.of(Map.of("hoodie.keep.min.commits", "2",
         "hoodie.keep.max.commits", "4", "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS"))).archive();
     assertEquals(6, r.stateFiles());
     assertTrue(Files.exists(dir.resolve(".hoodie/004.inflight")), "the pending write stays");
@@ -215,7 +215,7 @@ class ArchiverTest {
       f.completedClean(t(i));
     }
     assertEquals(List.of("002", "003", "004", "005", "006"), preview(Map.of()));
-    Archiver.of(new LocalStorage(), dir.toString(), Config.of(Map.of("hoodie.keep.min.commits", "2",
+    EngineSettings.archiver(new LocalStorage(), dir.toString(), Config.of(Map.of("hoodie.keep.min.commits", "2",
         "hoodie.keep.max.commits", "4", "hoodie.cleaner.commits.retained", "3"))).archive();
     List<ArchivedInstant> back = ArchiveLog.of(new LocalStorage(), dir.toString()).read();
     assertEquals(15, back.size(), "requested, inflight and completed file of each of 5 cleans");
@@ -232,11 +232,11 @@ class ArchiverTest {
         "hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS"));
     FailingStorage failing = new FailingStorage(new LocalStorage());
     failing.failOn(InterceptedStorage.Op.DELETE, 1, p -> p.endsWith(".commit"));
-    assertThrows(SluiceException.class, () -> Archiver.of(failing.storage(), dir.toString(), settings).archive());
+    assertThrows(SluiceException.class, () -> EngineSettings.archiver(failing.storage(), dir.toString(), settings).archive());
     assertEquals("001", f.timeline().firstInstant().orElseThrow().time(), "the completed files were not deleted");
     assertFalse(f.timeline().firstInstant().orElseThrow().isRequested());
     failing.heal();
-    ArchiveResult again = Archiver.of(failing.storage(), dir.toString(), settings).archive();
+    ArchiveResult again = EngineSettings.archiver(failing.storage(), dir.toString(), settings).archive();
     assertEquals(List.of("001", "002", "003", "004"), again.archived().stream().map(Instant::time).toList());
     ArchiveLog log = ArchiveLog.of(failing.storage(), dir.toString());
     assertEquals(2, log.files().size());

@@ -1,5 +1,6 @@
 package dev.sluice.internal.clean;
 
+import dev.sluice.testing.EngineSettings;
 import dev.sluice.internal.service.TableInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,7 +53,7 @@ class CleanerTest {
     }
     h.assertReadsLatest();
     assertTrue(cleans(h).stream().allMatch(Instant::isCompleted), "every clean completed: " + cleans(h));
-    assertEquals(0, Cleaner.of(h.table().storage(), h.table().location(), h.table().options()).preview().fileCount(),
+    assertEquals(0, EngineSettings.cleaner(h.table().storage(), h.table().location(), h.table().options()).preview().fileCount(),
         "nothing left to clean");
   }
 
@@ -173,7 +174,7 @@ class CleanerTest {
     }
     assertEquals(5, h.baseFileInstants("p0").size());
     assertTrue(cleans(h).isEmpty());
-    CleanResult r = Cleaner.of(h.table().storage(), h.table().location(), h.table().options()).clean();
+    CleanResult r = EngineSettings.cleaner(h.table().storage(), h.table().location(), h.table().options()).clean();
     assertEquals(1, r.completed().size());
     assertEquals(2, r.filesDeleted());
     assertEquals(new TreeSet<>(h.commits().subList(2, 5)), h.baseFileInstants("p0"));
@@ -200,7 +201,7 @@ class CleanerTest {
     for (int i = 1; i < 4; i++) {
       h.updateP0();
     }
-    Cleaner cleaner = Cleaner.of(h.table().storage(), h.table().location(), h.table().options());
+    Cleaner cleaner = EngineSettings.cleaner(h.table().storage(), h.table().location(), h.table().options());
     Instant requested = cleaner.schedule().orElseThrow();
     // a cleaner that died after moving the clean to inflight
     TimelineStore store = new TimelineStore(h.table().storage(), h.table().location());
@@ -222,7 +223,7 @@ class CleanerTest {
         Map.of("hoodie.cleaner.commits.retained", "0"), Map.of("hoodie.keep.min.commits", "5",
             "hoodie.keep.max.commits", "5"))) {
       SluiceException e = assertThrows(SluiceException.class,
-          () -> dev.sluice.internal.service.TableServices.forWrites(Config.of(bad)));
+          () -> EngineSettings.services(Config.of(bad)));
       assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind(), e.getMessage());
     }
     int before = TableInternals.timeline(h.table()).instants().size();

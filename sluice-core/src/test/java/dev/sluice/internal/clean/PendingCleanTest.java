@@ -1,5 +1,6 @@
 package dev.sluice.internal.clean;
 
+import dev.sluice.testing.EngineSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,7 +39,7 @@ class PendingCleanTest {
     plan.put("filesToBeDeletedPerPartition", Map.of("p0", List.of(old)));
     plan.put("version", 1);
     f.instantFile(Instant.requested("003", Action.CLEAN), AvroContainer.write(plan));
-    Cleaner cleaner = Cleaner.of(new LocalStorage(), dir.toString(), Config.empty());
+    Cleaner cleaner = EngineSettings.cleaner(new LocalStorage(), dir.toString(), Config.empty());
     List<CleanMetadata> done = cleaner.runPending();
     assertEquals(1, done.size());
     assertEquals("003", done.get(0).startCleanTime());
@@ -58,7 +59,7 @@ class PendingCleanTest {
         Map.of("p0", List.of(CleanFile.of(gone))), List.of(), Map.of());
     f.instantFile(Instant.requested("002", Action.CLEAN), CleanAvro.encode(plan))
         .instantFile(Instant.inflight("002", Action.CLEAN), CleanAvro.encode(plan));
-    CleanMetadata md = Cleaner.of(new LocalStorage(), dir.toString(), Config.empty()).runPending().get(0);
+    CleanMetadata md = EngineSettings.cleaner(new LocalStorage(), dir.toString(), Config.empty()).runPending().get(0);
     assertEquals(0, md.totalFilesDeleted());
     assertEquals(List.of("b-0_0-0-0_001.parquet"), md.partitionMetadata().get("p0").failedDeleteFiles());
     assertTrue(f.timeline().isCompleted("002"));

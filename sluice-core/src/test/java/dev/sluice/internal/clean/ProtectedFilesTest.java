@@ -1,5 +1,6 @@
 package dev.sluice.internal.clean;
 
+import dev.sluice.testing.EngineSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,7 +79,7 @@ class ProtectedFilesTest {
   }
 
   private CleanResult clean(Map<String, String> settings) {
-    return Cleaner.of(new dev.sluice.storage.LocalStorage(), dir.toString(), Config.of(settings)).clean();
+    return EngineSettings.cleaner(new dev.sluice.storage.LocalStorage(), dir.toString(), Config.of(settings)).clean();
   }
 
   @Test

@@ -99,11 +99,12 @@ class LockProviderTest {
   @Test
   void providersAreChosenByHudisClassNames() {
     LocalStorage s = new LocalStorage();
-    assertTrue(TableLock.provider(s, dir.toString(), Config.empty()) instanceof FileSystemLockProvider);
-    assertTrue(TableLock.provider(s, dir.toString(), Config.of(Map.of("hoodie.write.lock.provider",
-        TableLock.IN_PROCESS_PROVIDER))) instanceof InProcessLockProvider);
-    SluiceException e = assertThrows(SluiceException.class, () -> TableLock.provider(s, dir.toString(), Config.of(Map.of(
-        "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"))));
+    assertTrue(TableLock.provider(s, dir.toString(), CommitSettings.from(Config.empty())) instanceof FileSystemLockProvider);
+    assertTrue(TableLock.provider(s, dir.toString(), CommitSettings.from(Config.of(Map.of("hoodie.write.lock.provider",
+        TableLock.IN_PROCESS_PROVIDER)))) instanceof InProcessLockProvider);
+    SluiceException e = assertThrows(SluiceException.class, () -> TableLock.provider(s, dir.toString(),
+        CommitSettings.from(Config.of(Map.of(
+        "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider")))));
     assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().contains("ZookeeperBasedLockProvider"), e.getMessage());
   }

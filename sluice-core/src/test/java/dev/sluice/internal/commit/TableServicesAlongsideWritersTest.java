@@ -1,5 +1,6 @@
 package dev.sluice.internal.commit;
 
+import dev.sluice.testing.EngineSettings;
 import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.api.TripFixture.rows;
 import static dev.sluice.api.TripFixture.trip;
@@ -10,8 +11,6 @@ import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.archive.ArchiveLog;
-import dev.sluice.internal.archive.Archiver;
-import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.api.Config;
 import dev.sluice.crash.TableChecks;
 import dev.sluice.storage.LocalStorage;
@@ -82,8 +81,8 @@ class TableServicesAlongsideWritersTest {
       LocalStorage storage = new LocalStorage();
       while (writing.get()) {
         try {
-          runs[0] += Cleaner.of(storage, dir.toString(), Config.of(o)).clean().completed().size();
-          runs[1] += Archiver.of(storage, dir.toString(), Config.of(o)).archive().archived().size();
+          runs[0] += EngineSettings.cleaner(storage, dir.toString(), Config.of(o)).clean().completed().size();
+          runs[1] += EngineSettings.archiver(storage, dir.toString(), Config.of(o)).archive().archived().size();
         } catch (RuntimeException e) {
           serviceErrors.add(String.valueOf(e));
         }

@@ -1,0 +1,76 @@
+package dev.sluice.api;
+
+import dev.sluice.internal.archive.ArchiveSettings;
+import dev.sluice.internal.archive.Archiver;
+import dev.sluice.internal.basefile.BaseFileWriterOptions;
+import dev.sluice.internal.clean.CleanSettings;
+import dev.sluice.internal.clean.Cleaner;
+import dev.sluice.internal.commit.CommitSettings;
+import dev.sluice.internal.compact.Compaction;
+import dev.sluice.internal.compact.CompactionSettings;
+import dev.sluice.internal.index.Index;
+import dev.sluice.internal.index.IndexSettings;
+import dev.sluice.internal.index.Indexes;
+import dev.sluice.internal.read.ReadSettings;
+import dev.sluice.internal.service.TableActions;
+import dev.sluice.internal.service.TableServices;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.write.WriteSettings;
+import dev.sluice.internal.write.WriteSetup;
+import dev.sluice.storage.Storage;
+import org.apache.avro.Schema;
+
+/**
+ * Where a handle's {@link Config} becomes the engine's typed settings records ({@code *Settings.from}): the engine
+ * below {@code dev.sluice.api} never sees a raw {@code Config}. Each method reads the settings its engine object
+ * needs at the moment it is made, as before, so a bad value fails the same call it failed before.
+ */
+final class TableSettings {
+  private TableSettings() {
+  }
+
+  /** The post-commit services of a write; checks their settings (clean, archive, compaction, in that order). */
+  static TableServices services(Config config) {
+    return TableServices.of(CleanSettings.from(config), ArchiveSettings.from(config), CompactionSettings.from(config),
+        CommitSettings.from(config), () -> BaseFileWriterOptions.from(config));
+  }
+
+  /** A write's setup; checks the write options. */
+  static WriteSetup writeSetup(Storage storage, String location, TableConfig tableConfig, Schema userSchema,
+      Config config) {
+    return WriteSetup.of(storage, location, tableConfig, userSchema, WriteSettings.from(config),
+        CommitSettings.from(config));
+  }
+
+  /** Rollback, savepoint and restore. */
+  static TableActions actions(Storage storage, String location, Config config) {
+    return new TableActions(storage, location, CommitSettings.from(config));
+  }
+
+  /** The cleaner; checks the cleaner keys. */
+  static Cleaner cleaner(Storage storage, String location, Config config) {
+    return Cleaner.of(storage, location, CleanSettings.from(config), CommitSettings.from(config));
+  }
+
+  /** The archiver; checks the archival and cleaner keys. */
+  static Archiver archiver(Storage storage, String location, Config config) {
+    return Archiver.of(storage, location, ArchiveSettings.from(config), CleanSettings.from(config),
+        CommitSettings.from(config));
+  }
+
+  /** The engine's compaction; checks the compaction keys, the base file options when a compaction runs. */
+  static Compaction compaction(Storage storage, String location, Config config) {
+    return Compaction.of(storage, location, CompactionSettings.from(config), CommitSettings.from(config),
+        () -> BaseFileWriterOptions.from(config));
+  }
+
+  /** The configured index; checks its keys. */
+  static Index index(Storage storage, Config config) {
+    return Indexes.of(storage, IndexSettings.from(config));
+  }
+
+  /** The read options. */
+  static ReadSettings read(Config config) {
+    return ReadSettings.from(config);
+  }
+}

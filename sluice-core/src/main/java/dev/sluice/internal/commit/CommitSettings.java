@@ -1,0 +1,40 @@
+package dev.sluice.internal.commit;
+
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
+
+/**
+ * The commit protocol's options: concurrency mode, failed-writes policy, table lock and writer heartbeats, read from
+ * {@link Config} here and nowhere else in the engine (defaults in {@link ConfigKeys}). Numbers are parsed here; the
+ * names and ranges are checked where they are used ({@link ConcurrencyMode#of}, {@link FailedWritesPolicy#of},
+ * {@link TableLock#forTable}, {@link Heartbeats#of}), as before: a single writer never builds a lock, so a lock
+ * provider it does not use must not fail its writes.
+ *
+ * @param concurrencyMode {@link ConfigKeys#WRITE_CONCURRENCY_MODE}
+ * @param failedWritesPolicy {@link ConfigKeys#FAILED_WRITES_POLICY}
+ * @param lockProvider {@link ConfigKeys#LOCK_PROVIDER}
+ * @param lockFilesystemPath {@link ConfigKeys#LOCK_FILESYSTEM_PATH}
+ * @param lockFilesystemExpireMinutes {@link ConfigKeys#LOCK_FILESYSTEM_EXPIRE}
+ * @param lockWaitMillis {@link ConfigKeys#LOCK_WAIT_TIME_MS}
+ * @param lockRetryMillis {@link ConfigKeys#LOCK_RETRY_WAIT_MS}
+ * @param heartbeatIntervalMillis {@link ConfigKeys#HEARTBEAT_INTERVAL_MS}
+ * @param heartbeatTolerableMisses {@link ConfigKeys#HEARTBEAT_TOLERABLE_MISSES}
+ */
+public record CommitSettings(String concurrencyMode, String failedWritesPolicy, String lockProvider,
+    String lockFilesystemPath, int lockFilesystemExpireMinutes, long lockWaitMillis, long lockRetryMillis,
+    long heartbeatIntervalMillis, int heartbeatTolerableMisses) {
+
+  /** The commit options in {@code config}. */
+  public static CommitSettings from(Config config) {
+    return new CommitSettings(config.get(ConfigKeys.WRITE_CONCURRENCY_MODE), config.get(ConfigKeys.FAILED_WRITES_POLICY),
+        config.get(ConfigKeys.LOCK_PROVIDER), config.get(ConfigKeys.LOCK_FILESYSTEM_PATH),
+        config.get(ConfigKeys.LOCK_FILESYSTEM_EXPIRE), config.get(ConfigKeys.LOCK_WAIT_TIME_MS),
+        config.get(ConfigKeys.LOCK_RETRY_WAIT_MS), config.get(ConfigKeys.HEARTBEAT_INTERVAL_MS),
+        config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES));
+  }
+
+  /** The defaults (a single writer). */
+  public static CommitSettings defaults() {
+    return from(Config.empty());
+  }
+}
