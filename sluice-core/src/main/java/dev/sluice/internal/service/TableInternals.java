@@ -8,8 +8,6 @@ import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionSettings;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.table.TableConfig;
-import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
 
