@@ -7,10 +7,11 @@ import java.nio.charset.StandardCharsets;
  * The checks and the encoding that keep a partition value inside its table. A value becomes one folder level (hive
  * style, or one of several partition fields) or, for a single plain partition field, possibly several levels split
  * at {@code /} (Hudi's {@code 2024/01/31} convention). Each level must be a usable folder name that stays where it
- * is: not empty, not {@code .} or {@code ..}, no NUL, at most {@value #MAX_LEVEL_BYTES} bytes. With
+ * is and that queries list: not empty, not {@code .} or {@code ..} nor anything else starting with {@code .} (a
+ * hidden folder, skipped by partition listing), no NUL, at most {@value #MAX_LEVEL_BYTES} bytes. With
  * {@code hoodie.datasource.write.partitionpath.urlencode} the characters Hudi escapes are written as {@code %XX}
  * first, so {@code /} and control characters can no longer split or break a level; {@code .} and {@code ..} are not
- * among them (Hudi leaves them as they are), so they stay refused either way.
+ * among them (Hudi leaves them as they are), so a level starting with a dot stays refused either way.
  */
 final class PartitionPaths {
   /** The longest folder name common file systems (ext4, xfs, HDFS's default limit) accept, in UTF-8 bytes. */
@@ -66,6 +67,12 @@ final class PartitionPaths {
       if (level.equals(".") || level.equals("..")) {
         throw refused(field, value, "the folder level '" + level + "' would " + (level.equals(".")
             ? "not be a folder of its own" : "lead out of the partition, towards or beyond the table's folder"), false);
+      }
+      if (level.charAt(0) == '.') {
+        // readers list partitions without hidden folders (.hoodie, staging folders): the rows would be committed
+        // and never seen
+        throw refused(field, value, "the folder level '" + PartitionPaths.shown(level).replace("\"", "")
+            + "' starts with '.', a hidden folder no query lists", false);
       }
       if (level.length() > MAX_LEVEL_BYTES / 3 && level.getBytes(StandardCharsets.UTF_8).length > MAX_LEVEL_BYTES) {
         throw refused(field, value, "the folder name is " + level.getBytes(StandardCharsets.UTF_8).length

@@ -48,7 +48,10 @@ class PartitionPathSafetyTest {
     }
     // Hudi's multi-level convention stays: a single plain field may hold several levels
     assertEquals("2024/01/31", g.partitionPath(rec("2024/01/31", null)));
-    assertEquals("a..b/..c", g.partitionPath(rec("a..b/..c", null)));
+    assertEquals("a..b/c..", g.partitionPath(rec("a..b/c..", null)));
+    // a level starting with '.' is a hidden folder that partition listing skips: its rows would never be read
+    refused(g, rec("a/.hidden", null));
+    refused(g, rec("..x", null));
     assertEquals("x".repeat(255), g.partitionPath(rec("x".repeat(255), null)));
     // null and empty go to Hudi's default partition, inside the table
     assertEquals(KeyGenerator.DEFAULT_PARTITION, g.partitionPath(rec("", null)));
@@ -67,7 +70,8 @@ class PartitionPathSafetyTest {
     }
     // hive style: "p=.." is an ordinary folder name
     assertEquals("p=..", gen(List.of("p"), true, false).partitionPath(rec("..", null)));
-    assertEquals("..x/y", gen(List.of("p", "q"), false, false).partitionPath(rec("..x", "y")));
+    assertEquals("x../y", gen(List.of("p", "q"), false, false).partitionPath(rec("x..", "y")));
+    refused(gen(List.of("p", "q"), false, false), rec("..x", "y"));
     refused(gen(List.of("p", "q"), false, false), rec("ok", ".."));
     refused(gen(List.of("p", "q"), false, false), rec("ok", "../../x"));
     refused(gen(List.of("p", "q"), false, false), rec(".", "ok"));
@@ -79,7 +83,9 @@ class PartitionPathSafetyTest {
     assertEquals("a%2F..%2F..%2Fb", g.partitionPath(rec("a/../../b", null)));
     assertEquals("%2Fetc%2Fx", g.partitionPath(rec("/etc/x", null)));
     assertEquals("a%00b", g.partitionPath(rec("a\0b", null)));
-    assertEquals("..%2F..%2Fx", g.partitionPath(rec("../../x", null)));
+    // encoded, "../../x" is one level, but a hidden one (it starts with '.'): still refused
+    refused(g, rec("../../x", null));
+    assertEquals("p=..%2F..%2Fx", gen(List.of("p"), true, true).partitionPath(rec("../../x", null)));
     // the characters Hudi 0.15's PartitionPathEncodeUtils escapes (read from its behaviour), '*' among them
     assertEquals("%2A%22%23%25%27%3A%3D%3F%5C%7F%7B%5B%5D%5E%0A a.b-c_d~e", g.partitionPath(
         rec("*\"#%':=?\\\u007f{[]^\n a.b-c_d~e", null)));
