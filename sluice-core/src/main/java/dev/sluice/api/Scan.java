@@ -44,7 +44,7 @@ public final class Scan {
 
   /** The snapshot as of instant {@code instantTime} ({@code yyyyMMddHHmmssSSS}). */
   public Scan asOf(String instantTime) {
-    return with(options.withAsOf(Optional.of(instant("Time travel to", instantTime))));
+    return with(options.withAsOf(Optional.of(asOfInstant(instantTime))));
   }
 
   /** Also return the {@code _hoodie_*} meta columns (first). */
@@ -67,8 +67,7 @@ public final class Scan {
    * state of every record whose latest version one of them wrote.
    */
   public Scan incremental(String beginInstant) {
-    return with(options.withQueryType(QueryType.INCREMENTAL)
-        .withRange(Optional.of(instant("Incremental query from", beginInstant)), Optional.empty()));
+    return with(options.withQueryType(QueryType.INCREMENTAL).withRange(Optional.of(beginInstant), Optional.empty()));
   }
 
   /**
@@ -77,19 +76,18 @@ public final class Scan {
    */
   public Scan incremental(String beginInstant, String endInstant) {
     return with(options.withQueryType(QueryType.INCREMENTAL)
-        .withRange(Optional.of(instant("Incremental query from", beginInstant)),
-            Optional.of(instant("Incremental query to", endInstant))));
+        .withRange(Optional.of(beginInstant), Optional.of(endInstant)));
   }
 
   /**
-   * An instant time as given by a caller: digits only ({@code yyyyMMddHHmmss[SSS]}, or a prefix of it). Anything
+   * A time-travel instant as given by a caller: digits only ({@code yyyyMMddHHmmssSSS}, or a prefix of it). Anything
    * else would compare with the timeline's instants as text and silently mean "before everything" or "after
-   * everything".
+   * everything" (a NUL or a letter read the latest snapshot). Incremental ranges are checked when planned.
    */
-  private static String instant(String what, String t) {
+  private static String asOfInstant(String t) {
     if (t == null || t.isEmpty() || t.length() > 17 || !t.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw Errors.badRequest(what + " " + (t == null ? "null" : '"' + t.replace("\0", "\\0") + '"'),
-          "it is not an instant time", "Give an instant as digits, yyyyMMddHHmmssSSS (see sluice timeline TABLE).");
+      throw Errors.badInput("--as-of " + (t == null ? "null" : "'" + t.replace("\0", "\\0") + "'"), null,
+          "not an instant time", "digits, yyyyMMddHHmmssSSS, as 'sluice timeline' shows them");
     }
     return t;
   }
