@@ -107,7 +107,7 @@ final class AdviseCommand implements Callable<Integer> {
 
   private CloseableIterator<GenericRecord> open(Table t) {
     Schema schema = t.schema();
-    InputOptions options = new InputOptions(ignoreUnknown);
+    InputOptions options = InputOptions.of(t.options(), ignoreUnknown);
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     for (Path in : inputs) {
       if (!Files.isRegularFile(in)) {

@@ -25,24 +25,38 @@ public final class Main implements Runnable {
 
   /** Runs the CLI with the given streams and returns the exit code (for tests). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    boolean verbose = false;
+    for (String a : args) {
+      verbose |= a.equals("--verbose");
+    }
+    boolean showStack = verbose;
     CommandLine cli = commandLine();
     cli.setOut(out);
     cli.setErr(err);
-    cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      boolean verbose = false;
-      for (String a : args) {
-        verbose |= a.equals("--verbose");
-      }
-      Throwable shown = ex;
-      String message = ex instanceof SluiceException ? ex.getMessage() : ex.getClass().getSimpleName() + ": " + ex.getMessage();
-      cmd.getErr().println("error: " + message);
-      if (verbose) {
-        shown.printStackTrace(cmd.getErr());
-      }
-      cmd.getErr().flush();
-      return ex instanceof SluiceException se && se.kind() == SluiceException.Kind.BAD_INPUT ? 3 : 1;
-    });
-    return cli.execute(args);
+    cli.setExecutionExceptionHandler((ex, cmd, parsed) -> report(ex, cmd.getErr(), showStack));
+    try {
+      return cli.execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // picocli passes Errors through; a command that could say more (which input line) already did
+      return report(SluiceException.outOfResources("Running sluice " + String.join(" ", commandName(args)), null, e),
+          err, showStack);
+    }
+  }
+
+  /** Prints one {@code error:} line (and the stack trace with --verbose); returns the exit code. */
+  private static int report(Throwable ex, PrintWriter err, boolean verbose) {
+    String message = ex instanceof SluiceException ? ex.getMessage() : ex.getClass().getSimpleName() + ": " + ex.getMessage();
+    // one line whatever the message holds (a parser's message may carry line breaks)
+    err.println("error: " + String.valueOf(message).replace("\r\n", " ").replace('\n', ' ').replace('\r', ' '));
+    if (verbose) {
+      ex.printStackTrace(err);
+    }
+    err.flush();
+    return ex instanceof SluiceException se && se.kind() == SluiceException.Kind.BAD_INPUT ? 3 : 1;
+  }
+
+  private static java.util.List<String> commandName(String[] args) {
+    return args.length == 0 || args[0].startsWith("-") ? java.util.List.of() : java.util.List.of(args[0]);
   }
 
   static CommandLine commandLine() {

@@ -8,6 +8,7 @@ import dev.sluice.tools.records.InputOptions;
 import dev.sluice.tools.records.RecordSources;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.CommitResult;
+import dev.sluice.api.Positioned;
 import dev.sluice.api.WriteOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ final class WriteCommand implements Callable<Integer> {
   private int write(Table t) {
     boolean delete = operation == WriteOperation.DELETE;
     Schema schema = delete ? t.keySchema() : schemaFile != null ? readSchema(schemaFile) : t.schema();
-    InputOptions options = new InputOptions(ignoreUnknown || delete);
+    InputOptions options = InputOptions.of(t.options(), ignoreUnknown || delete);
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     for (Path in : inputs) {
       if (!Files.isRegularFile(in)) {
@@ -78,7 +79,15 @@ final class WriteCommand implements Callable<Integer> {
     }
     CommitResult r;
     try (CloseableIterator<GenericRecord> records = Progress.wrap(RecordSources.concat(parts), "read")) {
-      r = t.write(operation, records);
+      try {
+        r = t.write(operation, records);
+      } catch (OutOfMemoryError | StackOverflowError e) {
+        // the batch is unreachable once the write has unwound: there is room again to say where it happened
+        String where = records instanceof Positioned p ? p.position().map(at -> "after reading " + at).orElse(null)
+            : null;
+        throw SluiceException.outOfResources("Writing " + operation.name().toLowerCase(java.util.Locale.ROOT)
+            + " to " + table, where, e);
+      }
     }
     spec.commandLine().getOut().printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
         operation, r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());

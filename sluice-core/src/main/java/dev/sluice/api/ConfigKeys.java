@@ -279,6 +279,16 @@ public final class ConfigKeys {
       "hoodie.compaction.logfile.num.threshold", 0L,
       "LogFileNumBasedCompactionStrategy: only slices with at least this many log files.");
 
+  // ---- Input files (the CLI and the tools' readers) ----
+  /** Longest text value an input line may hold. */
+  public static final ConfigKey<Integer> INPUT_MAX_VALUE_LENGTH = ConfigKey.ofInt("sluice.input.max.value.length",
+      16_777_216, "Longest text value, in characters, a JSON Lines or CSV input may hold (16 Mi); a longer one is bad"
+          + " input naming its line and field, refused before it can use up memory.");
+  /** Deepest JSON nesting an input line may hold. */
+  public static final ConfigKey<Integer> INPUT_MAX_NESTING_DEPTH = ConfigKey.ofInt("sluice.input.max.nesting.depth",
+      1000, "Deepest nesting of JSON arrays and objects in an input line (or a JSON cell of a CSV file); deeper is bad"
+          + " input naming its line.");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -300,6 +310,7 @@ public final class ConfigKeys {
         HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS,
         COMPACT_INLINE, COMPACT_SCHEDULE_INLINE, COMPACT_ASYNC,
         COMPACT_TRIGGER_STRATEGY, COMPACT_INLINE_MAX_DELTA_SECONDS, COMPACTION_STRATEGY, COMPACTION_TARGET_IO,
-        COMPACTION_LOGFILE_SIZE_THRESHOLD, COMPACTION_LOGFILE_NUM_THRESHOLD);
+        COMPACTION_LOGFILE_SIZE_THRESHOLD, COMPACTION_LOGFILE_NUM_THRESHOLD, INPUT_MAX_VALUE_LENGTH,
+        INPUT_MAX_NESTING_DEPTH);
   }
 }

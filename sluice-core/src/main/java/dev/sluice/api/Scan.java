@@ -44,7 +44,7 @@ public final class Scan {
 
   /** The snapshot as of instant {@code instantTime} ({@code yyyyMMddHHmmssSSS}). */
   public Scan asOf(String instantTime) {
-    return with(options.withAsOf(Optional.of(instantTime)));
+    return with(options.withAsOf(Optional.of(asOfInstant(instantTime))));
   }
 
   /** Also return the {@code _hoodie_*} meta columns (first). */
@@ -77,6 +77,19 @@ public final class Scan {
   public Scan incremental(String beginInstant, String endInstant) {
     return with(options.withQueryType(QueryType.INCREMENTAL)
         .withRange(Optional.of(beginInstant), Optional.of(endInstant)));
+  }
+
+  /**
+   * A time-travel instant as given by a caller: digits only ({@code yyyyMMddHHmmssSSS}, or a prefix of it). Anything
+   * else would compare with the timeline's instants as text and silently mean "before everything" or "after
+   * everything" (a NUL or a letter read the latest snapshot). Incremental ranges are checked when planned.
+   */
+  private static String asOfInstant(String t) {
+    if (t == null || t.isEmpty() || t.length() > 17 || !t.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw Errors.badInput("--as-of " + (t == null ? "null" : "'" + t.replace("\0", "\\0") + "'"), null,
+          "not an instant time", "digits, yyyyMMddHHmmssSSS, as 'sluice timeline' shows them");
+    }
+    return t;
   }
 
   /**

@@ -24,6 +24,8 @@ public class SluiceException extends RuntimeException {
     STORAGE,
     /** A request for something Sluice does not support (yet). */
     UNSUPPORTED,
+    /** The JVM ran out of memory (or stack) for the work asked of it. */
+    RESOURCES,
     /** A broken invariant inside Sluice: a bug. */
     INTERNAL
   }
@@ -102,6 +104,22 @@ public class SluiceException extends RuntimeException {
   /** A feature that is not supported. */
   public static SluiceException unsupported(String what, String fix) {
     return new SluiceException(Kind.UNSUPPORTED, message(what + " is not supported", null, fix), null);
+  }
+
+  /**
+   * The JVM ran out of memory (or stack) during {@code what} ({@code where}: the input line being read, or null).
+   * The message names the heap limit and how to raise it; the cause is kept for {@code --verbose}.
+   */
+  public static SluiceException outOfResources(String what, String where, VirtualMachineError cause) {
+    boolean stack = cause instanceof StackOverflowError;
+    long maxMiB = Runtime.getRuntime().maxMemory() / (1024 * 1024);
+    String problem = stack ? "the Java stack overflowed (the input nests too deeply for it)"
+        : "the Java heap (at most " + maxMiB + " MiB) ran out";
+    String fix = stack ? "Give the JVM a larger stack (-Xss) or nest less deeply."
+        : "Give the JVM more memory (SLUICE_JAVA_OPTS=-Xmx..., or -Xmx for java), lower hoodie.memory.merge.max.size "
+            + "so more of the batch spills to disk, or write the input in smaller files.";
+    return new SluiceException(Kind.RESOURCES, message(what + (where != null ? " at " + where : ""), problem, fix),
+        cause);
   }
 
   /** A bug: an invariant that should hold does not. */

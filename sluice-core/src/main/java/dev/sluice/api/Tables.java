@@ -4,9 +4,11 @@ import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.Storages;
+import dev.sluice.internal.table.ConfinedStorage;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableLayout;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 
@@ -31,6 +33,7 @@ public final class Tables {
   /** Opens the table at {@code location} on a given storage (e.g. a test's fault-injecting one). */
   public static Table open(Storage storage, String location, Config options) {
     String base = normalize(location);
+    storage = confined(storage, base, options);
     TableConfig tc = TableConfigStore.read(storage, base);
     if (tc.tableVersion() != SUPPORTED_VERSION) {
       throw Errors.unsupported("Hudi table version " + tc.tableVersion() + " (at " + base + ")",
@@ -48,6 +51,7 @@ public final class Tables {
   /** Creates a table on a given storage. */
   public static Table create(Storage storage, String location, TableSpec spec, Config options) {
     String base = normalize(location);
+    storage = confined(storage, base, options);
     TableConfig.Builder b = TableConfig.builder()
         .name(spec.name())
         .type(spec.type())
@@ -70,6 +74,15 @@ public final class Tables {
    */
   public static Schema withMetaFields(Schema schema) {
     return MetaFields.withMetaFields(MetaFields.withoutMetaFields(schema));
+  }
+
+  /**
+   * The table's storage, refusing any change outside {@code base} (and the lock folder, if one is configured): a
+   * handle never writes outside its table, whatever a value or a plan says.
+   */
+  private static Storage confined(Storage storage, String base, Config options) {
+    String lockFolder = options.get(ConfigKeys.LOCK_FILESYSTEM_PATH);
+    return ConfinedStorage.of(storage, base, lockFolder.isEmpty() ? List.of() : List.of(lockFolder));
   }
 
   private static String normalize(String location) {

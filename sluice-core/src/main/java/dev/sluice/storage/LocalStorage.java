@@ -2,7 +2,6 @@ package dev.sluice.storage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
@@ -37,10 +36,20 @@ public final class LocalStorage implements Storage {
     return "file";
   }
 
-  /** Converts a path or {@code file:} URI to an NIO path. */
+  /**
+   * Converts a path or {@code file:} URI to an NIO path. The path part is taken literally, as Hadoop's {@code Path}
+   * takes it: {@code %2F} in a folder name (a URL-encoded partition value) stays those three characters and never
+   * becomes a separator.
+   */
   static Path toPath(String path) {
     if (path.startsWith("file:")) {
-      return Path.of(URI.create(path.startsWith("file://") ? path : "file://" + path.substring(5)));
+      String rest = path.substring("file:".length());
+      if (rest.startsWith("//")) {
+        // file:///x or file://host/x: the authority names the local machine
+        int slash = rest.indexOf('/', 2);
+        rest = slash < 0 ? "/" : rest.substring(slash);
+      }
+      return Path.of(rest);
     }
     return Path.of(path);
   }

@@ -2,10 +2,9 @@ package dev.sluice.internal.key;
 
 import dev.sluice.internal.error.Errors;
 import java.math.BigDecimal;
-import java.net.URLEncoder;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.Conversions;
 import org.apache.avro.LogicalType;
@@ -23,8 +22,6 @@ import org.apache.avro.generic.GenericRecord;
 public final class KeyGenerator {
   /** Hudi's placeholder for a null or empty partition value. */
   public static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
-  private static final String NULL_KEY = "__null__";
-  private static final String EMPTY_KEY = "__empty__";
 
   private final List<FieldPath> keyFields;
   private final List<FieldPath> partitionFields;
@@ -67,19 +64,14 @@ public final class KeyGenerator {
       return v;
     }
     StringBuilder sb = new StringBuilder();
+    String[] values = new String[keyFields.size()];
     boolean allMissing = true;
     for (int i = 0; i < keyFields.size(); i++) {
       FieldPath f = keyFields.get(i);
       String v = stringValue(f, record);
-      sb.append(f.name()).append(':');
-      if (v == null) {
-        sb.append(NULL_KEY);
-      } else if (v.isEmpty()) {
-        sb.append(EMPTY_KEY);
-      } else {
-        sb.append(v);
-        allMissing = false;
-      }
+      values[i] = v;
+      sb.append(f.name()).append(':').append(ComplexKeys.encode(v));
+      allMissing &= v == null || v.isEmpty();
       if (i < keyFields.size() - 1) {
         sb.append(',');
       }
@@ -88,41 +80,46 @@ public final class KeyGenerator {
       throw Errors.badInput("record key", String.join(",", keyFields.stream().map(FieldPath::name).toList()),
           "every record key field is null or empty", "at least one non-empty key field");
     }
-    return sb.toString();
+    String key = sb.toString();
+    if (ComplexKeys.suspicious(values)) {
+      List<String> names = keyFields.stream().map(FieldPath::name).toList();
+      ComplexKeys.collision(names, values, key).ifPresent(c -> {
+        throw Errors.badInput("record key", names.get(c.field()), "the complex key " + ComplexKeys.shown(names,
+            Arrays.asList(values)) + " encodes as " + PartitionPaths.shown(key) + ", exactly as " + ComplexKeys.shown(names, c.other())
+            + " does, so Hudi's key encoding (field:value,field:value) would treat two different keys as one record",
+            "key values that contain neither ',<later key field>:' nor the placeholders __null__ / __empty__");
+      });
+    }
+    return key;
   }
 
-  /** The relative partition path ("" for a non-partitioned table). */
+  /**
+   * The relative partition path ("" for a non-partitioned table). Fails as bad input, before anything is written,
+   * when a value would not name a folder inside the table (see {@link PartitionPaths}).
+   */
   public String partitionPath(GenericRecord record) {
     if (partitionFields.isEmpty()) {
       return "";
     }
+    // a value is one folder level unless it is the only, plain partition field (Hudi's "2024/01/31" convention)
+    boolean oneLevel = hiveStyle || partitionFields.size() > 1;
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < partitionFields.size(); i++) {
       FieldPath f = partitionFields.get(i);
       String v = stringValue(f, record);
-      if (hiveStyle) {
-        sb.append(f.name()).append('=');
-      }
+      String text;
       if (v == null || v.isEmpty()) {
-        sb.append(DEFAULT_PARTITION);
+        text = DEFAULT_PARTITION;
       } else {
-        sb.append(urlEncode ? escapePathName(v) : v);
+        text = urlEncode ? PartitionPaths.escape(v) : v;
       }
+      if (hiveStyle) {
+        text = f.name() + "=" + text;
+      }
+      PartitionPaths.check(f.name(), v == null ? "" : v, text, oneLevel, urlEncode);
+      sb.append(text);
       if (i < partitionFields.size() - 1) {
         sb.append('/');
-      }
-    }
-    return sb.toString();
-  }
-
-  /** Escapes characters that are unsafe in a path segment, as Hive does ({@code %XX}). */
-  static String escapePathName(String v) {
-    StringBuilder sb = new StringBuilder();
-    for (char c : v.toCharArray()) {
-      if (c < ' ' || "\"#%'*/:=?\\\u007f{[]^".indexOf(c) >= 0) {
-        sb.append(URLEncoder.encode(String.valueOf(c), StandardCharsets.UTF_8).toUpperCase(java.util.Locale.ROOT));
-      } else {
-        sb.append(c);
       }
     }
     return sb.toString();

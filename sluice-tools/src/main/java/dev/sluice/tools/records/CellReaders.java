@@ -1,7 +1,10 @@
 package dev.sluice.tools.records;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
+import dev.sluice.api.ConfigKeys;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,14 +116,19 @@ final class CellReaders {
   /** JSON text in a cell, read like a JSON Lines value. */
   private static TextParser json(Schema schema, InputOptions options) {
     JsonValueReader reader = JsonReaders.compile(schema, options);
+    JsonFactory factory = JsonLinesSource.factory(options);
     return text -> {
-      try (JsonParser p = JsonLinesSource.FACTORY.createParser(text)) {
+      try (JsonParser p = factory.createParser(text)) {
         p.nextToken();
         Object value = reader.read(p);
         if (p.nextToken() != null) {
           throw new FieldError("has text after the JSON value", "one JSON value (" + Describe.expected(schema) + ")");
         }
         return value;
+      } catch (StreamConstraintsException e) {
+        throw new FieldError("holds JSON over a limit (" + JsonLinesSource.cleanMessage(e.getOriginalMessage()) + ")",
+            "JSON nested at most " + options.maxNestingDepth() + " levels deep (raise "
+                + ConfigKeys.INPUT_MAX_NESTING_DEPTH.name() + " to allow more)");
       } catch (StreamReadException e) {
         throw new FieldError(Describe.quote(text) + " is not valid JSON (" + JsonLinesSource.cleanMessage(e.getOriginalMessage()) + ")",
             "JSON text for " + Describe.expected(schema));

@@ -1,5 +1,6 @@
 package dev.sluice.tools.records;
 
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.api.SluiceException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -30,11 +31,32 @@ final class CsvParser implements Closeable {
   private final List<Boolean> quotedFlags = new ArrayList<>();
   private long[] lines = new long[16];
   private long recordLine;
+  private final int maxCell;
+  private List<String> columnNames = List.of();
 
-  /** {@code name} is the file name used in error messages. */
-  CsvParser(Reader in, String name) {
+  /**
+   * {@code name} is the file name used in error messages; a cell longer than {@code maxCell} characters is bad
+   * input, found while it is read (so a huge value is never held whole).
+   */
+  CsvParser(Reader in, String name, int maxCell) {
     this.in = in;
     this.name = name;
+    this.maxCell = maxCell;
+  }
+
+  /** The header's column names, for naming the column of a cell in errors. */
+  void columnNames(List<String> names) {
+    this.columnNames = List.copyOf(names);
+  }
+
+  private void appendChecked(char c, long cellLine) {
+    cell.append(c);
+    if (cell.length() > maxCell) {
+      int column = texts.size();
+      throw SluiceException.badInput(name + ":" + cellLine, column < columnNames.size() ? columnNames.get(column)
+          : null, "a value is longer than " + maxCell + " characters", "at most " + maxCell + " characters (raise "
+          + ConfigKeys.INPUT_MAX_VALUE_LENGTH.name() + " to allow more)");
+    }
   }
 
   /**
@@ -97,7 +119,7 @@ final class CsvParser implements Closeable {
         if (c == '"') {
           if (peek() == '"') {
             pos++;
-            cell.append('"');
+            appendChecked('"', cellLine);
             continue;
           }
           break;
@@ -105,7 +127,7 @@ final class CsvParser implements Closeable {
         if (c == '\n') {
           line++;
         }
-        cell.append((char) c);
+        appendChecked((char) c, cellLine);
       }
       c = peek();
       if (c >= 0 && c != ',' && c != '\n' && !(c == '\r' && peekAt(1) == '\n')) {
@@ -118,7 +140,7 @@ final class CsvParser implements Closeable {
         if (c < 0 || c == ',' || c == '\n' || c == '\r' && peekAt(1) == '\n') {
           break;
         }
-        cell.append((char) c);
+        appendChecked((char) c, cellLine);
         pos++;
       }
     }

@@ -60,7 +60,7 @@ final class CsvSource implements CloseableIterator<GenericRecord>, Positioned {
     try {
       Reader reader = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
-      parser = new CsvParser(reader, name);
+      parser = new CsvParser(reader, name, options.maxValueLength());
     } catch (IOException e) {
       throw SluiceException.storage("open", file.toString(), e);
     }
@@ -117,6 +117,11 @@ final class CsvSource implements CloseableIterator<GenericRecord>, Positioned {
             "a column for every field that is not nullable and has no default");
       }
     }
+    List<String> columns = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      columns.add(parser.text(i).strip());
+    }
+    parser.columnNames(columns);
     return new CsvSource(file, parser, schema, fieldOf, readers, absent);
   }
 
@@ -175,6 +180,8 @@ final class CsvSource implements CloseableIterator<GenericRecord>, Positioned {
       if (!parser.next()) {
         return null;
       }
+    } catch (OutOfMemoryError e) {
+      throw SluiceException.outOfResources("Reading input", name + ":" + parser.recordLine(), e);
     } catch (CharacterCodingException e) {
       throw notUtf8(name, parser);
     } catch (IOException e) {

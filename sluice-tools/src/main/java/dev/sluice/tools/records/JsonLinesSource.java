@@ -4,8 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.Positioned;
@@ -23,25 +26,37 @@ import org.apache.avro.generic.GenericRecord;
  * file (no tree per record); a second value on the line where the previous one ended is an error.
  */
 final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positioned {
-  static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-      .build();
+  /**
+   * A parser factory enforcing the input limits: Jackson stops at a string longer than the value limit or nesting
+   * deeper than the depth limit while reading, so neither is held in memory whole first.
+   */
+  static JsonFactory factory(InputOptions options) {
+    return JsonFactory.builder()
+        .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+        .streamReadConstraints(StreamReadConstraints.builder()
+            .maxStringLength(options.maxValueLength())
+            .maxNestingDepth(options.maxNestingDepth())
+            .build())
+        .build();
+  }
 
   private final Path file;
   private final String name;
   private final JsonParser parser;
   private final JsonValueReader reader;
+  private final InputOptions options;
   private GenericRecord next;
   private boolean done;
   private long lastLine = -1;
   private long nextLine = -1;
   private long returnedLine = -1;
 
-  private JsonLinesSource(Path file, JsonParser parser, JsonValueReader reader) {
+  private JsonLinesSource(Path file, JsonParser parser, JsonValueReader reader, InputOptions options) {
     this.file = file;
     this.name = file.getFileName().toString();
     this.parser = parser;
     this.reader = reader;
+    this.options = options;
   }
 
   static JsonLinesSource open(Path file, Schema schema, InputOptions options) {
@@ -49,7 +64,7 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positio
     InputStream in = null;
     try {
       in = Files.newInputStream(file);
-      return new JsonLinesSource(file, FACTORY.createParser(in), reader);
+      return new JsonLinesSource(file, factory(options).createParser(in), reader, options);
     } catch (IOException e) {
       closeQuietly(in, e);
       throw SluiceException.storage("open", file.toString(), e);
@@ -116,11 +131,48 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positio
       return rec;
     } catch (FieldError e) {
       throw e.toException(name + ":" + start);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      throw SluiceException.outOfResources("Reading input", name + ":" + (start > 0 ? start : lastLine + 1), e);
+    } catch (StreamConstraintsException e) {
+      throw tooLarge(e, fieldBeingRead(), name + ":" + (start > 0 ? start : parser.currentLocation().getLineNr()),
+          options);
     } catch (StreamReadException e) {
       throw malformed(e, start);
     } catch (IOException e) {
       throw SluiceException.storage("read", file.toString(), e);
     }
+  }
+
+  /** The top-level member the parser is inside (the table field), if any. */
+  private String fieldBeingRead() {
+    com.fasterxml.jackson.core.JsonStreamContext c = parser.getParsingContext();
+    String field = null;
+    while (c != null && !c.inRoot()) {
+      if (c.inObject() && c.getCurrentName() != null) {
+        field = c.getCurrentName();
+      }
+      c = c.getParent();
+    }
+    return field;
+  }
+
+  /**
+   * A value over one of the input limits, as bad input at {@code where} naming the field being read and the setting
+   * that raises the limit.
+   */
+  static SluiceException tooLarge(StreamConstraintsException e, String field, String where, InputOptions options) {
+    String m = e.getMessage() == null ? "" : e.getMessage();
+    if (m.contains("nesting depth")) {
+      return SluiceException.badInput(where, field, "the JSON nests arrays and objects deeper than "
+          + options.maxNestingDepth() + " levels", "at most " + options.maxNestingDepth() + " levels (raise "
+          + ConfigKeys.INPUT_MAX_NESTING_DEPTH.name() + " to allow more)");
+    }
+    if (m.contains("String value length")) {
+      return SluiceException.badInput(where, field, "a text value is longer than " + options.maxValueLength()
+          + " characters", "at most " + options.maxValueLength() + " characters (raise "
+          + ConfigKeys.INPUT_MAX_VALUE_LENGTH.name() + " to allow more)");
+    }
+    return SluiceException.badInput(where, field, "the JSON is over a parser limit: " + cleanMessage(m), null);
   }
 
   /** A parse error, placed at the line where the object began and pointing at where the parser gave up. */
