@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.log.HeaderKey;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump.BlockSummary;
 import dev.sluice.storage.AppendingStorage;
@@ -38,12 +37,11 @@ class MergeOnReadFailureTest {
   }
 
   /**
-   * As Hudi 0.15's marker-based rollback does for a log file of an older slice, the rollback leaves the failed log
-   * file and appends a rollback command block naming the failed instant to the slice, which on local disk is a new
-   * log version.
+   * The failed write's blocks are in a log file of its own, which its rollback deletes (as Hudi 1.x's rollback does)
+   * instead of appending a rollback command block that would leave them in place.
    */
   @Test
-  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsRollbackNeutralizesItsLogFile() {
+  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsRollbackDeletesItsLogFile() {
     FailingStorage storage = new FailingStorage(new LocalStorage());
     Table t = create(storage, false, Map.of());
     t.insert(it(trips(0, 6, 1, 10)));
@@ -55,15 +53,7 @@ class MergeOnReadFailureTest {
         () -> t.upsert(it(List.of(trip("id-000001", 12, "p0", "failed", 0)))));
     assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
     storage.heal();
-    List<String> logsAfter = MorFixture.logFiles(dir);
-    assertEquals(logsBefore.size() + 2, logsAfter.size(), "the failed write's log and the rollback's: " + logsAfter);
-    assertTrue(logsAfter.containsAll(logsBefore));
-    String rollbackLog = logsAfter.get(logsAfter.size() - 1);
-    assertTrue(rollbackLog.endsWith("_1-0-1"), rollbackLog);
-    List<BlockSummary> rollbackBlocks = MorFixture.blocks(dir, rollbackLog);
-    assertEquals(List.of(LogBlockType.COMMAND_BLOCK), rollbackBlocks.stream().map(BlockSummary::type).toList());
-    String failed = MorFixture.blocks(dir, logsAfter.get(logsAfter.size() - 2)).get(0).instantTime().orElseThrow();
-    assertEquals(failed, rollbackBlocks.get(0).header().get(HeaderKey.TARGET_INSTANT_TIME));
+    assertEquals(logsBefore, MorFixture.logFiles(dir), "the failed write's log file is deleted, no command block added");
     assertEquals(before.toString(), rows(t).toString());
     assertEquals(3, t.timeline().instants().size(), "two commits and the rollback: " + t.timeline());
     String[] markers = dir.resolve(".hoodie/.temp").toFile().list();
@@ -74,8 +64,9 @@ class MergeOnReadFailureTest {
     assertEquals("next", after.get("id-000002").get("name").toString());
   }
 
+  /** Where the store can append (HDFS), each write still gets a log file of its own, which a rollback can delete. */
   @Test
-  void onStorageThatAppendsARollbackBlockNeutralizesTheFailedBlocks() {
+  void onStorageThatAppendsEachWriteHasItsOwnLogFileAndARollbackDeletesIt() {
     FailingStorage failing = new FailingStorage(new LocalStorage());
     Table t = create(failing, true, Map.of());
     t.insert(it(trips(0, 6, 1, 10)));
@@ -85,23 +76,21 @@ class MergeOnReadFailureTest {
     assertThrows(SluiceException.class, () -> t.upsert(it(List.of(trip("id-000001", 12, "p0", "failed", 0)))));
     failing.heal();
     List<String> logs = MorFixture.logFiles(dir);
-    assertEquals(1, logs.size(), "every commit appended to the one log file: " + logs);
+    assertEquals(1, logs.size(), "the committed write's log file only: " + logs);
     List<BlockSummary> blocks = MorFixture.blocks(dir, logs.get(0));
-    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK, LogBlockType.AVRO_DATA_BLOCK, LogBlockType.COMMAND_BLOCK),
-        blocks.stream().map(BlockSummary::type).toList());
-    String failed = blocks.get(1).instantTime().orElseThrow();
+    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK), blocks.stream().map(BlockSummary::type).toList());
     assertEquals(c2.instantTime(), blocks.get(0).instantTime().orElseThrow());
-    assertEquals(failed, blocks.get(2).header().get(HeaderKey.TARGET_INSTANT_TIME));
-    assertEquals("0", blocks.get(2).header().get(HeaderKey.COMMAND_BLOCK_TYPE));
     assertEquals(before.toString(), rows(t).toString());
     assertEquals(3, t.timeline().instants().size(), "two commits and the rollback: " + t.timeline());
 
     CommitResult c4 = t.upsert(it(List.of(trip("id-000002", 12, "p0", "next", 0))));
-    assertEquals(List.of(logs.get(0)), MorFixture.logFiles(dir));
+    List<String> now = MorFixture.logFiles(dir);
+    assertEquals(2, now.size(), now.toString());
+    assertEquals(logs.get(0), now.get(0), "the committed file is not appended to");
     WriteStat stat = MorFixture.metadata(t, c4.instantTime()).allStats().get(0);
-    assertEquals(1, stat.logVersion());
-    assertEquals(blocks.get(2).offset() + blocks.get(2).size(), stat.logOffset(), "appended after the rollback block");
-    assertEquals(dir.resolve(logs.get(0)).toFile().length(), stat.fileSizeInBytes());
+    assertEquals(2, stat.logVersion());
+    assertEquals(0, stat.logOffset());
+    assertEquals(dir.resolve(now.get(1)).toFile().length(), stat.fileSizeInBytes());
     Map<String, GenericRecord> after = rows(t);
     assertEquals("committed", after.get("id-000000").get("name").toString());
     assertEquals("name-1", after.get("id-000001").get("name").toString());
@@ -130,8 +119,8 @@ class MergeOnReadFailureTest {
     roomy.upsert(it(List.of(trip("id-000000", 11, "p0", "a", 0))));
     CommitResult r = roomy.upsert(it(List.of(trip("id-000001", 11, "p0", "b", 0))));
     WriteStat s = MorFixture.metadata(roomy, r.instantTime()).allStats().get(0);
-    assertEquals(1, s.logVersion(), "below the limit the log file is appended to");
-    assertTrue(s.logOffset() > 0);
-    assertEquals(1, MorFixture.logFiles(other).size());
+    assertEquals(2, s.logVersion(), "below the limit too, each write makes a file of its own where the store appends");
+    assertEquals(0, s.logOffset());
+    assertEquals(2, MorFixture.logFiles(other).size());
   }
 }
