@@ -97,6 +97,62 @@ class MergeOnReadFailureTest {
     assertEquals("next", after.get("id-000002").get("name").toString());
   }
 
+  /**
+   * A failed write whose blocks share a file with committed blocks (a Hudi 0.15 writer appended them to the slice's
+   * latest log on HDFS): the file cannot be deleted, so its rollback appends Hudi's rollback command block, in a new
+   * log version.
+   */
+  @Test
+  void aFailedWritesBlocksInAFileWithCommittedBlocksGetARollbackCommandBlock() {
+    Table t = create(new FailingStorage(new LocalStorage()), true, Map.of());
+    t.insert(it(trips(0, 6, 1, 10)));
+    CommitResult c2 = t.upsert(it(List.of(trip("id-000000", 11, "p0", "committed", 0))));
+    Map<String, GenericRecord> before = rows(t);
+    String log = MorFixture.logFiles(dir).get(0);
+    dev.sluice.internal.fsview.LogFileName name = dev.sluice.internal.fsview.FileNames.parseLog(Path.of(log)
+        .getFileName().toString()).orElseThrow();
+    // a pending write that appended to c2's file (as Hudi 0.15 does where the store appends), with its marker
+    String failed = dev.sluice.internal.timeline.InstantTimes.newInstantTime();
+    dev.sluice.internal.timeline.TimelineStore store = new dev.sluice.internal.timeline.TimelineStore(t.storage(),
+        t.location());
+    dev.sluice.internal.timeline.Instant requested = new dev.sluice.internal.timeline.Instant(failed,
+        dev.sluice.internal.timeline.Action.DELTACOMMIT, dev.sluice.internal.timeline.State.REQUESTED);
+    store.createRequested(requested, new byte[0]);
+    store.transitionToInflight(requested, new byte[0]);
+    new dev.sluice.internal.commit.Markers(t.storage(), t.location(), failed)
+        .create("p0", Path.of(log).getFileName().toString(), dev.sluice.internal.commit.IOType.APPEND);
+    org.apache.avro.Schema writer = dev.sluice.internal.basefile.MetaFields.withMetaFields(t.schema());
+    org.apache.avro.generic.GenericData.Record row = new org.apache.avro.generic.GenericData.Record(writer);
+    GenericRecord user = trip("id-000001", 12, "p0", "failed", 0);
+    row.put("_hoodie_commit_time", failed);
+    row.put("_hoodie_commit_seqno", failed + "_0_1");
+    row.put("_hoodie_record_key", "id-000001");
+    row.put("_hoodie_partition_path", "p0");
+    row.put("_hoodie_file_name", name.fileId());
+    user.getSchema().getFields().forEach(f -> row.put(f.name(), user.get(f.name())));
+    try (dev.sluice.internal.log.LogWriter w = dev.sluice.internal.log.LogWriter.open(new AppendingStorage(
+        new LocalStorage()), dir.resolve("p0").toString(), name.fileId(), name.baseInstant(), "0-0-0", 1L << 30)) {
+      w.appendBlocks(List.of(dev.sluice.internal.log.DataBlock.of(failed, writer, List.of(row))));
+    }
+    assertEquals(List.of(log), MorFixture.logFiles(dir), "the failed block went into the committed file");
+
+    // the next write rolls the pending one back first (EAGER)
+    t.upsert(it(List.of(trip("id-000002", 12, "p0", "next", 0))));
+    List<String> logs = MorFixture.logFiles(dir);
+    assertEquals(log, logs.get(0), "the shared file stays");
+    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK, LogBlockType.AVRO_DATA_BLOCK),
+        MorFixture.blocks(dir, log).stream().map(BlockSummary::type).toList());
+    List<BlockSummary> command = MorFixture.blocks(dir, logs.get(1));
+    assertEquals(List.of(LogBlockType.COMMAND_BLOCK), command.stream().map(BlockSummary::type).toList(), logs.toString());
+    assertEquals(failed, command.get(0).header().get(dev.sluice.internal.log.HeaderKey.TARGET_INSTANT_TIME));
+    assertTrue(logs.get(1).endsWith("_1-0-1"), logs.toString());
+    Map<String, GenericRecord> after = rows(t);
+    assertEquals(before.get("id-000001").toString(), after.get("id-000001").toString(), "the failed update is not read");
+    assertEquals("committed", after.get("id-000000").get("name").toString());
+    assertEquals("next", after.get("id-000002").get("name").toString());
+    assertTrue(c2.instantTime().compareTo(failed) < 0);
+  }
+
   @Test
   void logFilesRollOverAtTheSizeLimit() {
     Table t = create(new FailingStorage(new LocalStorage()), true, Map.of("hoodie.logfile.max.size", "600"));

@@ -69,6 +69,8 @@ public final class LogWriter implements Closeable {
   private int version;
   private String token;
   private PositionOutputStream out;
+  /** A file this session created that holds none of its blocks yet: removed again if the first append fails. */
+  private String createdEmpty;
   private boolean closed;
 
   private LogWriter(Builder b, int version, String token) {
@@ -132,6 +134,7 @@ public final class LogWriter implements Closeable {
       o.write(bytes.array(), 0, bytes.size());
       o.flush();
       o.sync();
+      createdEmpty = null;
       KillPoints.reach("log.append.after");
       long end = o.position();
       AppendResult result = new AppendResult(
@@ -150,9 +153,11 @@ public final class LogWriter implements Closeable {
       throw Errors.conflict("Writing log file " + path, "another writer created it first");
     } catch (IOException e) {
       abandonStream(e);
+      removeCreatedEmpty(e);
       throw Errors.storage("append log blocks to", path, e);
     } catch (RuntimeException e) {
       abandonStream(e);
+      removeCreatedEmpty(e);
       throw e;
     }
   }
@@ -214,7 +219,16 @@ public final class LogWriter implements Closeable {
         version++;
         continue;
       }
-      if (!sharesVersion(path)) {
+      boolean shared;
+      try {
+        shared = sharesVersion(path);
+      } catch (IOException | RuntimeException e) {
+        createdEmpty = path;
+        out = created;
+        throw e;
+      }
+      if (!shared) {
+        createdEmpty = path;
         return created;
       }
       // another file has this version: give ours up (nothing is written to it yet) and move above both
@@ -286,6 +300,24 @@ public final class LogWriter implements Closeable {
       }
     }
     return Optional.ofNullable(latest);
+  }
+
+  /**
+   * After a failed first append, deletes the file this session created for it (it holds no complete block of
+   * ours), so that a failed write leaves no file behind that no instant references; its rollback leaves files without
+   * a complete block of the instant alone, since it cannot tell them from another writer's.
+   */
+  private void removeCreatedEmpty(Exception cause) {
+    if (createdEmpty == null) {
+      return;
+    }
+    String path = createdEmpty;
+    createdEmpty = null;
+    try {
+      storage.delete(path);
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
   }
 
   private void closeStream() throws IOException {
