@@ -101,15 +101,15 @@ class DamagedTableTest {
     t.upsert(it(List.of(trip("id-000001", 11, "p0", "second", 0))));
     t.upsert(it(List.of(trip("id-000002", 11, "p0", "third", 0))));
     List<String> logs = MorFixture.logFiles(dir);
-    assertEquals(1, logs.size(), logs.toString());
-    List<BlockSummary> blocks = MorFixture.blocks(dir, logs.get(0));
-    assertEquals(3, blocks.size());
-    // damage the second block's length field (right after its magic): the framing check fails there
-    try (RandomAccessFile raf = new RandomAccessFile(dir.resolve(logs.get(0)).toFile(), "rw")) {
-      raf.seek(blocks.get(1).offset() + 6);
+    assertEquals(3, logs.size(), "a log file per delta commit: " + logs);
+    List<BlockSummary> blocks = MorFixture.blocks(dir, logs.get(1));
+    assertEquals(1, blocks.size());
+    // damage the middle file's block length field (right after its magic): the framing check fails there
+    try (RandomAccessFile raf = new RandomAccessFile(dir.resolve(logs.get(1)).toFile(), "rw")) {
+      raf.seek(blocks.get(0).offset() + 6);
       raf.writeLong(7);
     }
-    assertEquals(LogBlockType.CORRUPT_BLOCK, MorFixture.blocks(dir, logs.get(0)).get(1).type());
+    assertEquals(LogBlockType.CORRUPT_BLOCK, MorFixture.blocks(dir, logs.get(1)).get(0).type());
     Map<String, GenericRecord> rows = rows(Tables.open(dir.toString(), Config.of(OPTIONS)));
     assertEquals("first", rows.get("id-000000").get("name").toString());
     assertEquals("name-1", rows.get("id-000001").get("name").toString(), "the corrupt block's update is not read");
@@ -136,7 +136,7 @@ class DamagedTableTest {
   }
 
   @Test
-  void aDeltaCommitWithBrokenJsonIsRolledBackWithRollbackBlocksFoundByReadingTheLogs() throws IOException {
+  void aDeltaCommitWithBrokenJsonIsRolledBackByDeletingTheLogFileFoundByReadingTheLogs() throws IOException {
     Table t = Tables.create(dir.toString(), MorFixture.spec().build(), Config.of(OPTIONS));
     t.insert(it(trips(0, 6, 1, 10)));
     Map<String, GenericRecord> before = rows(t);
@@ -144,7 +144,10 @@ class DamagedTableTest {
     Files.writeString(dir.resolve(".hoodie/" + c2 + ".deltacommit"), "[broken");
     dev.sluice.internal.rollback.RollbackMetadata md = TableInternals.actions(Tables.open(dir.toString(), Config.of(OPTIONS))).rollback(c2);
     long blocks = md.partitionMetadata().values().stream().mapToLong(p -> p.rollbackLogFiles().size()).sum();
-    assertEquals(1, blocks, "a rollback block for the file group whose log holds the broken commit's block: " + md);
+    assertEquals(0, blocks, "no rollback block: " + md);
+    List<String> deleted = md.partitionMetadata().values().stream().flatMap(p -> p.successDeleteFiles().stream()).toList();
+    assertEquals(1, deleted.size(), "the log file holding only the broken commit's block is deleted: " + md);
+    assertTrue(deleted.get(0).contains(".log.") && !Files.exists(Path.of(deleted.get(0))), deleted.toString());
     assertEquals(before, rows(Tables.open(dir.toString(), Config.of(OPTIONS))));
   }
 }

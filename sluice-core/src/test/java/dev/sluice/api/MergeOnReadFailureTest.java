@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.internal.log.HeaderKey;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogDump.BlockSummary;
 import dev.sluice.storage.AppendingStorage;
@@ -38,12 +37,11 @@ class MergeOnReadFailureTest {
   }
 
   /**
-   * As Hudi 0.15's marker-based rollback does for a log file of an older slice, the rollback leaves the failed log
-   * file and appends a rollback command block naming the failed instant to the slice, which on local disk is a new
-   * log version.
+   * The failed write's blocks are in a log file of its own, which its rollback deletes (as Hudi 1.x's rollback does)
+   * instead of appending a rollback command block that would leave them in place.
    */
   @Test
-  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsRollbackNeutralizesItsLogFile() {
+  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsRollbackDeletesItsLogFile() {
     FailingStorage storage = new FailingStorage(new LocalStorage());
     Table t = create(storage, false, Map.of());
     t.insert(it(trips(0, 6, 1, 10)));
@@ -55,15 +53,7 @@ class MergeOnReadFailureTest {
         () -> t.upsert(it(List.of(trip("id-000001", 12, "p0", "failed", 0)))));
     assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
     storage.heal();
-    List<String> logsAfter = MorFixture.logFiles(dir);
-    assertEquals(logsBefore.size() + 2, logsAfter.size(), "the failed write's log and the rollback's: " + logsAfter);
-    assertTrue(logsAfter.containsAll(logsBefore));
-    String rollbackLog = logsAfter.get(logsAfter.size() - 1);
-    assertTrue(rollbackLog.endsWith("_1-0-1"), rollbackLog);
-    List<BlockSummary> rollbackBlocks = MorFixture.blocks(dir, rollbackLog);
-    assertEquals(List.of(LogBlockType.COMMAND_BLOCK), rollbackBlocks.stream().map(BlockSummary::type).toList());
-    String failed = MorFixture.blocks(dir, logsAfter.get(logsAfter.size() - 2)).get(0).instantTime().orElseThrow();
-    assertEquals(failed, rollbackBlocks.get(0).header().get(HeaderKey.TARGET_INSTANT_TIME));
+    assertEquals(logsBefore, MorFixture.logFiles(dir), "the failed write's log file is deleted, no command block added");
     assertEquals(before.toString(), rows(t).toString());
     assertEquals(3, t.timeline().instants().size(), "two commits and the rollback: " + t.timeline());
     String[] markers = dir.resolve(".hoodie/.temp").toFile().list();
@@ -74,8 +64,9 @@ class MergeOnReadFailureTest {
     assertEquals("next", after.get("id-000002").get("name").toString());
   }
 
+  /** Where the store can append (HDFS), each write still gets a log file of its own, which a rollback can delete. */
   @Test
-  void onStorageThatAppendsARollbackBlockNeutralizesTheFailedBlocks() {
+  void onStorageThatAppendsEachWriteHasItsOwnLogFileAndARollbackDeletesIt() {
     FailingStorage failing = new FailingStorage(new LocalStorage());
     Table t = create(failing, true, Map.of());
     t.insert(it(trips(0, 6, 1, 10)));
@@ -85,27 +76,81 @@ class MergeOnReadFailureTest {
     assertThrows(SluiceException.class, () -> t.upsert(it(List.of(trip("id-000001", 12, "p0", "failed", 0)))));
     failing.heal();
     List<String> logs = MorFixture.logFiles(dir);
-    assertEquals(1, logs.size(), "every commit appended to the one log file: " + logs);
+    assertEquals(1, logs.size(), "the committed write's log file only: " + logs);
     List<BlockSummary> blocks = MorFixture.blocks(dir, logs.get(0));
-    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK, LogBlockType.AVRO_DATA_BLOCK, LogBlockType.COMMAND_BLOCK),
-        blocks.stream().map(BlockSummary::type).toList());
-    String failed = blocks.get(1).instantTime().orElseThrow();
+    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK), blocks.stream().map(BlockSummary::type).toList());
     assertEquals(c2.instantTime(), blocks.get(0).instantTime().orElseThrow());
-    assertEquals(failed, blocks.get(2).header().get(HeaderKey.TARGET_INSTANT_TIME));
-    assertEquals("0", blocks.get(2).header().get(HeaderKey.COMMAND_BLOCK_TYPE));
     assertEquals(before.toString(), rows(t).toString());
     assertEquals(3, t.timeline().instants().size(), "two commits and the rollback: " + t.timeline());
 
     CommitResult c4 = t.upsert(it(List.of(trip("id-000002", 12, "p0", "next", 0))));
-    assertEquals(List.of(logs.get(0)), MorFixture.logFiles(dir));
+    List<String> now = MorFixture.logFiles(dir);
+    assertEquals(2, now.size(), now.toString());
+    assertEquals(logs.get(0), now.get(0), "the committed file is not appended to");
     WriteStat stat = MorFixture.metadata(t, c4.instantTime()).allStats().get(0);
-    assertEquals(1, stat.logVersion());
-    assertEquals(blocks.get(2).offset() + blocks.get(2).size(), stat.logOffset(), "appended after the rollback block");
-    assertEquals(dir.resolve(logs.get(0)).toFile().length(), stat.fileSizeInBytes());
+    assertEquals(2, stat.logVersion());
+    assertEquals(0, stat.logOffset());
+    assertEquals(dir.resolve(now.get(1)).toFile().length(), stat.fileSizeInBytes());
     Map<String, GenericRecord> after = rows(t);
     assertEquals("committed", after.get("id-000000").get("name").toString());
     assertEquals("name-1", after.get("id-000001").get("name").toString());
     assertEquals("next", after.get("id-000002").get("name").toString());
+  }
+
+  /**
+   * A failed write whose blocks share a file with committed blocks (a Hudi 0.15 writer appended them to the slice's
+   * latest log on HDFS): the file cannot be deleted, so its rollback appends Hudi's rollback command block, in a new
+   * log version.
+   */
+  @Test
+  void aFailedWritesBlocksInAFileWithCommittedBlocksGetARollbackCommandBlock() {
+    Table t = create(new FailingStorage(new LocalStorage()), true, Map.of());
+    t.insert(it(trips(0, 6, 1, 10)));
+    CommitResult c2 = t.upsert(it(List.of(trip("id-000000", 11, "p0", "committed", 0))));
+    Map<String, GenericRecord> before = rows(t);
+    String log = MorFixture.logFiles(dir).get(0);
+    dev.sluice.internal.fsview.LogFileName name = dev.sluice.internal.fsview.FileNames.parseLog(Path.of(log)
+        .getFileName().toString()).orElseThrow();
+    // a pending write that appended to c2's file (as Hudi 0.15 does where the store appends), with its marker
+    String failed = dev.sluice.internal.timeline.InstantTimes.newInstantTime();
+    dev.sluice.internal.timeline.TimelineStore store = new dev.sluice.internal.timeline.TimelineStore(t.storage(),
+        t.location());
+    dev.sluice.internal.timeline.Instant requested = new dev.sluice.internal.timeline.Instant(failed,
+        dev.sluice.internal.timeline.Action.DELTACOMMIT, dev.sluice.internal.timeline.State.REQUESTED);
+    store.createRequested(requested, new byte[0]);
+    store.transitionToInflight(requested, new byte[0]);
+    new dev.sluice.internal.commit.Markers(t.storage(), t.location(), failed)
+        .create("p0", Path.of(log).getFileName().toString(), dev.sluice.internal.commit.IOType.APPEND);
+    org.apache.avro.Schema writer = dev.sluice.internal.basefile.MetaFields.withMetaFields(t.schema());
+    org.apache.avro.generic.GenericData.Record row = new org.apache.avro.generic.GenericData.Record(writer);
+    GenericRecord user = trip("id-000001", 12, "p0", "failed", 0);
+    row.put("_hoodie_commit_time", failed);
+    row.put("_hoodie_commit_seqno", failed + "_0_1");
+    row.put("_hoodie_record_key", "id-000001");
+    row.put("_hoodie_partition_path", "p0");
+    row.put("_hoodie_file_name", name.fileId());
+    user.getSchema().getFields().forEach(f -> row.put(f.name(), user.get(f.name())));
+    try (dev.sluice.internal.log.LogWriter w = dev.sluice.internal.log.LogWriter.open(new AppendingStorage(
+        new LocalStorage()), dir.resolve("p0").toString(), name.fileId(), name.baseInstant(), "0-0-0", 1L << 30)) {
+      w.appendBlocks(List.of(dev.sluice.internal.log.DataBlock.of(failed, writer, List.of(row))));
+    }
+    assertEquals(List.of(log), MorFixture.logFiles(dir), "the failed block went into the committed file");
+
+    // the next write rolls the pending one back first (EAGER)
+    t.upsert(it(List.of(trip("id-000002", 12, "p0", "next", 0))));
+    List<String> logs = MorFixture.logFiles(dir);
+    assertEquals(log, logs.get(0), "the shared file stays");
+    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK, LogBlockType.AVRO_DATA_BLOCK),
+        MorFixture.blocks(dir, log).stream().map(BlockSummary::type).toList());
+    List<BlockSummary> command = MorFixture.blocks(dir, logs.get(1));
+    assertEquals(List.of(LogBlockType.COMMAND_BLOCK), command.stream().map(BlockSummary::type).toList(), logs.toString());
+    assertEquals(failed, command.get(0).header().get(dev.sluice.internal.log.HeaderKey.TARGET_INSTANT_TIME));
+    assertTrue(logs.get(1).endsWith("_1-0-1"), logs.toString());
+    Map<String, GenericRecord> after = rows(t);
+    assertEquals(before.get("id-000001").toString(), after.get("id-000001").toString(), "the failed update is not read");
+    assertEquals("committed", after.get("id-000000").get("name").toString());
+    assertEquals("next", after.get("id-000002").get("name").toString());
+    assertTrue(c2.instantTime().compareTo(failed) < 0);
   }
 
   @Test
@@ -130,8 +175,8 @@ class MergeOnReadFailureTest {
     roomy.upsert(it(List.of(trip("id-000000", 11, "p0", "a", 0))));
     CommitResult r = roomy.upsert(it(List.of(trip("id-000001", 11, "p0", "b", 0))));
     WriteStat s = MorFixture.metadata(roomy, r.instantTime()).allStats().get(0);
-    assertEquals(1, s.logVersion(), "below the limit the log file is appended to");
-    assertTrue(s.logOffset() > 0);
-    assertEquals(1, MorFixture.logFiles(other).size());
+    assertEquals(2, s.logVersion(), "below the limit too, each write makes a file of its own where the store appends");
+    assertEquals(0, s.logOffset());
+    assertEquals(2, MorFixture.logFiles(other).size());
   }
 }

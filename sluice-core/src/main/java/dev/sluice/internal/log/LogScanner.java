@@ -26,8 +26,12 @@ import org.apache.avro.util.Utf8;
  * Merges the log files of one file slice into the latest state per record key, as Hudi 0.15's merged log record
  * scanner does ({@code AbstractHoodieLogRecordReader.scanInternalV1}, {@code HoodieMergedLogRecordScanner}):
  * <ol>
- *   <li>Blocks are read file by file in log order. The first block (other than a corrupt one) whose instant is
- *       after the query instant ends the whole scan.</li>
+ *   <li>Blocks are read file by file in log order. A data or delete block whose instant is after the query
+ *       instant is skipped. Hudi 0.15 stops the whole scan at the first such block, which equals skipping only while
+ *       the log order is the instant order; it is not when a later instant's file sorts before an earlier committed
+ *       one (two writers that ran at the same time, or a pending write's file in front of a committed write's), and
+ *       stopping then hides committed blocks, both from the latest snapshot and from time travel. Hudi 1.x skips as
+ *       well.</li>
  *   <li>Data and delete blocks of instants that are not completed commits/deltacommits (nor older than the
  *       timeline's start), or that are inflight, are skipped: they come from failed or running writes. Command
  *       blocks count whatever the state of their instant.</li>
@@ -72,7 +76,6 @@ public final class LogScanner {
     long blocks = 0;
     long corrupt = 0;
     long rolledBack = 0;
-    scan:
     for (LogFile file : files) {
       boolean seen = false;
       try (LogReader reader = LogReader.open(o.storage, file.path(), schemas)) {
@@ -91,11 +94,14 @@ public final class LogScanner {
           String instant = block.instantTime().orElseThrow(() -> Errors.badTable(file.path(),
               "the " + block.type() + " at offset " + block.span().map(BlockSpan::offset).orElse(-1L) + " has no INSTANT_TIME header",
               "Restore the file from a backup, or roll back the instant that wrote it."));
-          if (InstantTimes.isBefore(o.latestInstant, instant)) {
-            break scan;
-          }
           if (block instanceof CommandBlock command) {
+            // a rollback's target never counts as committed, whenever the rollback ran: apply it even if it came
+            // after the query instant (only its removal of the target's blocks matters, and those are skipped anyway
+            // unless the target is older than the timeline's start)
             rolledBack += applyCommand(command, pending, file);
+            continue;
+          }
+          if (InstantTimes.isBefore(o.latestInstant, instant)) {
             continue;
           }
           if (!completed.containsOrBeforeStart(instant) || inflight.contains(instant) || !o.instantFilter.test(instant)) {
@@ -286,7 +292,7 @@ public final class LogScanner {
       return this;
     }
 
-    /** The query instant: blocks after it end the scan. */
+    /** The query instant: data and delete blocks after it are skipped. */
     public Builder latestInstant(String instant) {
       this.latestInstant = Objects.requireNonNull(instant, "latestInstant");
       return this;

@@ -35,9 +35,26 @@ import java.util.regex.Pattern;
  * </ul>
  * Blocks are written straight to the final file name, back to back, and synced once per {@link #appendBlocks}
  * call. Not thread-safe.
+ *
+ * <p>With {@link Builder#ownFileEachSession()} (what data writes and rollbacks use) a session never adds to a file
+ * it did not create, on any store, as Hudi 1.x's writer does: each session's blocks are in files of their own, so a
+ * rollback can delete them, and blocks of a failed write never sit in front of a later committed write's blocks in
+ * the same file. A new file is claimed so that no two concurrent writers share a version:
+ * <ol>
+ *   <li>the version is one above the highest in a fresh listing of the slice;</li>
+ *   <li>the file is created exclusively ({@code create(path, false)}): a writer that loses the create to one with the
+ *       same name (same version and token) lists again and takes the next version;</li>
+ *   <li>after the create the slice is listed again; if another file has the same version (another token: a Hudi
+ *       writer, or a rollback's roll-over token), this writer deletes its still empty file and takes the next
+ *       version. Whoever sees a shared version moves on, so at most one file keeps it.</li>
+ * </ol>
+ * This holds where a created file is listed at once (local disk, HDFS). On S3 an upload is listed only after it
+ * closes; there concurrent writers rely on the conflict check at commit (optimistic concurrency control).
  */
 public final class LogWriter implements Closeable {
   private static final Pattern WRITE_TOKEN = Pattern.compile("\\d+-\\d+-\\d+");
+  /** Attempts to claim a new version before giving up with a CONFLICT (each is a create and a listing). */
+  private static final int CLAIM_ATTEMPTS = 20;
 
   private final Storage storage;
   private final String partitionDir;
@@ -47,10 +64,13 @@ public final class LogWriter implements Closeable {
   private final long maxFileSize;
   private final String extension;
   private final Consumer<String> beforeOpen;
+  private final boolean ownFile;
   private final BlockEncoder encoder = new BlockEncoder();
   private int version;
   private String token;
   private PositionOutputStream out;
+  /** A file this session created that holds none of its blocks yet: removed again if the first append fails. */
+  private String createdEmpty;
   private boolean closed;
 
   private LogWriter(Builder b, int version, String token) {
@@ -62,6 +82,7 @@ public final class LogWriter implements Closeable {
     this.maxFileSize = b.maxFileSize;
     this.extension = b.extension;
     this.beforeOpen = b.beforeOpen;
+    this.ownFile = b.ownFile;
     this.version = version;
     this.token = token;
   }
@@ -113,13 +134,18 @@ public final class LogWriter implements Closeable {
       o.write(bytes.array(), 0, bytes.size());
       o.flush();
       o.sync();
+      createdEmpty = null;
       KillPoints.reach("log.append.after");
       long end = o.position();
       AppendResult result = new AppendResult(
           new LogFile(path, StoragePaths.name(path), fileId, baseInstant, version, token, end), start, end - start, version);
       if (end > maxFileSize) {
         closeStream();
-        rollOver();
+        if (ownFile) {
+          version++;
+        } else {
+          rollOver();
+        }
       }
       return result;
     } catch (FileAlreadyExistsException e) {
@@ -127,15 +153,21 @@ public final class LogWriter implements Closeable {
       throw Errors.conflict("Writing log file " + path, "another writer created it first");
     } catch (IOException e) {
       abandonStream(e);
+      removeCreatedEmpty(e);
       throw Errors.storage("append log blocks to", path, e);
     } catch (RuntimeException e) {
       abandonStream(e);
+      removeCreatedEmpty(e);
       throw e;
     }
   }
 
   private PositionOutputStream stream() throws IOException {
     if (out != null) {
+      return out;
+    }
+    if (ownFile) {
+      out = claimNewFile();
       return out;
     }
     String path = currentPath();
@@ -161,6 +193,75 @@ public final class LogWriter implements Closeable {
     beforeOpen.accept(path);
     out = storage.create(path, false);
     return out;
+  }
+
+  /**
+   * Creates this session's next file under a version no other file of the slice has (see the class comment) and
+   * returns its stream.
+   */
+  private PositionOutputStream claimNewFile() throws IOException {
+    for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+      if (attempt > 0) {
+        pause(attempt);
+      }
+      Optional<LogFile> latest = latestLogFile(storage, partitionDir, fileId, baseInstant, extension);
+      if (latest.isPresent()) {
+        version = Math.max(version, latest.get().version() + 1);
+      }
+      token = writeToken;
+      String path = currentPath();
+      beforeOpen.accept(path);
+      PositionOutputStream created;
+      try {
+        created = storage.create(path, false);
+      } catch (FileAlreadyExistsException e) {
+        // another writer took this very name: the next listing shows it, and the next version is free
+        version++;
+        continue;
+      }
+      boolean shared;
+      try {
+        shared = sharesVersion(path);
+      } catch (IOException | RuntimeException e) {
+        createdEmpty = path;
+        out = created;
+        throw e;
+      }
+      if (!shared) {
+        createdEmpty = path;
+        return created;
+      }
+      // another file has this version: give ours up (nothing is written to it yet) and move above both
+      created.close();
+      storage.delete(path);
+      version++;
+    }
+    throw Errors.conflict("Creating a log file of file group " + fileId + " in " + partitionDir,
+        "other writers took every new log version tried (" + CLAIM_ATTEMPTS + " attempts)");
+  }
+
+  /** True if another log file of this slice has the version of {@code path}. */
+  private boolean sharesVersion(String path) throws IOException {
+    String name = StoragePaths.name(path);
+    for (FileInfo f : storage.list(partitionDir)) {
+      Optional<LogFileName> n = FileNames.parseLog(f.name());
+      if (!f.directory() && n.isPresent() && !f.name().equals(name) && n.get().extension().equals(extension)
+          && n.get().fileId().equals(fileId) && n.get().baseInstant().equals(baseInstant) && n.get().suffix().isEmpty()
+          && n.get().version() == version) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A short randomized wait, so that two writers that keep meeting on one version fall out of step. */
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 5L * Math.min(attempt, 10) + 2));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Errors.internal("interrupted while choosing a log file version", e);
+    }
   }
 
   private void rollOver() throws IOException {
@@ -199,6 +300,24 @@ public final class LogWriter implements Closeable {
       }
     }
     return Optional.ofNullable(latest);
+  }
+
+  /**
+   * After a failed first append, deletes the file this session created for it (it holds no complete block of
+   * ours), so that a failed write leaves no file behind that no instant references; its rollback leaves files without
+   * a complete block of the instant alone, since it cannot tell them from another writer's.
+   */
+  private void removeCreatedEmpty(Exception cause) {
+    if (createdEmpty == null) {
+      return;
+    }
+    String path = createdEmpty;
+    createdEmpty = null;
+    try {
+      storage.delete(path);
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
   }
 
   private void closeStream() throws IOException {
@@ -248,6 +367,7 @@ public final class LogWriter implements Closeable {
     private String extension = FileNames.LOG_EXTENSION;
     private Optional<Optional<LogFile>> latest = Optional.empty();
     private Consumer<String> beforeOpen = p -> { };
+    private boolean ownFile;
 
     private Builder(Storage storage, String partitionDir, String fileId, String baseInstant) {
       this.storage = Objects.requireNonNull(storage, "storage");
@@ -302,8 +422,23 @@ public final class LogWriter implements Closeable {
       return this;
     }
 
+    /**
+     * Never adds to an existing file: the first append creates a new version of the slice's log, claimed so that no
+     * concurrent writer shares it (see the class comment). Data writes and rollbacks use this; the latest-file and
+     * size-limit rules of Hudi 0.15 then apply only within the session.
+     */
+    public Builder ownFileEachSession() {
+      this.ownFile = true;
+      return this;
+    }
+
     /** Decides the target file (listing the partition unless told the latest log file); creates nothing yet. */
     public LogWriter open() {
+      if (ownFile) {
+        // the version is decided from a fresh listing when the first append creates the file
+        int after = latest.flatMap(l -> l).map(l -> l.version() + 1).orElse(FileNames.FIRST_LOG_VERSION);
+        return new LogWriter(this, after, writeToken);
+      }
       Optional<LogFile> known;
       try {
         known = latest.isPresent() ? latest.get() : LogWriter.latestLogFile(storage, partitionDir, fileId,

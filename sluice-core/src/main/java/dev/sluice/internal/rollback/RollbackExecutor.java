@@ -131,6 +131,7 @@ final class RollbackExecutor {
     Markers markers = new Markers(storage, basePath, rollbackTime);
     // every log file the rollback creates or appends to gets an APPEND marker first, as Hudi's rollback writes them
     try (LogWriter writer = LogWriter.builder(storage, dir, r.fileId(), r.latestBaseInstant())
+        .ownFileEachSession()
         .writeToken(FileNames.UNKNOWN_WRITE_TOKEN)
         .beforeOpen(path -> markers.create(r.partitionPath(), StoragePaths.name(path), IOType.APPEND))
         .open()) {

@@ -6,6 +6,8 @@ import dev.sluice.internal.fsview.BaseFileName;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFileName;
+import dev.sluice.internal.log.CorruptBlock;
+import dev.sluice.internal.log.LogBlock;
 import dev.sluice.internal.log.LogReader;
 import dev.sluice.internal.commit.Marker;
 import dev.sluice.internal.commit.Markers;
@@ -39,10 +41,22 @@ import java.util.Optional;
  *       of the instant and every log file whose base instant it is are deleted, and for the log appends of a completed
  *       deltacommit into older slices a rollback block is appended.</li>
  * </ul>
- * Two deliberate differences: log files whose base instant is the rolled-back instant itself (a slice the failed write
- * created) are deleted rather than given a command block, as Hudi's listing strategy does, so nothing is left that no
- * instant references; and APPEND markers of one file group become one request (Hudi makes one per marker, each
- * appending its own block).
+ * Deliberate differences:
+ * <ul>
+ *   <li>a log file whose complete blocks are all the rolled-back instant's (Sluice's writers put each write's blocks in
+ *       files of their own) is deleted, as Hudi 1.x's rollback does, instead of getting a command block: a command
+ *       block leaves the failed blocks in place, and a reader that stops at the first block after its query instant
+ *       (Hudi 0.15) stops there, before committed blocks of earlier instants that sort after them (a concurrent
+ *       writer's file). Only a file that also holds other instants' blocks (one Hudi appended to on HDFS) gets the
+ *       command block;</li>
+ *   <li>an APPEND marker whose file holds no complete block of the instant (not there, empty, cut short, or another
+ *       writer's file it lost the create of) needs nothing; an empty or cut-short file is left alone, since it could
+ *       be a concurrent writer's file that is still being written;</li>
+ *   <li>log files whose base instant is the rolled-back instant itself (a slice the failed write created) are deleted
+ *       rather than given a command block, as Hudi's listing strategy does;</li>
+ *   <li>APPEND markers of one file group become one request (Hudi makes one per marker, each appending its own
+ *       block).</li>
+ * </ul>
  */
 final class RollbackPlanner {
   private final Storage storage;
@@ -98,9 +112,18 @@ final class RollbackPlanner {
             if (l.baseInstant().equals(target.time())) {
               out.add(RollbackRequest.delete(m.partitionPath(), path));
             } else {
-              String key = m.partitionPath() + '\u0000' + l.fileId() + '\u0000' + l.baseInstant();
-              // markers carry no block sizes; Hudi stubs the size with 1
-              appends.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(m.fileName(), 1L);
+              switch (blocksOf(path, target.time())) {
+                case ONLY_INSTANT -> out.add(RollbackRequest.delete(m.partitionPath(), path));
+                case MIXED -> {
+                  String key = m.partitionPath() + '\u0000' + l.fileId() + '\u0000' + l.baseInstant();
+                  // markers carry no block sizes; Hudi stubs the size with 1
+                  appends.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(m.fileName(), 1L);
+                }
+                case NONE -> {
+                  // nothing of the instant to undo in this file
+                }
+                default -> throw Errors.internal("unknown log content kind", null);
+              }
             }
           } else if (base.isPresent()) {
             // markers written before HUDI-1517 name the slice's base file for log appends
@@ -192,7 +215,10 @@ final class RollbackPlanner {
       for (FileInfo f : list(StoragePaths.join(basePath, partition))) {
         Optional<LogFileName> log = FileNames.parseLog(f.name()).filter(l -> l.extension().equals(FileNames.LOG_EXTENSION)
             && l.suffix().isEmpty() && dev.sluice.internal.timeline.InstantTimes.isBefore(l.baseInstant(), ts));
-        if (log.isPresent() && holdsBlockOf(f.path(), ts)) {
+        LogContent content = log.isPresent() ? blocksOf(f.path(), ts) : LogContent.NONE;
+        if (content == LogContent.ONLY_INSTANT) {
+          out.add(RollbackRequest.delete(partition, f.path()));
+        } else if (content == LogContent.MIXED) {
           slices.computeIfAbsent(log.get().fileId() + '\u0000' + log.get().baseInstant(), k -> new LinkedHashMap<>())
               .put(f.path(), f.length());
         }
@@ -205,15 +231,45 @@ final class RollbackPlanner {
     return out;
   }
 
-  private boolean holdsBlockOf(String path, String ts) {
+  /** What a log file holds of instant {@code ts}'s blocks. */
+  private enum LogContent {
+    /** No complete block of the instant (or no file). */
+    NONE,
+    /** Complete blocks of the instant and of no other (cut-short blocks aside). */
+    ONLY_INSTANT,
+    /** Blocks of the instant and of other instants. */
+    MIXED
+  }
+
+  /** Reads the block headers of {@code path} to tell which {@link LogContent} it is. */
+  private LogContent blocksOf(String path, String ts) {
+    try {
+      if (storage.info(path).isEmpty()) {
+        return LogContent.NONE;
+      }
+    } catch (IOException e) {
+      throw Errors.storage("check the log file to roll back", path, e);
+    }
+    boolean ours = false;
+    boolean others = false;
     try (LogReader reader = LogReader.open(storage, path)) {
       while (reader.hasNext()) {
-        if (reader.next().instantTime().filter(ts::equals).isPresent()) {
-          return true;
+        LogBlock b = reader.next();
+        if (b instanceof CorruptBlock) {
+          // a block cut short has no header to tell whose it is; readers skip it either way
+          continue;
+        }
+        if (b.instantTime().filter(ts::equals).isPresent()) {
+          ours = true;
+        } else {
+          others = true;
         }
       }
     }
-    return false;
+    if (!ours) {
+      return LogContent.NONE;
+    }
+    return others ? LogContent.MIXED : LogContent.ONLY_INSTANT;
   }
 
   /** Rollback blocks for a deltacommit's log appends to slices older than it ({@code getRollbackRequestToAppend}). */
@@ -229,6 +285,10 @@ final class RollbackPlanner {
         continue;
       }
       String full = StoragePaths.join(basePath, s.path().get());
+      if (blocksOf(full, ts) == LogContent.ONLY_INSTANT) {
+        out.add(RollbackRequest.delete(s.partitionPath(), full));
+        continue;
+      }
       out.add(RollbackRequest.appendBlock(s.partitionPath(), s.fileId(), log.get().baseInstant(),
           Map.of(full, s.totalWriteBytes() > 0 ? s.totalWriteBytes() : 1L)));
     }

@@ -4,6 +4,7 @@ import dev.sluice.api.FileWriteResult;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileGroupId;
+import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.key.FieldPath;
@@ -43,7 +44,9 @@ import org.apache.avro.generic.GenericRecord;
  * {@code _hoodie_file_name}) and/or one delete block (key, partition, ordering value), headers
  * {@code INSTANT_TIME} and {@code SCHEMA}, appended in one call (a batch past the write memory budget appends such a
  * pair per slice of its records, all of one instant). The base file is not read. An {@code APPEND}
- * marker is created for every log file before it is created or opened.
+ * marker is created for every log file before it is created or opened. The blocks go to a new log version of this
+ * write's own, never into an existing file ({@link LogWriter.Builder#ownFileEachSession()}), so that a rollback of this
+ * write can delete them.
  */
 final class AppendHandle {
   /** Hudi numbers log records with one counter per JVM, starting at 1 ({@code HoodieAppendHandle.RECORD_COUNTER}). */
@@ -83,8 +86,11 @@ final class AppendHandle {
     String partitionDir = StoragePaths.join(setup.basePath(), partition);
     Optional<BaseFileWriterOptions> parquet = setup.parquetLogBlocks() ? Optional.of(setup.fileOptions()) : Optional.empty();
     List<Appended> appended = new ArrayList<>();
+    // one token for every writer (the Java client's): two writers that pick the same version then pick the same
+    // name, and the exclusive create lets one of them have it
     try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, slice.baseInstant())
-        .writeToken(taskIndex + "-0-0")
+        .ownFileEachSession()
+        .writeToken(FileNames.DEFAULT_WRITE_TOKEN)
         .maxFileSize(setup.settings().logFileMaxSize())
         .latestLogFile(slice.latestLogFile())
         .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), IOType.APPEND))

@@ -224,14 +224,18 @@ class LogScannerTest {
     }
   }
 
+  /**
+   * Hudi 0.15 stops at the first block after the query instant; where a later instant's block sorts before an earlier
+   * committed one (two writers at once) that hid 002's committed row from time travel to 002. Skipping is exact.
+   */
   @Test
-  void theFirstBlockAfterTheQueryInstantEndsTheWholeScan() throws IOException {
+  void aBlockAfterTheQueryInstantIsSkippedAndTheBlocksAfterItAreStillRead() throws IOException {
     session(data("001", rec("k1", 1, 1)), data("003", rec("k1", 5, 3)));
     session(data("002", rec("k2", 1, 2)));
     try (MergedLogRecords m = scan(timeline(), "002", Optional.of("ts"))) {
-      assertEquals(1, tag(m, "k1"));
-      assertTrue(m.get("k2").isEmpty(), "the later file is never read");
-      assertEquals(new ScanStats(1, 2, 0, 0, 1, 0), m.stats());
+      assertEquals(1, tag(m, "k1"), "003's update is after the query instant");
+      assertEquals(2, tag(m, "k2"), "002's block in the later file is read");
+      assertEquals(new ScanStats(2, 3, 0, 0, 2, 0), m.stats());
     }
     try (MergedLogRecords m = scan(timeline(), "003", Optional.of("ts"))) {
       assertEquals(3, tag(m, "k1"));
