@@ -10,10 +10,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A lock file, {@code <folder>/lock} ({@code FileSystemBasedLockProvider}; the folder defaults to {@code .hoodie}):
@@ -31,8 +29,6 @@ public final class FileSystemLockProvider implements LockProvider {
   static final String LOCK_FILE = "lock";
   private static final String BREAK_SUFFIX = ".break";
   private static final long BREAK_FILE_STALE_MILLIS = 60_000L;
-  /** The lock files held by threads of this process: taking one twice in a thread would wait for itself. */
-  private static final Map<String, Thread> HELD_HERE = new ConcurrentHashMap<>();
 
   private final Storage storage;
   private final String lockPath;
@@ -59,9 +55,6 @@ public final class FileSystemLockProvider implements LockProvider {
     if (held) {
       throw Errors.internal("the lock " + lockPath + " is already held by this provider", null);
     }
-    if (HELD_HERE.get(lockPath) == Thread.currentThread()) {
-      throw Errors.internal("the lock " + lockPath + " is already held by this thread", null);
-    }
     try {
       Optional<FileInfo> existing = storage.info(lockPath);
       if (existing.isPresent()) {
@@ -78,7 +71,6 @@ public final class FileSystemLockProvider implements LockProvider {
         throw e;
       }
       held = true;
-      HELD_HERE.put(lockPath, Thread.currentThread());
       KillPoints.reach("lock.acquired");
       return true;
     } catch (FileAlreadyExistsException e) {
@@ -95,7 +87,6 @@ public final class FileSystemLockProvider implements LockProvider {
       return;
     }
     held = false;
-    HELD_HERE.remove(lockPath, Thread.currentThread());
     KillPoints.reach("lock.release");
     // from here a lock file this provider could not delete counts as abandoned in this process
     Owners.release(token);

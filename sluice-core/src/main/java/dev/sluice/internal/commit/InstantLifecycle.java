@@ -85,10 +85,12 @@ public final class InstantLifecycle {
     T result;
     try {
       result = work.get();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // an Error too: a simulated crash in the tests, or out of memory; the release marks the lock as given up by
+      // this process even when deleting its file fails, so a next writer here does not wait for it
       try {
         held.close();
-      } catch (RuntimeException releaseFailure) {
+      } catch (RuntimeException | Error releaseFailure) {
         e.addSuppressed(releaseFailure);
       }
       throw e;
