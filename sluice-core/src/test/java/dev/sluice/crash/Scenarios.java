@@ -298,8 +298,29 @@ public final class Scenarios {
       } catch (CrashingStorage.Crash expected) {
         crashing.restart();
       }
+      agedHeartbeats(dir);
       return List.of(rows(t));
     }, op, false, t -> { }, rollbackOnly, false);
+  }
+
+  /**
+   * The simulated crash killed a write of this JVM, which lives on, and the operation runs in a child JVM: there the
+   * heartbeat names a live process and would keep the failed write live for its expiry. A writer that really died
+   * stops beating, so its heartbeat is made as old as a dead writer's gets.
+   */
+  private static void agedHeartbeats(Path dir) {
+    Path folder = dir.resolve(".hoodie/.heartbeat");
+    if (!java.nio.file.Files.isDirectory(folder)) {
+      return;
+    }
+    try (var files = java.nio.file.Files.list(folder)) {
+      for (Path f : files.toList()) {
+        java.nio.file.Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis(
+            System.currentTimeMillis() - 3_600_000L));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   static Map<String, String> options(Map<String, String> extra) {
