@@ -106,8 +106,10 @@ class WritersRaceTest {
       b = outcome(pb);
     }
     assertTrue(a.startsWith("COMMITTED "), "a committed first: " + a);
-    assertTrue(b.startsWith("CONFLICT ") && b.contains("also wrote file group") && b.contains("in partition 'p0'"),
-        "b publishes after a and must see a's commit: " + b);
+    // on MoR b may meet a's log file before it publishes (the log writer refuses to append to a log version another
+    // writer created: a CONFLICT too); otherwise the check at publish finds a's commit
+    assertTrue(b.startsWith("CONFLICT ") && (type == TableType.MERGE_ON_READ || b.contains("also wrote file group")
+        && b.contains("in partition 'p0'")), "b publishes after a and must see a's commit: " + b);
 
     Table t = Tables.open(table.toString());
     Map<String, String> expected = new TreeMap<>();
