@@ -4,6 +4,7 @@ import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
 import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.MergeMode;
 import dev.sluice.tools.records.SchemaDdl;
@@ -32,7 +33,8 @@ final class CreateCommand implements Callable<Integer> {
   /** Option prefixes stored in hoodie.properties when given to create with --conf. */
   private static final List<String> TABLE_PROPERTY_PREFIXES = List.of("hoodie.table.", "hoodie.database.name",
       "hoodie.datasource.write.", "hoodie.populate.meta.fields", "hoodie.partition.metafile.use.base.format",
-      "hoodie.archivelog.folder", "hoodie.compaction.payload.class", "hoodie.bootstrap.", "hoodie.timeline.");
+      "hoodie.archivelog.folder", "hoodie.compaction.payload.class", "hoodie.bootstrap.", "hoodie.timeline.",
+      "sluice.table.");
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
@@ -61,6 +63,12 @@ final class CreateCommand implements Callable<Integer> {
       description = "event-time (the larger precombine value wins, also against stored rows; default) or "
           + "commit-time (the latest write wins).")
   String mergeMode;
+
+  @Option(names = "--concurrency-mode", paramLabel = "MODE",
+      description = "Record the concurrency mode in the table (sluice.table.concurrency.mode) so every writer follows "
+          + "it: single (SINGLE_WRITER) or occ (OPTIMISTIC_CONCURRENCY_CONTROL). Default: not recorded, each "
+          + "writer's own hoodie.write.concurrency.mode.")
+  String concurrencyMode;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   SchemaSource schema;
@@ -106,6 +114,9 @@ final class CreateCommand implements Callable<Integer> {
         b.property(e.getKey(), e.getValue());
       }
     }
+    if (concurrencyMode != null) {
+      b.property(ConfigKeys.TABLE_CONCURRENCY_MODE.name(), parseConcurrencyMode(concurrencyMode));
+    }
     Table t = Tables.create(table, b.build(), config);
     spec.commandLine().getOut().println("Created " + t.type() + " table '" + tableName + "' at " + t.location());
     return 0;
@@ -116,6 +127,15 @@ final class CreateCommand implements Callable<Integer> {
       case "cow", "copy_on_write", "copy-on-write" -> TableType.COPY_ON_WRITE;
       case "mor", "merge_on_read", "merge-on-read" -> TableType.MERGE_ON_READ;
       default -> throw SluiceException.badRequest("--type " + t, "unknown table type", "Use cow or mor.");
+    };
+  }
+
+  static String parseConcurrencyMode(String m) {
+    return switch (m.toLowerCase(Locale.ROOT).replace('-', '_')) {
+      case "single", "single_writer" -> "SINGLE_WRITER";
+      case "occ", "optimistic", "optimistic_concurrency_control" -> "OPTIMISTIC_CONCURRENCY_CONTROL";
+      default -> throw SluiceException.badRequest("--concurrency-mode " + m, "unknown concurrency mode",
+          "Use single or occ.");
     };
   }
 

@@ -121,6 +121,15 @@ public final class ConfigKeys {
   public static final ConfigKey<String> WRITE_CONCURRENCY_MODE = ConfigKey.ofString("hoodie.write.concurrency.mode",
       "SINGLE_WRITER", "SINGLE_WRITER, or OPTIMISTIC_CONCURRENCY_CONTROL for several writers: commits take a lock and fail "
           + "with a conflict if a write that completed meanwhile touched the same file groups.");
+  /**
+   * The concurrency mode recorded in the table's {@code hoodie.properties} (a table property, set when the table is
+   * created: {@code sluice create --concurrency-mode}, or {@link TableSpec.Builder#property}); Hudi has no such
+   * property and ignores it. Every Sluice writer of the table follows it; one whose own
+   * {@code hoodie.write.concurrency.mode} says otherwise is refused. Empty: not recorded, each writer's own setting.
+   */
+  public static final ConfigKey<String> TABLE_CONCURRENCY_MODE = ConfigKey.ofString("sluice.table.concurrency.mode", "",
+      "Table property (hoodie.properties, set at create): the concurrency mode every writer of the table follows; a "
+          + "writer configured otherwise is refused. Empty: each writer's own hoodie.write.concurrency.mode.");
   /** Lock provider class (Hudi's names). */
   public static final ConfigKey<String> LOCK_PROVIDER = ConfigKey.ofString("hoodie.write.lock.provider",
       "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider",
@@ -289,6 +298,12 @@ public final class ConfigKeys {
       1000, "Deepest nesting of JSON arrays and objects in an input line (or a JSON cell of a CSV file); deeper is bad"
           + " input naming its line.");
 
+  // ---- Options themselves ----
+  /** Refuse unknown hoodie.* and sluice.* keys ({@link KnownKeys}). */
+  public static final ConfigKey<Boolean> STRICT_CONFIG = ConfigKey.ofBoolean("sluice.config.strict", false,
+      "true: Tables.open and Tables.create refuse options with an unknown hoodie.* or sluice.* key (naming the closest "
+          + "known key); the CLI's --strict-config. false: unknown keys are ignored (the CLI warns about them).");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -297,7 +312,7 @@ public final class ConfigKeys {
         BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH, COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
         WRITE_PARALLELISM, PAYLOAD_CLASS, MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT, LOGFILE_MAX_SIZE,
         LOGFILE_DATA_BLOCK_FORMAT, LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY,
-        WRITE_CONCURRENCY_MODE, LOCK_PROVIDER,
+        WRITE_CONCURRENCY_MODE, TABLE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
         HEARTBEAT_TOLERABLE_MISSES,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
@@ -311,6 +326,6 @@ public final class ConfigKeys {
         COMPACT_INLINE, COMPACT_SCHEDULE_INLINE, COMPACT_ASYNC,
         COMPACT_TRIGGER_STRATEGY, COMPACT_INLINE_MAX_DELTA_SECONDS, COMPACTION_STRATEGY, COMPACTION_TARGET_IO,
         COMPACTION_LOGFILE_SIZE_THRESHOLD, COMPACTION_LOGFILE_NUM_THRESHOLD, INPUT_MAX_VALUE_LENGTH,
-        INPUT_MAX_NESTING_DEPTH);
+        INPUT_MAX_NESTING_DEPTH, STRICT_CONFIG);
   }
 }

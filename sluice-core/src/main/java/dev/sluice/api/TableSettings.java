@@ -6,8 +6,10 @@ import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.internal.clean.Cleaner;
 import dev.sluice.internal.commit.CommitSettings;
+import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionSettings;
+import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.IndexSettings;
 import dev.sluice.internal.index.Indexes;
@@ -15,9 +17,12 @@ import dev.sluice.internal.read.ReadSettings;
 import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.write.WriteSettings;
 import dev.sluice.internal.write.WriteSetup;
 import dev.sluice.storage.Storage;
+import java.util.Locale;
+import java.util.Optional;
 import org.apache.avro.Schema;
 
 /**
@@ -27,6 +32,39 @@ import org.apache.avro.Schema;
  */
 final class TableSettings {
   private TableSettings() {
+  }
+
+  /**
+   * {@code options} with the concurrency mode the table records ({@link ConfigKeys#TABLE_CONCURRENCY_MODE} in
+   * {@code hoodie.properties}), so every writer of the table follows it: a writer that set no mode takes the table's,
+   * one that set the same keeps it, and one that set another is refused (BAD_CONFIG): a writer that thinks it is
+   * alone next to writers that lock, or the other way round, is a mistake to point out, not to paper over.
+   */
+  static Config withTableConcurrencyMode(Config options, TableConfig table, String location) {
+    Optional<String> recorded = table.get(ConfigKeys.TABLE_CONCURRENCY_MODE.name()).map(String::trim)
+        .filter(v -> !v.isEmpty());
+    if (recorded.isEmpty()) {
+      return options;
+    }
+    ConcurrencyMode mode;
+    try {
+      mode = ConcurrencyMode.valueOf(recorded.get().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw Errors.badTable(TableLayout.propertiesFile(location), ConfigKeys.TABLE_CONCURRENCY_MODE.name() + " is '"
+          + recorded.get() + "', not SINGLE_WRITER or OPTIMISTIC_CONCURRENCY_CONTROL",
+          "Correct the property in hoodie.properties (and its backup) or remove it.");
+    }
+    if (options.isSet(ConfigKeys.WRITE_CONCURRENCY_MODE)) {
+      String own = options.get(ConfigKeys.WRITE_CONCURRENCY_MODE).trim().toUpperCase(Locale.ROOT);
+      if (!own.equals(mode.name())) {
+        throw Errors.badRequest("Opening " + location + " with " + ConfigKeys.WRITE_CONCURRENCY_MODE.name() + "="
+            + options.get(ConfigKeys.WRITE_CONCURRENCY_MODE), "the table records " + ConfigKeys.TABLE_CONCURRENCY_MODE
+            .name() + "=" + mode.name() + " in hoodie.properties, and every writer of the table follows it",
+            "Drop " + ConfigKeys.WRITE_CONCURRENCY_MODE.name() + " from this writer's options (it then follows the "
+                + "table) or set it to " + mode.name() + ".");
+      }
+    }
+    return options.with(ConfigKeys.WRITE_CONCURRENCY_MODE.name(), mode.name());
   }
 
   /** The post-commit services of a write; checks their settings (clean, archive, compaction, in that order). */

@@ -33,13 +33,14 @@ public final class Tables {
   /** Opens the table at {@code location} on a given storage (e.g. a test's fault-injecting one). */
   public static Table open(Storage storage, String location, Config options) {
     String base = normalize(location);
+    KnownKeys.requireKnownIfStrict(options);
     storage = confined(storage, base, options);
     TableConfig tc = TableConfigStore.read(storage, base);
     if (tc.tableVersion() != SUPPORTED_VERSION) {
       throw Errors.unsupported("Hudi table version " + tc.tableVersion() + " (at " + base + ")",
           "Sluice reads and writes table version 6 (Hudi 0.14/0.15); upgrade or downgrade the table with Hudi.");
     }
-    return new Table(storage, base, options);
+    return new Table(storage, base, TableSettings.withTableConcurrencyMode(options, tc, base));
   }
 
   /** Creates a table; fails if one exists at {@code location}. */
@@ -51,6 +52,7 @@ public final class Tables {
   /** Creates a table on a given storage. */
   public static Table create(Storage storage, String location, TableSpec spec, Config options) {
     String base = normalize(location);
+    KnownKeys.requireKnownIfStrict(options);
     storage = confined(storage, base, options);
     TableConfig.Builder b = TableConfig.builder()
         .name(spec.name())
@@ -64,8 +66,21 @@ public final class Tables {
     for (Map.Entry<String, String> e : spec.properties().entrySet()) {
       b.property(e.getKey(), e.getValue());
     }
-    TableLayout.initialize(storage, base, b.build());
-    return new Table(storage, base, options);
+    TableConfig tc = b.build();
+    spec.properties().entrySet().stream().filter(e -> e.getKey().equals(ConfigKeys.TABLE_CONCURRENCY_MODE.name()))
+        .findFirst().ifPresent(e -> requireMode(e.getValue()));
+    // checked before the table is written: a writer option that contradicts the mode fails here, not on first write
+    Config resolved = TableSettings.withTableConcurrencyMode(options, tc, base);
+    TableLayout.initialize(storage, base, tc);
+    return new Table(storage, base, resolved);
+  }
+
+  private static void requireMode(String value) {
+    String v = value.trim().toUpperCase(java.util.Locale.ROOT);
+    if (!v.equals("SINGLE_WRITER") && !v.equals("OPTIMISTIC_CONCURRENCY_CONTROL")) {
+      throw Errors.badConfig(ConfigKeys.TABLE_CONCURRENCY_MODE.name(), value,
+          "SINGLE_WRITER or OPTIMISTIC_CONCURRENCY_CONTROL");
+    }
   }
 
   /**

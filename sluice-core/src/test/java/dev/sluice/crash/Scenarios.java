@@ -298,8 +298,36 @@ public final class Scenarios {
       } catch (CrashingStorage.Crash expected) {
         crashing.restart();
       }
+      asIfTheWriterDied(dir);
       return List.of(rows(t));
     }, op, false, t -> { }, rollbackOnly, false);
+  }
+
+  /**
+   * The simulated crash killed a write of this JVM, which lives on, and the operation runs in a child JVM: there the
+   * heartbeat and a lock file the crash left name a live process, so the failed write would stay live until its
+   * heartbeat expired and the lock until this JVM ends. A writer that really died stops beating and its lock is
+   * broken at once by the next writer on its host: the heartbeat is made as old as a dead writer's gets, and the
+   * lock file goes.
+   */
+  private static void asIfTheWriterDied(Path dir) {
+    try {
+      java.nio.file.Files.deleteIfExists(dir.resolve(".hoodie/lock"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Path folder = dir.resolve(".hoodie/.heartbeat");
+    if (!java.nio.file.Files.isDirectory(folder)) {
+      return;
+    }
+    try (var files = java.nio.file.Files.list(folder)) {
+      for (Path f : files.toList()) {
+        java.nio.file.Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis(
+            System.currentTimeMillis() - 3_600_000L));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   static Map<String, String> options(Map<String, String> extra) {

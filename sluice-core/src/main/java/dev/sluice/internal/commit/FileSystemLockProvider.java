@@ -7,12 +7,9 @@ import dev.sluice.storage.StoragePaths;
 import dev.sluice.internal.util.KillPoints;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -23,7 +20,8 @@ import java.util.UUID;
  *
  * <p>A lock whose holder is gone is broken: after {@code expireMinutes} (Hudi's
  * {@code hoodie.write.lock.filesystem.expire}; 0 never), or at once if the holder is a process on this host that
- * no longer runs. Breaking goes through a {@code lock.break} file created exclusively and a re-read of the lock, so
+ * no longer runs, or if the holder is this process and the provider that took it has released it (a release whose
+ * delete failed). Breaking goes through a {@code lock.break} file created exclusively and a re-read of the lock, so
  * two waiters never both break it and a fresh lock is never deleted by mistake.
  */
 public final class FileSystemLockProvider implements LockProvider {
@@ -65,7 +63,13 @@ public final class FileSystemLockProvider implements LockProvider {
           return false;
         }
       }
-      storage.createExclusive(lockPath, LockOwner.describe(token).getBytes(StandardCharsets.UTF_8));
+      Owners.register(token);
+      try {
+        storage.createExclusive(lockPath, Owners.describe(token).getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        Owners.release(token);
+        throw e;
+      }
       held = true;
       KillPoints.reach("lock.acquired");
       return true;
@@ -84,6 +88,8 @@ public final class FileSystemLockProvider implements LockProvider {
     }
     held = false;
     KillPoints.reach("lock.release");
+    // from here a lock file this provider could not delete counts as abandoned in this process
+    Owners.release(token);
     try {
       Optional<String> content = read(lockPath);
       if (content.isPresent() && content.get().contains(token)) {
@@ -112,7 +118,7 @@ public final class FileSystemLockProvider implements LockProvider {
     if (expireMillis > 0 && System.currentTimeMillis() - info.modificationTime() > expireMillis) {
       return true;
     }
-    return LockOwner.isDeadLocalProcess(content);
+    return Owners.isGone(content);
   }
 
   /** Deletes the lock if it still holds {@code staleContent}; true if the way is now clear. */
@@ -145,70 +151,6 @@ public final class FileSystemLockProvider implements LockProvider {
     } catch (NoSuchFileException | java.io.FileNotFoundException e) {
       // released between our check and our read
       return Optional.empty();
-    }
-  }
-
-  /** Who holds a lock: this host, process and thread, and a token unique to the provider. */
-  static final class LockOwner {
-    private LockOwner() {
-    }
-
-    static String describe(String token) {
-      ProcessHandle self = ProcessHandle.current();
-      String started = self.info().startInstant().map(Instant::toString).orElse("");
-      return "{\"lockCreateTime\":\"" + Instant.now() + "\",\"lockThreadName\":\"" + Thread.currentThread().getName()
-          + "\",\"host\":\"" + host() + "\",\"pid\":" + self.pid() + ",\"processStart\":\"" + started
-          + "\",\"token\":\"" + token + "\"}";
-    }
-
-    /** True if the lock was taken on this host by a process that is no longer running. */
-    static boolean isDeadLocalProcess(String content) {
-      String host = field(content, "host");
-      String pid = field(content, "pid");
-      if (host == null || pid == null || !host.equals(host())) {
-        return false;
-      }
-      long p;
-      try {
-        p = Long.parseLong(pid);
-      } catch (NumberFormatException e) {
-        return false;
-      }
-      Optional<ProcessHandle> h = ProcessHandle.of(p);
-      if (h.isEmpty() || !h.get().isAlive()) {
-        return true;
-      }
-      String started = field(content, "processStart");
-      String actual = h.get().info().startInstant().map(Instant::toString).orElse("");
-      // the pid was reused by another process
-      return started != null && !started.isEmpty() && !actual.isEmpty() && !started.equals(actual);
-    }
-
-    private static String field(String json, String name) {
-      String key = "\"" + name + "\":";
-      int at = json.indexOf(key);
-      if (at < 0) {
-        return null;
-      }
-      int from = at + key.length();
-      if (from < json.length() && json.charAt(from) == '"') {
-        int end = json.indexOf('"', from + 1);
-        return end < 0 ? null : json.substring(from + 1, end);
-      }
-      int end = from;
-      while (end < json.length() && Character.isDigit(json.charAt(end))) {
-        end++;
-      }
-      return json.substring(from, end);
-    }
-
-    private static String host() {
-      try {
-        return InetAddress.getLocalHost().getHostName();
-      } catch (UnknownHostException e) {
-        // no resolvable host name: dead-process detection then never matches, expiry still works
-        return "unknown-host";
-      }
     }
   }
 }

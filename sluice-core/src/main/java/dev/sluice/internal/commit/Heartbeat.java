@@ -9,13 +9,15 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Heartbeat implements AutoCloseable {
   private final Heartbeats heartbeats;
   private final String instantTime;
+  private final String token;
   private final Timer timer;
   private final AtomicReference<SluiceException> failure = new AtomicReference<>();
   private volatile boolean stopped;
 
-  Heartbeat(Heartbeats heartbeats, String instantTime, long intervalMillis) {
+  Heartbeat(Heartbeats heartbeats, String instantTime, String token, long intervalMillis) {
     this.heartbeats = heartbeats;
     this.instantTime = instantTime;
+    this.token = token;
     this.timer = new Timer("sluice-heartbeat-" + instantTime, true);
     timer.scheduleAtFixedRate(new TimerTask() {
       @Override
@@ -24,7 +26,7 @@ public final class Heartbeat implements AutoCloseable {
           return;
         }
         try {
-          heartbeats.beat(instantTime);
+          heartbeats.beat(instantTime, token);
         } catch (SluiceException e) {
           // kept for the writer: it checks its heartbeat before publishing
           failure.compareAndSet(null, e);
@@ -45,7 +47,9 @@ public final class Heartbeat implements AutoCloseable {
 
   /**
    * Stops beating and leaves the heartbeat file: for a writer that lost the race for its instant time to another
-   * process, which beats in the same file (deleting it would make the winner's write look abandoned).
+   * process, which beats in the same file (deleting it would make the winner's write look abandoned). The token
+   * stays registered as live: the file may still name this process until the winner beats again, and it must not
+   * look gone meanwhile.
    */
   public void abandon() {
     stopped = true;
@@ -60,6 +64,8 @@ public final class Heartbeat implements AutoCloseable {
     }
     stopped = true;
     timer.cancel();
+    // from here a heartbeat file that could not be deleted counts as expired in this process
+    Owners.release(token);
     heartbeats.delete(instantTime);
   }
 }

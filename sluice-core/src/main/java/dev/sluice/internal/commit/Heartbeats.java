@@ -7,14 +7,25 @@ import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.internal.table.TableLayout;
+import dev.sluice.api.SluiceException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
- * Writer heartbeats ({@code HoodieHeartbeatClient}): while a write runs under the LAZY failed-writes policy, its
- * writer re-creates the empty file {@code .hoodie/.heartbeat/<instant>} every interval; the file's modification time
- * is the last heartbeat. An instant whose heartbeat is older than interval × tolerable misses (or missing) belongs to
- * a writer that is gone, and may be rolled back by others.
+ * Writer heartbeats ({@code HoodieHeartbeatClient}): while a write runs, in every concurrency mode, its writer
+ * re-creates the file {@code .hoodie/.heartbeat/<instant>} every interval; the file's modification time is the last
+ * heartbeat (all Hudi reads). An instant whose heartbeat is older than interval × tolerable misses (or missing)
+ * belongs to a writer that is gone, and may be rolled back by others.
+ *
+ * <p>Sluice also writes who beats into the file ({@link Owners}; Hudi ignores the content and writes none): a
+ * heartbeat whose writer is a process on this host that no longer runs, or a write of this process that ended
+ * without deleting it, counts as expired at once, so the next write after a crash rolls the crashed one back
+ * without waiting out the expiry.
  */
 public final class Heartbeats {
   private final Storage storage;
@@ -51,14 +62,24 @@ public final class Heartbeats {
 
   /** Beats once now and then every interval on a daemon thread until the returned heartbeat is stopped. */
   public Heartbeat start(String instantTime) {
-    beat(instantTime);
-    return new Heartbeat(this, instantTime, intervalMillis);
+    String token = Owners.register(UUID.randomUUID().toString());
+    try {
+      beat(instantTime, token);
+    } catch (SluiceException e) {
+      Owners.release(token);
+      throw e;
+    }
+    return new Heartbeat(this, instantTime, token, intervalMillis);
   }
 
-  /** Writes the heartbeat file of {@code instantTime} (its modification time is the heartbeat). */
-  void beat(String instantTime) {
+  /**
+   * Writes the heartbeat file of {@code instantTime} (its modification time is the heartbeat), saying who beats:
+   * the holder of {@code token} in this process.
+   */
+  void beat(String instantTime, String token) {
     String path = pathOf(instantTime);
     try (PositionOutputStream out = storage.create(path, true)) {
+      out.write(Owners.describe(token).getBytes(StandardCharsets.UTF_8));
       out.flush();
     } catch (IOException e) {
       throw Errors.storage("write the heartbeat", path, e);
@@ -75,10 +96,47 @@ public final class Heartbeats {
     }
   }
 
-  /** True if the writer of {@code instantTime} missed too many heartbeats, or never wrote one. */
+  /**
+   * True if the writer of {@code instantTime} missed too many heartbeats, never wrote one, or is known to be gone
+   * (a process on this host that no longer runs; a write of this process that ended).
+   */
   public boolean isExpired(String instantTime) {
-    long last = lastBeat(instantTime).orElse(0L);
-    return System.currentTimeMillis() - last > intervalMillis * tolerableMisses;
+    return liveOwner(instantTime).isEmpty();
+  }
+
+  /**
+   * The writer of {@code instantTime} if its heartbeat is live (see {@link #isExpired}): who beats, as far as the
+   * file says (host and pid for Sluice's heartbeats; Hudi's are empty), and how long ago it last beat.
+   */
+  public Optional<String> liveOwner(String instantTime) {
+    Optional<Long> last = lastBeat(instantTime);
+    long age = System.currentTimeMillis() - last.orElse(0L);
+    if (last.isEmpty() || age > intervalMillis * tolerableMisses) {
+      return Optional.empty();
+    }
+    String content = readOwner(instantTime);
+    if (!content.isEmpty() && Owners.isGone(content)) {
+      return Optional.empty();
+    }
+    String who = content.isEmpty() ? "a writer" : Owners.brief(content);
+    return Optional.of(who + ", last heartbeat " + age + " ms ago in " + pathOf(instantTime));
+  }
+
+  /** The heartbeat period after which a silent writer counts as gone, in ms. */
+  public long expiryMillis() {
+    return intervalMillis * tolerableMisses;
+  }
+
+  private String readOwner(String instantTime) {
+    String path = pathOf(instantTime);
+    try (InputStream in = storage.openRead(path)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (NoSuchFileException | FileNotFoundException e) {
+      // deleted between the check and the read: its writer finished
+      return "";
+    } catch (IOException e) {
+      throw Errors.storage("read the heartbeat", path, e);
+    }
   }
 
   /** Deletes the heartbeat file of {@code instantTime} (done with that instant). */

@@ -16,8 +16,8 @@ import java.util.function.Supplier;
 /**
  * The one way an instant goes through the timeline, for every action: {@link #request} writes its plan to
  * {@code <ts>.<action>.requested}; {@link Open#start} moves it to inflight; the action does its work; {@link
- * Open#publish} creates the completed file in one exclusive create (the commit point), under the table's lock when
- * the concurrency mode has one and after the heartbeat check and the action's pre-publish work; then the instant's
+ * Open#publish} creates the completed file in one exclusive create (the commit point), under the table's lock (in
+ * every concurrency mode: {@link TableLock}) and after the heartbeat check and the action's pre-publish work; then the instant's
  * markers go. {@link Open#abort} undoes a failed instant, {@link Open#close} stops its heartbeat. {@link #run} does
  * all of it for an action that runs in one call ({@link InstantAction}); a write, which plans between request and
  * inflight, drives the same {@link Open} steps itself.
@@ -49,12 +49,13 @@ public final class InstantLifecycle {
 
   /**
    * The lifecycle of the instants of the table at {@code basePath} as {@code settings}' concurrency mode wants it:
-   * with optimistic concurrency control the configured table lock is taken and new instant times are made unique
+   * the table's lock ({@link TableLock#forTable}: the publish lock file in every mode, with optimistic concurrency
+   * control the configured lock too); with optimistic concurrency control new instant times are also made unique
    * among processes. Checks the lock options; does no I/O.
    */
   public static InstantLifecycle of(Storage storage, String basePath, CommitSettings settings) {
     boolean occ = ConcurrencyMode.of(settings) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL;
-    Optional<TableLock> lock = occ ? Optional.of(TableLock.forTable(storage, basePath, settings)) : Optional.empty();
+    Optional<TableLock> lock = Optional.of(TableLock.forTable(storage, basePath, settings));
     return new InstantLifecycle(storage, basePath, lock, occ, Optional.of(settings));
   }
 
@@ -73,16 +74,36 @@ public final class InstantLifecycle {
   }
 
   /**
-   * Runs {@code work} holding the table's lock when the concurrency mode has one (waiting for it as configured),
-   * else just runs it. The only place the lock is taken.
+   * Runs {@code work} holding the table's lock (waiting for it as configured); a lifecycle made {@link #withoutLock}
+   * just runs it. The only place the lock is taken.
    */
   public <T> T locked(String purpose, Supplier<T> work) {
     if (lock.isEmpty()) {
       return work.get();
     }
-    try (TableLock.Held held = lock.get().acquire(purpose)) {
-      return work.get();
+    TableLock.Held held = lock.get().acquire(purpose);
+    T result;
+    try {
+      result = work.get();
+    } catch (RuntimeException | Error e) {
+      // an Error too: a simulated crash in the tests, or out of memory; the release marks the lock as given up by
+      // this process even when deleting its file fails, so a next writer here does not wait for it
+      try {
+        held.close();
+      } catch (RuntimeException | Error releaseFailure) {
+        e.addSuppressed(releaseFailure);
+      }
+      throw e;
     }
+    try {
+      held.close();
+    } catch (SluiceException releaseFailure) {
+      // the work is done (a commit may be published): reporting it as failed would be false. The lock file left
+      // behind names this process, whose provider has released it, so the next writer here breaks it at once and
+      // writers elsewhere once this process ends (on this host) or the lock expires
+      return result;
+    }
+    return result;
   }
 
   /**

@@ -11,6 +11,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * The lock of one table as configured by {@code hoodie.write.lock.*} ({@code LockManager}): {@link #acquire} retries
  * until {@code hoodie.write.lock.wait_time_ms} has passed, pausing {@code ...wait_time_ms_between_retry} (with
  * jitter) between attempts, then fails with a CONFLICT naming the lock and its holder.
+ *
+ * <p>Whatever the concurrency mode, the lock includes the file-system lock {@code .hoodie/lock} (the file Hudi's
+ * {@code FileSystemBasedLockProvider} takes by default), held only while a commit checks for conflicts and
+ * publishes, or while failed writes are rolled back. A single writer takes just that file; optimistic concurrency
+ * control takes the configured lock and then that file, unless the configured lock is that very file. So two
+ * writers of one table never check and publish at the same time, whether they are threads or processes and
+ * whatever each was configured with: a single-writer-mode writer, one with an in-process lock in another JVM and
+ * one with the file lock all exclude each other at the commit point.
  */
 public final class TableLock {
   /** Hudi's class name of the file-system lock. */
@@ -29,9 +37,31 @@ public final class TableLock {
     this.retryMillis = Math.max(1, retryMillis);
   }
 
-  /** The lock of the table at {@code basePath} that {@code settings} choose. */
+  /**
+   * The lock of the table at {@code basePath} for {@code settings}' concurrency mode: the publish lock
+   * ({@link #publishLock}) with a single writer; with optimistic concurrency control the configured provider and then
+   * the publish lock, or the configured provider alone when it is the same lock file.
+   */
   public static TableLock forTable(Storage storage, String basePath, CommitSettings settings) {
-    return new TableLock(provider(storage, basePath, settings), settings.lockWaitMillis(), settings.lockRetryMillis());
+    LockProvider publish = publishLock(storage, basePath, settings);
+    LockProvider p = publish;
+    if (ConcurrencyMode.of(settings) == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
+      LockProvider configured = provider(storage, basePath, settings);
+      p = configured.lockName().equals(publish.lockName()) ? configured : new BothLocks(configured, publish);
+    }
+    return new TableLock(p, settings.lockWaitMillis(), settings.lockRetryMillis());
+  }
+
+  /**
+   * The file-system lock {@code .hoodie/lock} every commit of the table takes, in every mode (expiring as
+   * {@code hoodie.write.lock.filesystem.expire} says; a lock of a process that is gone is broken at once).
+   */
+  static LockProvider publishLock(Storage storage, String basePath, CommitSettings settings) {
+    int expire = settings.lockFilesystemExpireMinutes();
+    if (expire < 0) {
+      throw Errors.badConfig(ConfigKeys.LOCK_FILESYSTEM_EXPIRE.name(), Integer.toString(expire), "0 or more minutes");
+    }
+    return new FileSystemLockProvider(storage, TableLayout.metaFolder(basePath), FileSystemLockProvider.LOCK_FILE, expire);
   }
 
   static LockProvider provider(Storage storage, String basePath, CommitSettings settings) {
@@ -89,6 +119,56 @@ public final class TableLock {
         Thread.currentThread().interrupt();
         throw Errors.conflict("Taking the table lock to " + purpose, "the thread was interrupted while waiting");
       }
+    }
+  }
+
+  /**
+   * Two locks taken as one, always in the same order (the configured lock, then the publish lock), all or nothing: if
+   * the second is busy the first is released again, so no two writers wait for each other.
+   */
+  static final class BothLocks implements LockProvider {
+    private final LockProvider first;
+    private final LockProvider second;
+
+    BothLocks(LockProvider first, LockProvider second) {
+      this.first = first;
+      this.second = second;
+    }
+
+    @Override
+    public boolean tryLock() {
+      if (!first.tryLock()) {
+        return false;
+      }
+      boolean both = false;
+      try {
+        both = second.tryLock();
+        return both;
+      } finally {
+        if (!both) {
+          first.unlock();
+        }
+      }
+    }
+
+    @Override
+    public void unlock() {
+      try {
+        second.unlock();
+      } finally {
+        first.unlock();
+      }
+    }
+
+    @Override
+    public String lockName() {
+      return first.lockName() + " and " + second.lockName();
+    }
+
+    @Override
+    public Optional<String> currentOwner() {
+      Optional<String> a = first.currentOwner();
+      return a.isPresent() ? a : second.currentOwner();
     }
   }
 

@@ -2,9 +2,10 @@ package dev.sluice.internal.service;
 
 import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.ConcurrencyMode;
-import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Heartbeats;
+import dev.sluice.internal.commit.LiveWriters;
+import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.internal.savepoint.RestoreMetadata;
@@ -13,13 +14,14 @@ import dev.sluice.internal.savepoint.SavepointMetadata;
 import dev.sluice.internal.savepoint.Savepoints;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.TimelineStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Rollback, savepoint and restore run the way writes do: under the table lock when optimistic concurrency control is
- * on ({@link InstantLifecycle#locked}), so they never interleave with another writer's conflict check and commit.
+ * Rollback, savepoint and restore run the way writes do: under the table lock ({@link InstantLifecycle#locked}, in
+ * every concurrency mode), so they never interleave with another writer's conflict check and commit.
  */
 public final class TableActions {
   private final Storage storage;
@@ -33,22 +35,30 @@ public final class TableActions {
     this.settings = settings;
   }
 
-  /** Rolls back one instant (a pending write or the latest completed one). */
+  /**
+   * Rolls back one instant (a pending write or the latest completed one); refuses a pending write whose writer is
+   * still at work (its heartbeat live).
+   */
   public RollbackMetadata rollback(String instantTime) {
-    return lifecycle().locked("roll back instant " + instantTime, () -> rollbacks().rollback(instantTime));
+    Heartbeats hb = Heartbeats.of(storage, basePath, settings);
+    return lifecycle().locked("roll back instant " + instantTime, () -> {
+      Optional<String> who = hb.liveOwner(instantTime);
+      if (who.isPresent() && new TimelineStore(storage, basePath).load().inflightWrites().stream()
+          .anyMatch(i -> i.time().equals(instantTime))) {
+        throw Errors.conflict("Rolling back instant " + instantTime, "its writer is still at work (" + who.get()
+            + "); a live write is never rolled back. Wait for it to finish, or, if it is gone, until its heartbeat is "
+            + hb.expiryMillis() + " ms old");
+      }
+      return rollbacks().rollback(instantTime);
+    });
   }
 
   /**
-   * Rolls back failed writes: every pending write, except, under the LAZY policy (multi-writer), those whose writer's
-   * heartbeat is still fresh.
+   * Rolls back failed writes: every pending write whose writer is gone (its heartbeat expired, or its process on
+   * this host ended); a write whose writer is still at work is left alone, whatever the policy.
    */
   public List<RollbackMetadata> rollbackFailedWrites() {
-    Predicate<Instant> eligible = i -> true;
-    if (FailedWritesPolicy.of(settings) == FailedWritesPolicy.LAZY) {
-      Heartbeats hb = Heartbeats.of(storage, basePath, settings);
-      eligible = i -> hb.isExpired(i.time());
-    }
-    Predicate<Instant> which = eligible;
+    Predicate<Instant> which = new LiveWriters(Heartbeats.of(storage, basePath, settings))::isFailed;
     return lifecycle().locked("roll back failed writes", () -> rollbacks().rollbackFailedWrites(which));
   }
 

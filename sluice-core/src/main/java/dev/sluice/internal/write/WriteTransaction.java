@@ -6,6 +6,7 @@ import dev.sluice.internal.commit.ConflictDetector;
 import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.commit.LiveWriters;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -25,13 +26,15 @@ import java.util.function.Predicate;
 /**
  * A write's part in its instant's lifecycle ({@link InstantLifecycle}), as Hudi's write client runs it:
  * <ol>
- *   <li>{@link #begin}: refuse to write while a restore is pending; roll back failed writes (EAGER: every pending
- *       write; LAZY: those whose heartbeat expired, under the table lock); note the last completed commit and the
- *       pending instants; start the heartbeat (LAZY) and create {@code <ts>.<action>.requested};</li>
+ *   <li>{@link #begin}: refuse to write while a restore is pending, and in single-writer mode while another
+ *       writer is at work (a pending write with a live heartbeat, {@link LiveWriters}); roll back failed writes
+ *       (those whose heartbeat expired or whose writer is gone, under the table lock); note the last completed
+ *       commit and the pending instants; start the heartbeat (every mode) and create
+ *       {@code <ts>.<action>.requested};</li>
  *   <li>{@link #start}: once the write is planned, its workload profile goes to {@code .inflight};</li>
- *   <li>{@link #publish}: under the lock (optimistic concurrency control) check the heartbeat and, as the
- *       lifecycle's pre-publish work, for conflicts with writes that completed meanwhile; then the completed file
- *       (the commit point);</li>
+ *   <li>{@link #publish}: under the table's lock (every mode: {@code TableLock}) check the heartbeat and, as the
+ *       lifecycle's pre-publish work, for conflicts with writes that completed meanwhile (every mode); then the
+ *       completed file (the commit point);</li>
  *   <li>{@link #abort}: on failure roll back this write's instant (a {@code rollback} instant on the timeline);</li>
  *   <li>{@link #close}: stop the heartbeat.</li>
  * </ol>
@@ -96,8 +99,14 @@ public final class WriteTransaction implements AutoCloseable {
     Heartbeats heartbeats = Heartbeats.of(storage, basePath, settings);
     Timeline tl = loaded;
     Rollbacks.requireNoPendingRestore(tl, basePath);
+    LiveWriters live = new LiveWriters(heartbeats);
+    if (b.mode == ConcurrencyMode.SINGLE_WRITER) {
+      // a single writer that finds another writer at work stops before touching anything of it
+      live.requireNone(tl, basePath);
+    }
     if (policy != FailedWritesPolicy.NEVER) {
-      Predicate<Instant> eligible = policy == FailedWritesPolicy.EAGER ? i -> true : i -> heartbeats.isExpired(i.time());
+      // EAGER and LAZY alike: only writes whose writer is gone are failed; a live neighbour's instant is not touched
+      Predicate<Instant> eligible = live::isFailed;
       // with nothing to roll back the timeline stands as loaded; marker folders and heartbeats of finished
       // instants are harmless, and the rollback sweeps them when there is one (no listing of .temp per write)
       if (needsRollback(tl, eligible)) {
@@ -117,7 +126,7 @@ public final class WriteTransaction implements AutoCloseable {
     List<Instant> pendingCompactions = tl.pendingCompactions();
     b.open = b.lifecycle.request(new InstantLifecycle.Request(action, InstantTimes::newInstantTime, tl, new byte[0],
         time -> requireAfterPendingCompaction(basePath, pendingCompactions, time),
-        policy == FailedWritesPolicy.LAZY ? Optional.of(heartbeats) : Optional.empty()));
+        Optional.of(heartbeats)));
     return new WriteTransaction(b);
   }
 
@@ -165,8 +174,8 @@ public final class WriteTransaction implements AutoCloseable {
   }
 
   /**
-   * Publishes the write: under the lock (optimistic concurrency control) checks its heartbeat and that no write that
-   * completed meanwhile touched its file groups, then creates the completed file. The markers are removed afterwards;
+   * Publishes the write: under the table's lock checks its heartbeat and that no write that completed meanwhile
+   * touched its file groups (in every concurrency mode), then creates the completed file. The markers are removed afterwards;
    * if that fails the commit stands and the folder stays until a later rollback, clean or archival sweeps it.
    */
   public Instant publish(Instant inflight, CommitMetadata metadata) {
@@ -174,12 +183,11 @@ public final class WriteTransaction implements AutoCloseable {
     seenAtPublish = timeline;
     Instant completed = open.publish(inflight, metadata.toJson(), Publish.UNDER_LOCK, "commit instant " + requested.time(),
         () -> {
-          if (mode == ConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL) {
-            // other writers may have completed meanwhile: the check needs the timeline as it is now, under the lock
-            Timeline now = store.load();
-            seenAtPublish = now;
-            new ConflictDetector(storage, basePath).check(now, requested, lastCompleted, pendingAtStart, metadata);
-          }
+          // in every concurrency mode: another writer, configured alike or not, may have completed meanwhile; the
+          // check needs the timeline as it is now, under the lock (one listing)
+          Timeline now = store.load();
+          seenAtPublish = now;
+          new ConflictDetector(storage, basePath).check(now, requested, lastCompleted, pendingAtStart, metadata);
         });
     afterPublish = seenAtPublish.plus(completed);
     open.deleteMarkers();

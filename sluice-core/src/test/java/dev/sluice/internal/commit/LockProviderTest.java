@@ -54,7 +54,15 @@ class LockProviderTest {
     assertTrue(fsLock(0).tryLock(), "the holder is gone");
     Files.delete(dir.resolve("lock"));
 
-    String alive = "{\"host\":\"" + host + "\",\"pid\":" + ProcessHandle.current().pid() + ",\"token\":\"other\"}";
+    // this process holds no lock with that token: a release here that could not delete the file left it
+    Files.writeString(dir.resolve("lock"), "{\"host\":\"" + host + "\",\"pid\":" + ProcessHandle.current().pid()
+        + ",\"token\":\"released\"}");
+    FileSystemLockProvider mine = fsLock(0);
+    assertTrue(mine.tryLock(), "a lock this process left behind is broken at once");
+    mine.unlock();
+
+    String alive = "{\"host\":\"" + host + "\",\"pid\":" + ProcessHandle.current().parent().orElseThrow().pid()
+        + ",\"token\":\"other\"}";
     Files.writeString(dir.resolve("lock"), alive);
     Files.setLastModifiedTime(dir.resolve("lock"), FileTime.fromMillis(System.currentTimeMillis() - 600_000));
     assertFalse(fsLock(0).tryLock(), "a live holder's lock never expires with expire=0");
