@@ -56,7 +56,6 @@ final class RollbackExecutor {
     String ts = plan.instantToRollback().commitTime();
     RollbackMetadata md = lifecycle.run(rollback, publish ? Publish.DIRECT : Publish.NEVER, "roll back instant " + ts,
         InstantAction.of(inflight -> carryOut(rollback, plan, target, publish, start), RollbackMetadata::toAvroBytes));
-    new Markers(storage, basePath, ts).deleteAll();
     new Markers(storage, basePath, rollback.time()).deleteAll();
     return md;
   }
@@ -90,6 +89,10 @@ final class RollbackExecutor {
     if (!keepPlan) {
       store.delete(new Instant(ts, action, State.REQUESTED));
     }
+    // the target's markers go before the rollback is published: its plan no longer needs them, and a crash after the
+    // publish must not leave the marker folder of an instant that is now neither pending nor completed (writes do not
+    // list .temp, so nothing would sweep it until the next rollback or clean)
+    new Markers(storage, basePath, ts).deleteAll();
     return md;
   }
 
