@@ -55,8 +55,8 @@ final class HealthChecks {
     List<Warning> out = new ArrayList<>();
     for (CorruptBlockInfo b : blocks) {
       String what = b.committed()
-          ? " Its rows are lost to readers: restore the file from a backup to get them back; 'sluice repair TABLE --apply' "
-              + "drops the damaged bytes (keeping every readable block)."
+          ? " Restore the file from a backup to get them back; 'sluice repair TABLE --apply' drops the damaged bytes "
+              + "(keeping every readable block)."
           : " Harmless to readers; 'sluice repair TABLE --apply' removes it.";
       out.add(new Warning(Warning.CORRUPT_LOG_BLOCK, "Snapshot queries skip a " + b.describe() + "." + what,
           numbers("offset", b.offset(), "bytes", b.size())));
