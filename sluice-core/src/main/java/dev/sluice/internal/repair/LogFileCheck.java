@@ -10,6 +10,7 @@ import dev.sluice.internal.log.DeleteBlock;
 import dev.sluice.internal.log.DeleteRecord;
 import dev.sluice.internal.log.LogBlock;
 import dev.sluice.internal.log.LogReader;
+import dev.sluice.internal.log.LogScanner;
 import dev.sluice.internal.util.KillPoints;
 import dev.sluice.storage.PositionOutputStream;
 import dev.sluice.storage.SeekableInput;
@@ -78,9 +79,15 @@ final class LogFileCheck {
     try {
       if (b instanceof DataBlock d) {
         schema = Optional.of(d.writerSchema());
+        Schema.Field key = d.writerSchema().getField(LogScanner.RECORD_KEY_FIELD);
         try (CloseableIterator<GenericRecord> it = d.records(d.writerSchema())) {
           while (it.hasNext()) {
-            it.next();
+            GenericRecord r = it.next();
+            if (key != null && r.get(key.pos()) == null) {
+              // what a reader fails on: bytes that decode, but not to a record Hudi could have written
+              return new Block(offset, size, b.instantTime(), false, 0, false, Optional.empty(),
+                  Optional.of("record " + n + " has no record key (the bytes decode, but not to what a writer wrote)"));
+            }
             n++;
           }
         }
