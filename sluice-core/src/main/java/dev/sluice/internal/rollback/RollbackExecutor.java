@@ -90,6 +90,9 @@ final class RollbackExecutor {
     if (!keepPlan) {
       store.delete(new Instant(ts, action, State.REQUESTED));
     }
+    // before the publish: once the rollback completes, the target is off the timeline and the next write (with nothing
+    // to roll back) would not sweep its markers; a rollback killed here is finished from its plan, which needs none
+    new Markers(storage, basePath, ts).deleteAll();
     return md;
   }
 
