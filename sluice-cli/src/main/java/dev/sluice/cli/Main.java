@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     description = "Keep Apache Hudi tables (table version 6) up to date and query them, without a cluster.",
     subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class, LogsCommand.class,
         DemoCommand.class, UpsertCostCommand.class, ReadCostCommand.class, RollbackCommand.class, SavepointCommand.class,
-        RestoreCommand.class, CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class})
+        RestoreCommand.class, CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class,
+        RepairCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

@@ -78,7 +78,13 @@ final class QueryCommand implements Callable<Integer> {
   public Integer call() {
     Table t = Tables.open(table, common.config());
     QueryType queryType = parseType(type);
-    Scan scan = t.newScan().queryType(queryType).withMetaColumns(meta);
+    PrintWriter err = spec.commandLine().getErr();
+    // rows a corrupt block held are not returned: say so on stderr, where it cannot mix with the rows
+    Scan scan = t.newScan().queryType(queryType).withMetaColumns(meta)
+        .onCorruptBlock(b -> {
+          err.println("warning: skipped a " + b.describe() + ". See 'sluice repair " + table + "'.");
+          err.flush();
+        });
     if (queryType == QueryType.INCREMENTAL) {
       if (from == null) {
         throw SluiceException.badInput("--type incremental", null, "no --from instant given",

@@ -1,6 +1,8 @@
 package dev.sluice.api;
 
 import dev.sluice.internal.clean.CleanFile;
+import dev.sluice.internal.log.SkippedBlock;
+import dev.sluice.internal.repair.Repairer;
 import dev.sluice.internal.clean.CleanMetadata;
 import dev.sluice.internal.clean.CleanPlan;
 import dev.sluice.internal.compact.CompactionOperation;
@@ -67,6 +69,15 @@ final class Infos {
 
   static FileGroupInfo group(FileGroup g) {
     return new FileGroupInfo(key(g.id()), g.slices().stream().map(Infos::slice).toList());
+  }
+
+  static RepairReport repair(Repairer.Outcome o) {
+    return new RepairReport(o.findings().stream().map(f -> new RepairItem(f.kind().name(), f.path(), f.problem(),
+        f.action(), f.step().isPresent(), o.applied() && f.step().isPresent())).toList(), o.applied(), o.backupFolder());
+  }
+
+  static CorruptBlockInfo corrupt(SkippedBlock b) {
+    return new CorruptBlockInfo(b.path(), b.offset(), b.size(), b.instant(), b.committed());
   }
 
   static LogBlockInfo block(LogDump.BlockSummary b) {

@@ -3,7 +3,9 @@ package dev.sluice.api;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.read.ScanPlan;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -20,11 +22,28 @@ import org.apache.avro.generic.GenericRecord;
 public final class Scan {
   private final ScanOptions options;
   private final Function<ScanOptions, ScanPlan> planner;
+  private final Optional<Consumer<CorruptBlockInfo>> onCorruptBlock;
 
   /** A scan with {@code options}, planned by {@code planner} (the table's). */
   Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner) {
+    this(options, planner, Optional.empty());
+  }
+
+  private Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner,
+      Optional<Consumer<CorruptBlockInfo>> onCorruptBlock) {
     this.options = options;
     this.planner = planner;
+    this.onCorruptBlock = onCorruptBlock;
+  }
+
+  /**
+   * Calls {@code listener} for every corrupt log block the scan skips (a block cut short or damaged that no rollback
+   * accounts for: the rows it held, if any, are not returned), as the slice holding it is read; with a parallelism
+   * above 1 from the reading threads. Without a listener each one is logged as a warning through
+   * {@link System#getLogger}. {@link Table#repair} drops such blocks for good.
+   */
+  public Scan onCorruptBlock(Consumer<CorruptBlockInfo> listener) {
+    return new Scan(options, planner, Optional.of(Objects.requireNonNull(listener, "listener")));
   }
 
   /** Only these user columns, in this order. */
@@ -132,10 +151,11 @@ public final class Scan {
 
   /** Reads the rows; close the iterator to release open files. */
   public CloseableIterator<GenericRecord> open() {
-    return planner.apply(options).open();
+    ScanPlan plan = planner.apply(options);
+    return onCorruptBlock.isPresent() ? plan.open(b -> onCorruptBlock.get().accept(Infos.corrupt(b))) : plan.open();
   }
 
   private Scan with(ScanOptions o) {
-    return new Scan(o, planner);
+    return new Scan(o, planner, onCorruptBlock);
   }
 }

@@ -188,6 +188,19 @@ public final class Table implements AutoCloseable {
     return actions().rollbackFailedWrites().stream().map(Infos::rollback).toList();
   }
 
+  /**
+   * Looks for damage and, if {@code apply}, repairs it: a damaged or stale {@code hoodie.properties} (restored from its
+   * backup), damaged instant files (a completed commit's metadata rebuilt from its files; a pending write rolled back;
+   * an unreadable clean, rollback or unstarted compaction removed), log blocks cut short or not decoding (the file
+   * rewritten without them), files no instant accounts for, stale markers and heartbeats, and partition folders readers
+   * cannot see. Without {@code apply} nothing is changed. Every file a repair changes is first copied to
+   * {@code .hoodie/.repair/<time>/}. Run it with no writer running; under the table lock when several writers are
+   * configured.
+   */
+  public RepairReport repair(boolean apply) {
+    return Infos.repair(actions().repair(apply));
+  }
+
   /** Savepoints a completed commit, the latest if {@code instantTime} is empty. */
   public SavepointInfo savepoint(Optional<String> instantTime) {
     return savepoint(instantTime, System.getProperty("user.name", ""), "");

@@ -6,6 +6,8 @@ import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFile;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.log.LogDamage;
 import dev.sluice.internal.log.LogDump;
 import dev.sluice.internal.log.LogReader;
 import dev.sluice.internal.rollback.RollbackMetadata;
@@ -208,9 +210,29 @@ public final class TableInspection {
     return Optional.empty();
   }
 
-  /** The blocks of the log file at {@code path}, in file order, without their records; close the iterator. */
+  /**
+   * The blocks of the log file at {@code path}, in file order, without their records; close the iterator. Damaged
+   * bytes come back as a block of type {@code CORRUPT_BLOCK} spanning the damage, and the blocks after it follow.
+   */
   public CloseableIterator<LogBlockInfo> logBlocks(String path) {
-    return LogDump.blocks(table.storage(), path).map(Infos::block);
+    return LogReader.openLenient(table.storage(), path).map(LogDump::summarize).map(Infos::block);
+  }
+
+  /**
+   * The corrupt log blocks a snapshot query of the latest slices skips (no rollback accounts for them), found from the
+   * block headers of every log file of those slices, in partition and file group order. A block whose framing holds
+   * but whose content is damaged is not found this way (a query fails on it; {@link Table#repair} decodes every block).
+   */
+  public List<CorruptBlockInfo> corruptLogBlocks() {
+    List<CorruptBlockInfo> out = new ArrayList<>();
+    for (String partition : view().partitions()) {
+      for (FileSlice slice : view().latestMergedSlices(partition)) {
+        if (!slice.logFiles().isEmpty()) {
+          LogDamage.skipped(table.storage(), slice.logFiles(), timeline).stream().map(Infos::corrupt).forEach(out::add);
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -229,6 +229,20 @@ public final class LocalStorage implements Storage {
     dropChecksum(source);
   }
 
+  /** Replaces {@code to} in one step: an atomic move over it (POSIX rename), then the folder is synced. */
+  @Override
+  public void replace(String from, String to) throws IOException {
+    Path target = toPath(to);
+    Path source = toPath(from);
+    if (target.getParent() != null) {
+      Files.createDirectories(target.getParent());
+    }
+    dropChecksum(target);
+    Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    dropChecksum(source);
+    fsyncDir(target.getParent());
+  }
+
   private static final class LocalInput extends SeekableInput {
     private final FileChannel ch;
     private final ByteBuffer one = ByteBuffer.allocate(1);

@@ -59,4 +59,14 @@ public interface Storage {
 
   /** Renames a file; fails if the target exists. Not atomic on object stores: use only for local temp files. */
   void rename(String from, String to) throws IOException;
+
+  /**
+   * Moves the file {@code from} onto {@code to}, replacing it (repair swaps a rewritten file in this way). The default
+   * deletes {@code to} and then renames, so a crash in between leaves {@code to} missing and {@code from} in place
+   * (repair finishes the move when run again); storages that can replace in one step override it.
+   */
+  default void replace(String from, String to) throws IOException {
+    delete(to);
+    rename(from, to);
+  }
 }

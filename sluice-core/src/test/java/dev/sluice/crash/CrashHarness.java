@@ -148,6 +148,10 @@ public final class CrashHarness {
       for (CrashScenario s : scenarios) {
         traced.add(trace(s));
       }
+      Map<String, Integer> available = new LinkedHashMap<>();
+      traced.forEach(x -> available.put(x.scenario().name(), distinct(x.trace())));
+      System.out.println("crash harness: " + available.values().stream().mapToInt(Integer::intValue).sum()
+          + " distinct kill points available " + available);
       int[] points = share(settings.points(), traced);
       int shortfall = settings.points() - java.util.Arrays.stream(points).sum();
       int n = traced.size();

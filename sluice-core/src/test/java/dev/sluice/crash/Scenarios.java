@@ -95,7 +95,68 @@ public final class Scenarios {
     out.add(clean("mor-clean", TableType.MERGE_ON_READ));
     out.add(archive("cow-archive"));
     out.add(compaction());
+    out.add(repair("cow-repair", TableType.COPY_ON_WRITE));
+    out.add(repair("mor-repair", TableType.MERGE_ON_READ));
     return out;
+  }
+
+  /**
+   * {@code Table.repair(true)} of a table with damage of every kind it fixes without changing a row: a broken old
+   * commit file (rebuilt), a leftover base file of an instant that is gone, stale markers, a damaged
+   * {@code hoodie.properties} with a valid backup, an undecodable pending clean, and on MoR a partial block at the end
+   * of a log file (a crashed append). Killed anywhere, the table reads as before; running the repair again finishes it.
+   */
+  private static CrashScenario repair(String name, TableType type) {
+    Map<String, String> o = options(type == TableType.MERGE_ON_READ ? Map.of("hoodie.parquet.small.file.limit", "0")
+        : Map.of());
+    return new CrashScenario(name, o, (dir, crashing) -> {
+      Table t = create(dir, type, o);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      t.upsert(upsertBatch().iterator());
+      t.upsert(updates(10, 20, 20).iterator());
+      try {
+        damage(dir, type);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return List.of(rows(t));
+    }, t -> t.repair(true), false, t -> t.repair(true), true, false)
+        .withFinalCheck(t -> t.repair(false).items().stream().map(i -> "left after repair: " + i).toList());
+  }
+
+  private static void damage(Path dir, TableType type) throws IOException {
+    Path meta = dir.resolve(".hoodie");
+    String suffix = type == TableType.MERGE_ON_READ ? ".deltacommit" : ".commit";
+    List<Path> commits;
+    try (Stream<Path> s = Files.list(meta)) {
+      commits = s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+    }
+    Files.writeString(commits.get(1), "{\"partitionToWriteStats\": {");
+    String first = commits.get(0).getFileName().toString().substring(0, 17);
+    String latest = commits.get(commits.size() - 1).getFileName().toString().substring(0, 17);
+    Path base;
+    try (Stream<Path> s = Files.list(dir.resolve("p0"))) {
+      base = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    Files.copy(base, base.resolveSibling("0a0a0a0a-0000-0000-0000-000000000000-0_0-0-0_"
+        + (Long.parseLong(first) + 1) + ".parquet"));
+    Files.createDirectories(meta.resolve(".temp/" + latest));
+    Files.writeString(meta.resolve(".temp/" + latest + "/x.parquet.marker.CREATE"), "");
+    Files.copy(meta.resolve("hoodie.properties"), meta.resolve("hoodie.properties.backup"));
+    Files.writeString(meta.resolve("hoodie.properties"), Files.readString(meta.resolve("hoodie.properties"))
+        .replaceAll("hoodie.table.checksum=\\d+", "hoodie.table.checksum=1"));
+    Files.writeString(meta.resolve(Long.parseLong(latest) + 5 + ".clean.requested"), "not avro");
+    if (type == TableType.MERGE_ON_READ) {
+      Path log;
+      try (Stream<Path> s = Files.list(dir.resolve("p1"))) {
+        log = s.filter(p -> p.getFileName().toString().contains(".log.")).sorted().reduce((a, b) -> b).orElseThrow();
+      }
+      byte[] bytes = Files.readAllBytes(log);
+      // the first 100 bytes of its own block again: an append that died midway
+      byte[] all = java.util.Arrays.copyOf(bytes, bytes.length + 100);
+      System.arraycopy(bytes, 0, all, bytes.length, 100);
+      Files.write(log, all);
+    }
   }
 
   /**

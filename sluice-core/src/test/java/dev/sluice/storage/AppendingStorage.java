@@ -112,4 +112,9 @@ public final class AppendingStorage implements Storage {
   public void rename(String from, String to) throws IOException {
     delegate.rename(from, to);
   }
+
+  @Override
+  public void replace(String from, String to) throws IOException {
+    delegate.replace(from, to);
+  }
 }

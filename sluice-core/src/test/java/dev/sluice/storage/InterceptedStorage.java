@@ -161,6 +161,12 @@ public final class InterceptedStorage implements Storage {
     delegate.rename(from, to);
   }
 
+  @Override
+  public void replace(String from, String to) throws IOException {
+    interceptor.before(new Call(Op.RENAME, to));
+    delegate.replace(from, to);
+  }
+
   /** A created or appended stream whose calls the interceptor sees too. */
   private final class Stream extends PositionOutputStream {
     private final PositionOutputStream out;

@@ -121,7 +121,8 @@ public final class BaseFileReader implements Closeable {
       return new AvroSchemaConverter(ParquetSettings.readConf()).convert(parquet);
     } catch (SchemaParseException | IllegalArgumentException e) {
       throw Errors.badTable(path, "has an unreadable Avro schema in its footer: " + e.getMessage(),
-          "The file was not written by a Hudi-compatible writer; remove it or roll back the commit that wrote it.",
+          "The file was not written by a Hudi-compatible writer; restore it from a copy (if the commit that wrote it is the "
+              + "latest, 'sluice rollback TABLE INSTANT' undoes that commit).",
           e);
     }
   }
@@ -182,7 +183,8 @@ public final class BaseFileReader implements Closeable {
       return Optional.of(BloomFilters.deserialize(value, type));
     } catch (IllegalArgumentException e) {
       throw Errors.badTable(path, "has a damaged bloom filter in its footer: " + e.getMessage(),
-          "Roll back the commit that wrote the file, or switch to the SIMPLE index for this table.", e);
+          "Switch to the SIMPLE index for this table, or restore the file from a copy (if the commit that wrote it is the "
+              + "latest, 'sluice rollback TABLE INSTANT' undoes that commit).", e);
     }
   }
 
@@ -425,7 +427,9 @@ public final class BaseFileReader implements Closeable {
       why = why + " (" + root.getMessage() + ")";
     }
     return Errors.badTable(path, "is not a readable Parquet file: " + why,
-        "The file is damaged or incomplete; roll back the commit that wrote it or restore the file.", e);
+        "The file is damaged or incomplete; restore it from a copy (if the commit that wrote it is the latest, "
+            + "'sluice rollback TABLE INSTANT' undoes that commit; 'sluice repair TABLE' says whether the file is a "
+            + "failed write's leftover it can delete).", e);
   }
 
   /** Nothing is held open between calls; iterators close their own streams. */

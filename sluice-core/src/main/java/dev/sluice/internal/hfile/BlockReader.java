@@ -20,7 +20,8 @@ import java.util.zip.ZipException;
  * the file and offset.
  */
 final class BlockReader {
-  private static final String FIX = "Restore the file from a backup, or roll back the instant that wrote it.";
+  private static final String FIX = "Restore the file from a backup; in a log file, 'sluice repair TABLE --apply' drops the "
+      + "damaged block.";
 
   /** A block's type, where it lies, and its uncompressed payload. */
   record Block(BlockType type, long offset, int onDiskSizeWithHeader, byte[] payload) {

@@ -151,7 +151,7 @@ public final class DataBlock implements LogBlock {
   public Schema writerSchema() {
     if (writerSchema == null) {
       throw Errors.badTable(stored.path(), "the data block at offset " + stored.blockOffset() + " has no SCHEMA header",
-          "Restore the file from a backup, or roll back the instant that wrote it.");
+          LogFormat.DAMAGED_FIX);
     }
     return writerSchema;
   }

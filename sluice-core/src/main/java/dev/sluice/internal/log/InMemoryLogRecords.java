@@ -11,7 +11,7 @@ import java.util.Optional;
 /** Merged log records held in a map, in the order keys were first seen. */
 final class InMemoryLogRecords implements MutableLogRecords {
   private final Map<String, LogRecord> byKey = new LinkedHashMap<>();
-  private ScanStats stats = new ScanStats(0, 0, 0, 0, 0, 0);
+  private ScanStats stats = ScanStats.none();
 
   @Override
   public LogRecord current(String key) {

@@ -27,6 +27,13 @@ final class LogFormat {
   /** Schemes whose writes appear whole or not at all, so Hudi skips the corruption check there. */
   static final java.util.Set<String> TRANSACTIONAL_SCHEMES = java.util.Set.of("s3", "s3a", "gs");
 
+  /**
+   * What to do about a damaged log block: repair drops it (keeping every readable block) and names the instant whose
+   * rows it held; a rollback would not do, since only the latest commit can be rolled back.
+   */
+  static final String DAMAGED_FIX = "Run 'sluice repair TABLE' to see what a repair keeps and 'sluice repair TABLE --apply' "
+      + "to drop the damaged block (Java: Table.repair), or restore the file from a backup.";
+
   private LogFormat() {
   }
 

@@ -29,20 +29,22 @@ import org.apache.avro.SchemaParseException;
  */
 public final class LogReader extends ComputingIterator<LogBlock> {
   private static final int BUFFER = 64 * 1024;
-  private static final String FIX = "Restore the file from a backup, or roll back the instant that wrote it.";
+  private static final String FIX = LogFormat.DAMAGED_FIX;
 
   private final Storage storage;
   private final String path;
   private final SchemaCache schemas;
   private final boolean checkFraming;
+  private final boolean lenient;
   private BlockInput in;
   private boolean done;
 
-  private LogReader(Storage storage, String path, SchemaCache schemas, BlockInput in) {
+  private LogReader(Storage storage, String path, SchemaCache schemas, BlockInput in, boolean lenient) {
     this.storage = storage;
     this.path = path;
     this.schemas = schemas;
     this.in = in;
+    this.lenient = lenient;
     this.checkFraming = !LogFormat.TRANSACTIONAL_SCHEMES.contains(storage.scheme());
   }
 
@@ -57,10 +59,43 @@ public final class LogReader extends ComputingIterator<LogBlock> {
   }
 
   static LogReader open(Storage storage, String path, SchemaCache schemas) {
+    return open(storage, path, schemas, false);
+  }
+
+  /**
+   * Opens a log file for a damage check (repair): a block whose framing holds but whose inside is damaged (bad
+   * header, unknown type or version, unreadable schema), or bytes where no block starts, come back as a
+   * {@link CorruptBlock} spanning the damage instead of failing the read, so that every good block after it is
+   * still seen.
+   */
+  public static LogReader openLenient(Storage storage, String path) {
+    return open(storage, path, new SchemaCache(), true);
+  }
+
+  private static LogReader open(Storage storage, String path, SchemaCache schemas, boolean lenient) {
     try {
-      return new LogReader(storage, path, schemas, new BlockInput(storage.openRead(path), BUFFER));
+      return new LogReader(storage, path, schemas, new BlockInput(storage.openRead(path), BUFFER), lenient);
     } catch (IOException e) {
       throw Errors.storage("open log file", path, e);
+    }
+  }
+
+  /**
+   * The {@code INSTANT_TIME} header of the (damaged) block at {@code offset}, if its header can still be read: which
+   * write a corrupt block came from, for reports. Empty if the bytes there do not hold a readable header.
+   */
+  public static Optional<String> headerInstant(Storage storage, String path, long offset) {
+    try (LogReader r = open(storage, path, new SchemaCache(), true)) {
+      BlockInput i = r.in;
+      i.seek(offset);
+      if (i.remaining() < LogFormat.MAGIC.length + LogFormat.LENGTH_FIELD || !i.readMagic()) {
+        return Optional.empty();
+      }
+      long length = i.readLong();
+      Parsed p = r.parse(offset, i.position(), length);
+      return Optional.ofNullable(p.header.get(HeaderKey.INSTANT_TIME));
+    } catch (IOException e) {
+      throw Errors.storage("read log file", path, e);
     }
   }
 
@@ -113,6 +148,11 @@ public final class LogReader extends ComputingIterator<LogBlock> {
       return null;
     }
     if (!in.readMagic()) {
+      if (lenient) {
+        long nextMagic = in.findMagic(start + 1);
+        in.seek(nextMagic);
+        return new CorruptBlock(start, nextMagic - start);
+      }
       throw Errors.badTable(path, "no log block starts at offset " + start + " (the magic #HUDI# is missing)",
           "This is not a Hudi log file, or its start is damaged; move it out of the table.");
     }
@@ -127,6 +167,11 @@ public final class LogReader extends ComputingIterator<LogBlock> {
       // and a zero-filled tail left by a crash must not look like one
       return corrupt(start);
     }
+    long end = bodyStart + blockLength;
+    if (lenient && (parsed.problem != null || badSchema(parsed))) {
+      in.seek(end);
+      return new CorruptBlock(start, end - start);
+    }
     if (parsed.formatVersion == LogFormat.LEGACY_FORMAT_VERSION) {
       throw Errors.badTable(path, "the log block at offset " + start + " is in the legacy log format version 0",
           "Sluice reads log format version 1 only; compact the file slice with the Hudi version that wrote it.");
@@ -134,7 +179,6 @@ public final class LogReader extends ComputingIterator<LogBlock> {
     if (parsed.problem != null) {
       throw Errors.badTable(path, "the log block at offset " + start + " is damaged: " + parsed.problem, FIX);
     }
-    long end = bodyStart + blockLength;
     in.seek(end);
     return parsed.toBlock(new BlockSpan(start, end - start));
   }
@@ -144,6 +188,21 @@ public final class LogReader extends ComputingIterator<LogBlock> {
     long nextMagic = in.findMagic(start + LogFormat.MAGIC.length);
     in.seek(nextMagic);
     return new CorruptBlock(start, nextMagic - start);
+  }
+
+  /** True if the block's SCHEMA header is there but is no Avro schema. */
+  private boolean badSchema(Parsed parsed) {
+    String json = parsed.header.get(HeaderKey.SCHEMA);
+    if (json == null) {
+      return false;
+    }
+    try {
+      schemas.parse(json);
+      return false;
+    } catch (SchemaParseException e) {
+      // the lenient reader's answer to a bad schema is a corrupt block, not an error
+      return true;
+    }
   }
 
   /** Hudi's corruption check: the reverse pointer agrees with the block length, and a magic or EOF follows. */

@@ -14,7 +14,9 @@ import java.time.LocalTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -72,6 +74,8 @@ public final class LogScanner {
     files.sort(null);
     SchemaCache schemas = new SchemaCache();
     Deque<LogBlock> pending = new ArrayDeque<>();
+    // which file each corrupt block came from, so that the ones no rollback removes can be reported
+    Map<LogBlock, String> corruptIn = new IdentityHashMap<>();
     long logFiles = 0;
     long blocks = 0;
     long corrupt = 0;
@@ -88,12 +92,13 @@ public final class LogScanner {
           blocks++;
           if (block instanceof CorruptBlock) {
             corrupt++;
+            corruptIn.put(block, file.path());
             pending.addLast(block);
             continue;
           }
           String instant = block.instantTime().orElseThrow(() -> Errors.badTable(file.path(),
               "the " + block.type() + " at offset " + block.span().map(BlockSpan::offset).orElse(-1L) + " has no INSTANT_TIME header",
-              "Restore the file from a backup, or roll back the instant that wrote it."));
+              LogFormat.DAMAGED_FIX));
           if (block instanceof CommandBlock command) {
             // a rollback's target never counts as committed, whenever the rollback ran: apply it even if it came
             // after the query instant (only its removal of the target's blocks matters, and those are skipped anyway
@@ -128,7 +133,22 @@ public final class LogScanner {
       out.close();
       throw e;
     }
-    out.finish(new ScanStats(logFiles, blocks, corrupt, rolledBack, merge.records, merge.deletes));
+    out.finish(new ScanStats(logFiles, blocks, corrupt, rolledBack, merge.records, merge.deletes,
+        skipped(pending, corruptIn, completed)));
+    return out;
+  }
+
+  /** The corrupt blocks still pending at the end (no rollback command removed them), with their writer if readable. */
+  private List<SkippedBlock> skipped(Deque<LogBlock> pending, Map<LogBlock, String> corruptIn, Timeline completed) {
+    List<SkippedBlock> out = new ArrayList<>();
+    for (LogBlock b : pending) {
+      if (b instanceof CorruptBlock c) {
+        String path = corruptIn.get(c);
+        Optional<String> instant = LogReader.headerInstant(options.storage, path, c.offset());
+        out.add(new SkippedBlock(path, c.offset(), c.length(), instant,
+            instant.filter(completed::containsOrBeforeStart).isPresent()));
+      }
+    }
     return out;
   }
 
@@ -170,7 +190,7 @@ public final class LogScanner {
       Object keyValue = r.get(o.recordKeyField);
       if (keyValue == null) {
         throw Errors.badTable(block.location(), "a record has no value in '" + o.recordKeyField + "'",
-            "Restore the file from a backup, or roll back the instant that wrote it.");
+            LogFormat.DAMAGED_FIX);
       }
       String key = keyValue.toString();
       Object partitionValue = r.get(o.partitionPathField);

@@ -1,5 +1,7 @@
 package dev.sluice.internal.log;
 
+import java.util.List;
+
 /**
  * What a {@link LogScanner} read; the figures Hudi puts in compaction write stats.
  *
@@ -10,6 +12,22 @@ package dev.sluice.internal.log;
  * @param rolledBackBlocks blocks removed by rollback commands ({@code totalRollbackBlocks})
  * @param records data records merged ({@code totalLogRecords})
  * @param deletes deleted keys merged
+ * @param skipped the corrupt blocks no rollback command accounted for (their rows, if any, were not read)
  */
-public record ScanStats(long logFiles, long blocks, long corruptBlocks, long rolledBackBlocks, long records, long deletes) {
+public record ScanStats(long logFiles, long blocks, long corruptBlocks, long rolledBackBlocks, long records, long deletes,
+    List<SkippedBlock> skipped) {
+  /** Copies the list. */
+  public ScanStats {
+    skipped = List.copyOf(skipped);
+  }
+
+  /** Figures of a scan that skipped no corrupt block. */
+  public ScanStats(long logFiles, long blocks, long corruptBlocks, long rolledBackBlocks, long records, long deletes) {
+    this(logFiles, blocks, corruptBlocks, rolledBackBlocks, records, deletes, List.of());
+  }
+
+  /** Nothing read yet. */
+  public static ScanStats none() {
+    return new ScanStats(0, 0, 0, 0, 0, 0);
+  }
 }

@@ -14,7 +14,7 @@ import org.apache.avro.Schema;
  */
 final class SpillingLogRecords implements MutableLogRecords {
   private final SpillableMap<LogRecord> map;
-  private ScanStats stats = new ScanStats(0, 0, 0, 0, 0, 0);
+  private ScanStats stats = ScanStats.none();
 
   SpillingLogRecords(Schema readerSchema, Optional<String> precombineField, long memoryBudget, Path spillDirectory) {
     this.map = SpillableMap.builder(new LogRecordSerializer(readerSchema, precombineField))

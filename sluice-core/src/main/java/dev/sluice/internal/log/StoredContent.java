@@ -37,7 +37,7 @@ record StoredContent(Storage storage, String path, long blockOffset, long offset
   SluiceException failure(IOException e) {
     if (e instanceof EOFException || e instanceof DamagedContentException) {
       return Errors.badTable(path, "the log block at offset " + blockOffset + " has damaged content (" + e.getMessage() + ")",
-          "Restore the file from a backup or roll back the instant that wrote it.", e);
+          LogFormat.DAMAGED_FIX, e);
     }
     return Errors.storage("read the log block at offset " + blockOffset + " of", path, e);
   }

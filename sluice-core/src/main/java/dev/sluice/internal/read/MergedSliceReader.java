@@ -9,6 +9,7 @@ import dev.sluice.internal.log.LogChanges;
 import dev.sluice.internal.log.LogRecord;
 import dev.sluice.internal.log.LogScanner;
 import dev.sluice.internal.log.MergedLogRecords;
+import dev.sluice.internal.log.SkippedBlock;
 import dev.sluice.internal.merge.DeleteFlag;
 import dev.sluice.internal.merge.KeyedMerge;
 import dev.sluice.internal.merge.StoredRows;
@@ -16,6 +17,7 @@ import dev.sluice.storage.Storage;
 import dev.sluice.api.CloseableIterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -34,16 +36,18 @@ final class MergedSliceReader {
   private final LogMerge merge;
   /** Log records come in {@link #readSchema}. */
   private final DeleteFlag deleted;
+  private final Consumer<SkippedBlock> onSkipped;
 
   /**
    * @param readSchema the table schema with meta fields, projected to the columns to read; it holds the record
    *     key, the partition path and (if present) the precombine field and {@code _hoodie_is_deleted}
    */
-  MergedSliceReader(Storage storage, Schema readSchema, LogMerge merge) {
+  MergedSliceReader(Storage storage, Schema readSchema, LogMerge merge, Consumer<SkippedBlock> onSkipped) {
     this.storage = storage;
     this.readSchema = readSchema;
     this.merge = merge;
     this.deleted = DeleteFlag.of(readSchema);
+    this.onSkipped = onSkipped;
   }
 
   /** The merged rows of {@code slice}; opens its files now and releases them on close. */
@@ -59,6 +63,8 @@ final class MergedSliceReader {
         .spillBeyond(merge.memoryBudget(), merge.spillDirectory())
         .build()
         .scan();
+    // a skipped corrupt block may have held committed rows: the caller hears of each one
+    logs.stats().skipped().forEach(onSkipped);
     BaseFileReader base = null;
     CloseableIterator<GenericRecord> baseRows = CloseableIterator.empty();
     Optional<FieldPath> ordering = Optional.empty();

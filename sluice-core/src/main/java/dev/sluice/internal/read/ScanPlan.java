@@ -5,6 +5,7 @@ import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.log.SkippedBlock;
 import dev.sluice.internal.read.expr.BoundExpression;
 import dev.sluice.storage.Storage;
 import dev.sluice.api.CloseableIterator;
@@ -13,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -112,6 +114,14 @@ public final class ScanPlan {
    * threads (rows of one slice in order, slices interleaved). Close the iterator to release files and threads.
    */
   public CloseableIterator<GenericRecord> open() {
+    return open(ScanPlan::logSkipped);
+  }
+
+  /**
+   * As {@link #open()}, telling {@code onSkipped} of every corrupt log block a slice's log scan skips (from the
+   * reading thread; with a parallelism above 1 from several at once).
+   */
+  public CloseableIterator<GenericRecord> open(Consumer<SkippedBlock> onSkipped) {
     if (reader.isPresent()) {
       CloseableIterator<GenericRecord> rows = reader.get().get();
       return limit == Long.MAX_VALUE ? rows : new Limited(rows, limit);
@@ -119,7 +129,7 @@ public final class ScanPlan {
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     for (FileSlice s : slices) {
       if (logMerge.isPresent() && !s.logFiles().isEmpty()) {
-        parts.add(() -> readMerged(s));
+        parts.add(() -> readMerged(s, onSkipped));
       } else if (s.baseFile().isPresent()) {
         parts.add(() -> readFile(s.baseFile().get()));
       }
@@ -128,8 +138,16 @@ public final class ScanPlan {
     return limit == Long.MAX_VALUE ? all : new Limited(all, limit);
   }
 
-  private CloseableIterator<GenericRecord> readMerged(FileSlice slice) {
-    CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, logMerge.get()).open(slice);
+  /** Where skipped blocks go when the caller gave no listener: the platform log, as a warning. */
+  private static void logSkipped(SkippedBlock b) {
+    System.getLogger(ScanPlan.class.getName()).log(System.Logger.Level.WARNING, "skipped a corrupt log block at offset "
+        + b.offset() + " (" + b.size() + " bytes) of " + b.path() + b.instant().map(i -> ", instant " + i
+        + (b.committed() ? " (committed: its rows are not read)" : " (not committed)")).orElse(""));
+  }
+
+  private CloseableIterator<GenericRecord> readMerged(FileSlice slice, Consumer<SkippedBlock> onSkipped) {
+    CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, logMerge.get(), onSkipped)
+        .open(slice);
     CloseableIterator<GenericRecord> kept = filter.isPresent() ? rows.filter(filter.get()::test) : rows;
     return kept.map(new OutputRows(outputSchema)::apply);
   }

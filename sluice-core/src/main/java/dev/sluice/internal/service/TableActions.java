@@ -2,10 +2,12 @@ package dev.sluice.internal.service;
 
 import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.ConcurrencyMode;
+import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.commit.LiveWriters;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.repair.Repairer;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.internal.savepoint.RestoreMetadata;
@@ -82,6 +84,24 @@ public final class TableActions {
   /** Restores the table to a savepoint. */
   public RestoreMetadata restore(String savepointTime) {
     return lifecycle().locked("restore to " + savepointTime, () -> new Restores(storage, basePath).restore(savepointTime));
+  }
+
+  /**
+   * Finds the table's damage and, if {@code apply}, repairs it (see {@code repair.RepairPlanner}); under the table lock
+   * when several writers are configured. A pending write with a damaged file is rolled back only if its writer is gone
+   * (in multi-writer mode: its heartbeat expired).
+   */
+  public Repairer.Outcome repair(boolean apply) {
+    Predicate<String> writerGone = t -> true;
+    if (FailedWritesPolicy.of(settings) == FailedWritesPolicy.LAZY) {
+      Heartbeats hb = Heartbeats.of(storage, basePath, settings);
+      writerGone = hb::isExpired;
+    }
+    Predicate<String> gone = writerGone;
+    if (!apply) {
+      return Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), false);
+    }
+    return lifecycle().locked("repair", () -> Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), true));
   }
 
   /** The lifecycle of the table's instants, whose lock the actions run under; made when used. */

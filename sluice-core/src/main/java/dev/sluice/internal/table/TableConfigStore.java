@@ -75,7 +75,8 @@ public final class TableConfigStore {
     }
     throw Errors.badTable(cfg, "the table config is damaged: its '" + TableConfig.CHECKSUM
             + "' does not match CRC32(database + \".\" + name), or '" + TableConfig.NAME + "' is missing",
-        "Restore " + FILE + " from " + BACKUP_FILE + " or from a copy of the table.");
+        "'sluice repair TABLE --apply' restores " + FILE + " from " + BACKUP_FILE + " when the backup is valid; otherwise "
+            + "restore it from a copy of the table.");
   }
 
   /**
@@ -141,6 +142,58 @@ public final class TableConfigStore {
           "another writer is updating it at the same time");
     } catch (IOException e) {
       throw Errors.storage("update the table config (step: " + step + ")", cfg, e);
+    }
+  }
+
+  /** What {@code hoodie.properties} and its backup need (repair). */
+  public enum ConfigState {
+    /** The config is valid and there is no backup. */
+    SOUND,
+    /** The config is missing or damaged and the backup is valid: restore the config from it. */
+    RESTORE_FROM_BACKUP,
+    /** The config is valid and a backup of an update that finished or was abandoned is left: delete it. */
+    STALE_BACKUP,
+    /** Neither file is a valid config. */
+    UNREPAIRABLE
+  }
+
+  /** The state of the table's config files, read now. */
+  public static ConfigState state(Storage storage, String basePath) {
+    Optional<Map<String, String>> main = load(storage, TableLayout.propertiesFile(basePath));
+    Optional<Map<String, String>> bak = load(storage, TableLayout.propertiesBackupFile(basePath));
+    boolean mainOk = main.isPresent() && (hasValidChecksum(main.get())
+        || (!main.get().containsKey(TableConfig.CHECKSUM) && main.get().containsKey(TableConfig.NAME)));
+    if (mainOk) {
+      return bak.isPresent() ? ConfigState.STALE_BACKUP : ConfigState.SOUND;
+    }
+    return bak.isPresent() && hasValidChecksum(bak.get()) ? ConfigState.RESTORE_FROM_BACKUP : ConfigState.UNREPAIRABLE;
+  }
+
+  /**
+   * Replaces a missing or damaged {@code hoodie.properties} by its backup, then deletes the backup: the step an
+   * interrupted update's recovery takes, for a config damaged otherwise. Readers use the backup until the config is back.
+   */
+  public static void restoreFromBackup(Storage storage, String basePath) {
+    String cfg = TableLayout.propertiesFile(basePath);
+    String backup = TableLayout.propertiesBackupFile(basePath);
+    try {
+      byte[] good = readBytes(storage, backup).orElseThrow(() -> Errors.badTable(backup, "the backup is gone",
+          "Run the repair again; another process may have restored the config."));
+      storage.delete(cfg);
+      storage.createExclusive(cfg, good);
+      storage.delete(backup);
+    } catch (IOException e) {
+      throw Errors.storage("restore the table config from its backup", cfg, e);
+    }
+  }
+
+  /** Deletes a backup the config no longer needs. */
+  public static void deleteBackup(Storage storage, String basePath) {
+    String backup = TableLayout.propertiesBackupFile(basePath);
+    try {
+      storage.delete(backup);
+    } catch (IOException e) {
+      throw Errors.storage("delete", backup, e);
     }
   }
 

@@ -120,6 +120,10 @@ final class CommitMetadataJson {
     }
   }
 
+  /** What to do about damaged commit metadata: a repair rebuilds it from the files the instant wrote. */
+  private static final String REBUILD = "The timeline file is damaged: 'sluice repair TABLE --apply' (Java: Table.repair) "
+      + "rebuilds it from the files that instant wrote; or restore it from a copy.";
+
   static CommitMetadata read(byte[] json, String where) {
     if (json.length == 0 || new String(json, StandardCharsets.UTF_8).isBlank()) {
       // Hudi reads an empty commit file as empty metadata
@@ -130,13 +134,13 @@ final class CommitMetadataJson {
       root = MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw Errors.badTable(where, "the commit metadata is not valid JSON (" + e.getOriginalMessage() + ")",
-          "The timeline file is damaged; restore it or roll back that instant.", e);
+          REBUILD, e);
     } catch (IOException e) {
       throw Errors.internal("reading JSON from memory failed", e);
     }
     if (root == null || !root.isObject()) {
       throw Errors.badTable(where, "the commit metadata is not a JSON object",
-          "The timeline file is damaged; restore it or roll back that instant.");
+          REBUILD);
     }
     try {
       Map<String, List<WriteStat>> parts = new LinkedHashMap<>();
@@ -172,7 +176,7 @@ final class CommitMetadataJson {
       return new CommitMetadata(parts, root.path("compacted").asBoolean(false), extra, type, replaced);
     } catch (RuntimeException e) {
       throw Errors.badTable(where, "the commit metadata does not have the expected structure (" + e + ")",
-          "The timeline file is damaged; restore it or roll back that instant.", e);
+          REBUILD, e);
     }
   }
 

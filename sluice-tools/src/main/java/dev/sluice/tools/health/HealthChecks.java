@@ -1,5 +1,6 @@
 package dev.sluice.tools.health;
 
+import dev.sluice.api.CorruptBlockInfo;
 import dev.sluice.api.TableType;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -46,6 +47,20 @@ final class HealthChecks {
               s.maxDeltaCommits())));
     }
     scatteredRewrites(t, s, out);
+    return out;
+  }
+
+  /** One warning per corrupt log block that snapshot queries skip. */
+  static List<Warning> corruptBlocks(List<CorruptBlockInfo> blocks) {
+    List<Warning> out = new ArrayList<>();
+    for (CorruptBlockInfo b : blocks) {
+      String what = b.committed()
+          ? " Restore the file from a backup to get them back; 'sluice repair TABLE --apply' drops the damaged bytes "
+              + "(keeping every readable block)."
+          : " Harmless to readers; 'sluice repair TABLE --apply' removes it.";
+      out.add(new Warning(Warning.CORRUPT_LOG_BLOCK, "Snapshot queries skip a " + b.describe() + "." + what,
+          numbers("offset", b.offset(), "bytes", b.size())));
+    }
     return out;
   }
 

@@ -85,8 +85,10 @@ public final class TableHealth {
     int deltasSince = deltaCommitsAfter(table, lastCompaction);
     TableStats partial = new TableStats(input.tableType(), commits, slices, pending, lastCompaction, deltasSince,
         SizeDistribution.of(baseSizes, settings.smallFileLimit()), readCost(slices), List.of());
+    List<Warning> warnings = new ArrayList<>(HealthChecks.corruptBlocks(table.corruptLogBlocks()));
+    warnings.addAll(HealthChecks.warnings(partial, settings));
     return new TableStats(partial.tableType(), commits, slices, pending, lastCompaction, deltasSince,
-        partial.baseFileSizes(), partial.readCost(), HealthChecks.warnings(partial, settings));
+        partial.baseFileSizes(), partial.readCost(), warnings);
   }
 
   private static SliceStats slice(FileSliceInfo slice, Map<String, Long> baseRecords, TreeMap<String, Long> appends,

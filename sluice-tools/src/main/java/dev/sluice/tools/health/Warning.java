@@ -30,4 +30,6 @@ public record Warning(String code, String message, Map<String, Number> numbers) 
   public static final String NOT_SCHEDULED = "COMPACTION_NOT_SCHEDULED";
   /** Copy-on-Write upserts rewriting many file groups for few changed records. */
   public static final String SCATTERED_UPSERTS = "COW_UPSERTS_REWRITE_MANY_FILE_GROUPS";
+  /** A corrupt log block that snapshot queries skip (rows of a committed write lost, or a failed write's leftover). */
+  public static final String CORRUPT_LOG_BLOCK = "CORRUPT_LOG_BLOCK";
 }

@@ -41,8 +41,8 @@ public final class AvroContainer {
   /** {@code .restore}: {@code HoodieRestoreMetadata}. */
   public static final String RESTORE_METADATA = "RestoreMetadata";
 
-  private static final String DAMAGED_HOW = "Restore the timeline file from a copy, or delete the instant if it is "
-      + "pending.";
+  private static final String DAMAGED_HOW = "Run 'sluice repair TABLE' (and --apply): it removes a damaged pending "
+      + "clean, rollback or compaction plan and a damaged completed clean or rollback; or restore the file from a copy.";
   private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
 
   private AvroContainer() {
