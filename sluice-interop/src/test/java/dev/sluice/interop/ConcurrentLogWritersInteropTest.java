@@ -79,7 +79,7 @@ class ConcurrentLogWritersInteropTest {
     TwoWriterRace.Outcome out = TwoWriterRace.run(path.toString(), o, order, true, "p1",
         ta -> ta.upsert(byA.iterator()).instantTime(), tb -> tb.upsert(byB.iterator()).instantTime());
     assertTrue(out.failureB().isPresent(), "B loses the conflict check");
-    instants.add(out.instantA());
+    instants.add(out.instantA().orElseThrow(() -> new AssertionError("A commits: " + out.failureA())));
 
     Table fresh = Tables.open(path.toString(), Config.of(o));
     OracleBatch batch = oracle.batch();
