@@ -35,19 +35,14 @@ class ConcurrentLogWritersTest {
   @TempDir
   Path dir;
 
-  private Map<String, String> options(boolean occ) {
+  private Map<String, String> options() {
     Map<String, String> o = new HashMap<>();
     o.put("hoodie.index.bloom.num_entries", "1000");
     o.put("hoodie.parquet.small.file.limit", "0");
     o.put("sluice.write.parallelism", "1");
-    if (occ) {
-      o.put("hoodie.write.concurrency.mode", "optimistic_concurrency_control");
-      o.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider");
-      o.put("hoodie.write.lock.wait_time_ms_between_retry", "5");
-    } else {
-      // single-writer mode; LAZY so that B does not roll back A's pending instant when it starts
-      o.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-    }
+    o.put("hoodie.write.concurrency.mode", "optimistic_concurrency_control");
+    o.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider");
+    o.put("hoodie.write.lock.wait_time_ms_between_retry", "5");
     return o;
   }
 
@@ -73,11 +68,11 @@ class ConcurrentLogWritersTest {
   @ParameterizedTest(name = "{0}, optimistic concurrency control")
   @EnumSource(TwoWriterRace.Order.class)
   void aRolledBackWritersLogFilesHideNothing(TwoWriterRace.Order order) throws InterruptedException {
-    run(order, true);
+    run(order);
   }
 
-  private void run(TwoWriterRace.Order order, boolean occ) throws InterruptedException {
-    Map<String, String> o = options(occ);
+  private void run(TwoWriterRace.Order order) throws InterruptedException {
+    Map<String, String> o = options();
     Table t = Tables.create(dir.toString(), MorFixture.spec().build(), Config.of(o));
     List<GenericRecord> seed = trips(0, KEYS, 2, 1);
     apply(t.insert(it(seed)).instantTime(), seed);
@@ -97,21 +92,14 @@ class ConcurrentLogWritersTest {
         byB.add(r);
       }
     }
-    TwoWriterRace.Outcome out = TwoWriterRace.run(dir.toString(), o, order, occ, "p1",
+    TwoWriterRace.Outcome out = TwoWriterRace.run(dir.toString(), o, order, true, "p1",
         ta -> ta.upsert(it(byA)).instantTime(), tb -> tb.upsert(it(byB)).instantTime());
-    if (occ) {
-      assertTrue(out.instantA().isPresent(), "A commits: " + out.failureA());
-      assertTrue(out.failureB().isPresent(), "B loses the conflict check");
-      assertEquals(SluiceException.Kind.CONFLICT, out.failureB().get().kind(), out.failureB().get().getMessage());
-    } else {
-      // whichever publishes second finds the other's commit on its file group
-      assertTrue(out.instantA().isPresent() != out.instantB().isPresent(), "exactly one writer commits: " + out);
-      SluiceException lost = out.failureA().or(out::failureB).orElseThrow();
-      assertEquals(SluiceException.Kind.CONFLICT, lost.kind(), lost.getMessage());
-    }
+    assertTrue(out.instantA().isPresent(), "A commits: " + out.failureA());
+    assertTrue(out.failureB().isPresent(), "B loses the conflict check");
+    assertEquals(SluiceException.Kind.CONFLICT, out.failureB().get().kind(), out.failureB().get().getMessage());
     out.instantA().ifPresent(i -> apply(i, byA));
     out.instantB().ifPresent(i -> apply(i, byB));
-    List<GenericRecord> committed = out.instantA().isPresent() ? byA : byB;
+    List<GenericRecord> committed = byA;
 
     Table fresh = Tables.open(dir.toString(), Config.of(o));
     Map<String, String> latest = names(rows(fresh));
@@ -121,14 +109,14 @@ class ConcurrentLogWritersTest {
         hidden++;
       }
     }
-    System.out.println("ConcurrentLogWritersTest " + order + (occ ? " occ" : " single-writer") + ": " + hidden + " of "
+    System.out.println("ConcurrentLogWritersTest " + order + ": " + hidden + " of "
         + committed.size() + " keys committed are hidden from the snapshot");
     assertEquals(0, hidden, "keys whose committed update is hidden");
     assertEquals(0, differing(current, latest), "keys of the snapshot that differ from the model");
     for (Map.Entry<String, Map<String, String>> e : model.entrySet()) {
       Map<String, String> asOf = names(rows(fresh.newScan().asOf(e.getKey()).open()));
       int wrong = differing(e.getValue(), asOf);
-      System.out.println("ConcurrentLogWritersTest " + order + (occ ? " occ" : " single-writer") + ": time travel to "
+      System.out.println("ConcurrentLogWritersTest " + order + ": time travel to "
           + e.getKey() + ": " + wrong + " keys differ from the model");
       assertEquals(0, wrong, "keys of the time travel to " + e.getKey() + " that differ from the model");
     }
