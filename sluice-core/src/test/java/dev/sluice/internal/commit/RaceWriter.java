@@ -13,9 +13,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.avro.generic.GenericRecord;
 
@@ -25,8 +27,8 @@ import org.apache.avro.generic.GenericRecord;
  * processes run the same choreography:
  *
  * <ol>
- *   <li>the writer's first listing of {@code .hoodie} (its view of the timeline) waits until the other writer has
- *       listed too: neither sees the other's instant when it starts;</li>
+ *   <li>the writer's first change under {@code .hoodie} after its first listing of it (its view of the timeline)
+ *       waits until the other writer has listed too: neither sees the other's instant when it starts;</li>
  *   <li>with {@code hold}, its first data file waits until the other writer has finished: the other one commits
  *       while this one's write is under way, and this one publishes last.</li>
  * </ol>
@@ -39,6 +41,10 @@ import org.apache.avro.generic.GenericRecord;
 public final class RaceWriter {
   /** Keys every racing write updates. */
   static final int SHARED = 10;
+
+  private static final Set<InterceptedStorage.Op> MUTATIONS = EnumSet.of(InterceptedStorage.Op.CREATE,
+      InterceptedStorage.Op.CREATE_EXCLUSIVE, InterceptedStorage.Op.APPEND, InterceptedStorage.Op.DELETE,
+      InterceptedStorage.Op.DELETE_TREE, InterceptedStorage.Op.MKDIRS, InterceptedStorage.Op.RENAME);
 
   private RaceWriter() {
   }
@@ -62,10 +68,17 @@ public final class RaceWriter {
   static String run(Path table, String name, String other, Path sync, boolean hold, Map<String, String> options,
       long ts) {
     AtomicBoolean listed = new AtomicBoolean();
+    AtomicBoolean gated = new AtomicBoolean();
     AtomicBoolean held = new AtomicBoolean();
     String meta = table.resolve(".hoodie").toString();
     InterceptedStorage storage = new InterceptedStorage(new LocalStorage(), call -> {
-      if (call.op() == InterceptedStorage.Op.LIST && call.path().equals(meta) && listed.compareAndSet(false, true)) {
+      if (call.op() == InterceptedStorage.Op.LIST && call.path().equals(meta)) {
+        listed.set(true);
+      }
+      // the gate sits at the first change under .hoodie, not at the listing: a writer released at its listing could
+      // still be polling when the other one, already past its own listing, requests its instant, and would then see it
+      if (listed.get() && MUTATIONS.contains(call.op()) && call.path().startsWith(meta + "/")
+          && gated.compareAndSet(false, true)) {
         touch(sync.resolve(name + ".listed"));
         await(sync.resolve(other + ".listed"));
       }
