@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Two Sluice writers update the same Merge-on-Read file groups under optimistic concurrency control, the race forced
  * ({@link TwoWriterRace}): A commits, B fails the conflict check and is rolled back. Hudi 0.15's reader, which stops
  * at the first log block after its query instant, then returns the same rows as Sluice for the snapshot and for time
- * travel to every completed instant, with none of A's keys hidden; Hudi's Java client writes on and both still agree.
+ * travel to every completed instant, with none of A's keys hidden, and so does Hudi 1.1.1's file-group reader; Hudi's
+ * Java client writes on and all three still agree.
  */
 class ConcurrentLogWritersInteropTest {
   private static final int KEYS = 40;
@@ -37,6 +38,7 @@ class ConcurrentLogWritersInteropTest {
       "hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.SimpleAvroKeyGenerator");
 
   private static HudiOracle oracle;
+  private static HudiOracle hudi1;
 
   @TempDir
   Path dir;
@@ -44,6 +46,7 @@ class ConcurrentLogWritersInteropTest {
   @BeforeAll
   static void locate() {
     oracle = HudiOracle.locate();
+    hudi1 = HudiOracle.locateHudi1();
   }
 
   private static List<GenericRecord> version(String prefix, long ts, java.util.function.IntPredicate which) {
@@ -104,12 +107,20 @@ class ConcurrentLogWritersInteropTest {
     for (Map.Entry<String, OracleBatch.Pending<List<GenericRecord>>> e : hudiAsOf.entrySet()) {
       assertEquals(byKey(e.getValue().get()), byKey(rows(fresh.newScan().asOf(e.getKey()))), "time travel to " + e.getKey());
     }
+    // Hudi 1.x's file-group reader (the one its engines share) on the same table: the same rows, now and at every
+    // completed instant
+    assertEquals(sluice, byKey(hudi1.read(path, "snapshot", Optional.empty())), "Hudi 1.1.1's snapshot is Sluice's");
+    for (String i : instants) {
+      assertEquals(byKey(rows(fresh.newScan().asOf(i))), byKey(hudi1.read(path, "snapshot", Optional.of(i))),
+          "Hudi 1.1.1's time travel to " + i);
+    }
 
     // Hudi writes on: its next delta commit lands after everything above, and both engines agree again
     List<GenericRecord> byHudi = version("H-", 4, i -> i % 4 == 1 || i % 4 == 3);
     oracle.write(path, "upsert", TripFixture.SCHEMA, byHudi, HUDI_WRITE);
     Map<String, Map<String, String>> after = byKey(rows(Tables.open(path.toString(), Config.of(o)).newScan()));
     assertEquals(byKey(oracle.read(path, "snapshot", Optional.empty())), after, "after Hudi's write");
+    assertEquals(byKey(hudi1.read(path, "snapshot", Optional.empty())), after, "Hudi 1.1.1 after Hudi 0.15's write");
     for (GenericRecord r : byHudi) {
       assertEquals(quoted(r), after.get(r.get("id").toString()).get("name"));
     }

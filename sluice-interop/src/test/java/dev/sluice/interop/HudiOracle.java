@@ -27,8 +27,9 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.io.JsonEncoder;
 
 /**
- * Test harness around Apache Hudi 0.15.0: runs {@code dev.sluice.oracle.Oracle} (module hudi-oracle) in a child
- * JVM with Hudi's own classpath, so Hudi's Hadoop/Parquet/Avro versions never meet Sluice's.
+ * Test harness around Apache Hudi 0.15.0 ({@link #locate}) and 1.1.1 ({@link #locateHudi1}): runs
+ * {@code dev.sluice.oracle.Oracle} (module hudi-oracle or hudi1-oracle) in a child JVM with that Hudi's own classpath,
+ * so Hudi's Hadoop/Parquet/Avro versions never meet Sluice's.
  *
  * <p>Every method fails with an {@link AssertionError} carrying the oracle's stderr when the oracle fails.
  */
@@ -51,19 +52,36 @@ public final class HudiOracle {
     this.timeout = timeout;
   }
 
+  /** System property naming hudi1-oracle's build directory; defaults to {@code ../hudi1-oracle/target}. */
+  public static final String ORACLE1_DIR_PROPERTY = "sluice.oracle1.dir";
+
   /**
-   * Finds the built oracle (its {@code classes} folder and {@code oracle.classpath} file).
+   * Finds the built Hudi 0.15.0 oracle (its {@code classes} folder and {@code oracle.classpath} file).
    *
    * @throws AssertionError if hudi-oracle has not been built
    */
   public static HudiOracle locate() {
-    Path dir = Path.of(System.getProperty(ORACLE_DIR_PROPERTY, "../hudi-oracle/target")).toAbsolutePath().normalize();
+    return locate(System.getProperty(ORACLE_DIR_PROPERTY, "../hudi-oracle/target"), "hudi-oracle");
+  }
+
+  /**
+   * Finds the built Hudi 1.1.1 oracle (module hudi1-oracle): the same commands and output for those it has, run by
+   * Hudi 1.x's jars.
+   *
+   * @throws AssertionError if hudi1-oracle has not been built
+   */
+  public static HudiOracle locateHudi1() {
+    return locate(System.getProperty(ORACLE1_DIR_PROPERTY, "../hudi1-oracle/target"), "hudi1-oracle");
+  }
+
+  private static HudiOracle locate(String location, String module) {
+    Path dir = Path.of(location).toAbsolutePath().normalize();
     Path classes = dir.resolve("classes");
     Path classpathFile = dir.resolve("oracle.classpath");
     if (!Files.isRegularFile(classpathFile) || !Files.isRegularFile(classes.resolve("dev/sluice/oracle/Oracle.class"))) {
       throw new AssertionError("The Hudi oracle is not built: expected " + classpathFile + " and " + classes
-          + ". Build it first, e.g. `mvn -B -q -pl hudi-oracle,sluice-interop -am test` from the repository root "
-          + "(or `mvn -pl hudi-oracle compile`).");
+          + ". Build it first, e.g. `mvn -B -q -pl " + module + ",sluice-interop -am test` from the repository root "
+          + "(or `mvn -pl " + module + " -am compile`).");
     }
     String dependencies;
     try {

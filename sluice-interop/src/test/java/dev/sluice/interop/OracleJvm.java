@@ -79,18 +79,35 @@ final class OracleJvm {
     Path jar = cdsDir.resolve("oracle-classes.jar");
     Path archive = cdsDir.resolve("oracle.jsa");
     Path stampFile = cdsDir.resolve("stamp.txt");
-    String stamp = stamp(classes, dependencies);
-    // CDS needs a classpath of jar files only, so the oracle's classes go into a jar first.
-    String classpath = jar + File.pathSeparator + dependencies;
+    // CDS needs a classpath of jar files only, so the oracle's classes go into a jar first, and so does any class
+    // folder among its dependencies (oracle-common's, when the reactor resolves it to target/classes)
+    List<Path> folders = new ArrayList<>(List.of(classes));
+    List<Path> jars = new ArrayList<>(List.of(jar));
+    List<String> entries = new ArrayList<>(List.of(jar.toString()));
+    for (String entry : dependencies.split(File.pathSeparator)) {
+      Path p = Path.of(entry);
+      if (Files.isDirectory(p)) {
+        folders.add(p);
+        jars.add(cdsDir.resolve("dependency-" + jars.size() + ".jar"));
+        entries.add(jars.get(jars.size() - 1).toString());
+      } else {
+        entries.add(entry);
+      }
+    }
+    String stamp = stamp(folders, dependencies);
+    String classpath = String.join(File.pathSeparator, entries);
     List<String> flags = new ArrayList<>(BASE_FLAGS);
     flags.add("-cp");
     flags.add(classpath);
-    boolean fresh = Files.isRegularFile(archive) && Files.isRegularFile(jar) && Files.isRegularFile(stampFile)
+    boolean fresh = Files.isRegularFile(archive) && jars.stream().allMatch(Files::isRegularFile)
+        && Files.isRegularFile(stampFile)
         && Files.readString(stampFile, StandardCharsets.UTF_8).equals(stamp);
     if (!fresh) {
       Files.deleteIfExists(stampFile);
       Files.deleteIfExists(archive);
-      writeJar(classes, jar);
+      for (int i = 0; i < folders.size(); i++) {
+        writeJar(folders.get(i), jars.get(i));
+      }
       if (!dump(java, flags, archive, cdsDir)) {
         return Optional.empty();
       }
@@ -138,16 +155,18 @@ final class OracleJvm {
   }
 
   /** Identifies the oracle build: its class files, its dependency list and the JDK. */
-  private static String stamp(Path classes, String dependencies) throws IOException {
+  private static String stamp(List<Path> folders, String dependencies) throws IOException {
     MessageDigest digest;
     try {
       digest = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-    for (Path file : classFiles(classes)) {
-      digest.update(classes.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
-      digest.update(Files.readAllBytes(file));
+    for (Path classes : folders) {
+      for (Path file : classFiles(classes)) {
+        digest.update(classes.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
+        digest.update(Files.readAllBytes(file));
+      }
     }
     digest.update(dependencies.getBytes(StandardCharsets.UTF_8));
     digest.update(System.getProperty("java.vm.version", "").getBytes(StandardCharsets.UTF_8));

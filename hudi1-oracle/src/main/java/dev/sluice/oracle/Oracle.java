@@ -1,0 +1,117 @@
+package dev.sluice.oracle;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+
+/**
+ * Entry point of the Hudi 1.1.1 oracle: {@code Oracle <command> [options]}, the same command names, options and
+ * output as the Hudi 0.15.0 oracle for the commands it has. Results go to stdout; failures to stderr with exit code 1
+ * (2 for a bad command line).
+ */
+public final class Oracle {
+
+  private static final String USAGE = String.join(System.lineSeparator(),
+      "usage: Oracle <command> [options]   (Apache Hudi 1.1.1)",
+      "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
+      "  timeline --table PATH [--conf k=v ...]",
+      "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Oracle() {
+  }
+
+  /** Runs one command and exits the JVM with its status. */
+  public static void main(String[] args) {
+    // Hudi sizes records with JOL, whose default probing forks a serviceability-agent process (seconds per call).
+    System.setProperty("jol.skipHotspotSAAttach", "true");
+    System.setProperty("jol.skipDynamicAttach", "true");
+    System.setProperty("jol.skipInstallAttach", "true");
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+    System.setOut(System.err);
+    int status = run(Arrays.asList(args), out, System.err);
+    out.flush();
+    System.exit(status);
+  }
+
+  /** Runs one command, writing results to {@code out} and diagnostics to {@code err}; returns the exit status. */
+  public static int run(List<String> args, PrintStream out, PrintStream err) {
+    if (args.isEmpty()) {
+      err.println(USAGE);
+      return 2;
+    }
+    String command = args.get(0);
+    List<String> rest = args.subList(1, args.size());
+    try {
+      switch (command) {
+        case "read" -> SnapshotRead.run(Args.parse(rest, Set.of("use-metadata")), out);
+        case "timeline" -> timeline(Args.parse(rest, Set.of()), out);
+        case "warmup" -> warmup(Args.parse(rest, Set.of()), out);
+        default -> throw new Args.UsageException("unknown command: " + command);
+      }
+      out.flush();
+      return 0;
+    } catch (Args.UsageException e) {
+      err.println("oracle: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    } catch (IOException | RuntimeException e) {
+      err.println("oracle " + command + " failed: " + e);
+      e.printStackTrace(err);
+      return 1;
+    }
+  }
+
+  /**
+   * One line per instant of the active timeline in timeline order, as the 0.15 oracle prints it, with the completion
+   * time Hudi 1.x gives a completed instant (for a version-6 table: the file's modification time).
+   */
+  private static void timeline(Args args, PrintStream out) throws IOException {
+    HoodieTableMetaClient metaClient = Hudi1Env.metaClient(args.required("table"), args.conf());
+    for (HoodieInstant instant : metaClient.getActiveTimeline().getInstants()) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("time", instant.requestedTime());
+      line.put("action", instant.getAction());
+      line.put("state", instant.getState().name());
+      if (instant.isCompleted() && instant.getCompletionTime() != null) {
+        line.put("completionTime", instant.getCompletionTime());
+      }
+      out.println(JSON.writeValueAsString(line));
+    }
+  }
+
+  /** Creates an empty Merge-on-Read table under {@code --dir} and runs every command on it once. */
+  private static void warmup(Args args, PrintStream out) throws IOException {
+    Path table = Files.createTempDirectory(Path.of(args.required("dir")), "warmup");
+    HoodieTableMetaClient.newTableBuilder()
+        .setTableType("MERGE_ON_READ")
+        .setTableName("warmup")
+        .setTableVersion(6)
+        .setRecordKeyFields("id")
+        .setTableCreateSchema("{\"type\":\"record\",\"name\":\"r\",\"fields\":[{\"name\":\"id\",\"type\":\"string\"}]}")
+        .initTable(Hudi1Env.storageConf(Map.of()), table.toString());
+    PrintStream discard = new PrintStream(java.io.OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+    SnapshotRead.run(Args.parse(List.of("--table", table.toString()), Set.of()), discard);
+    timeline(Args.parse(List.of("--table", table.toString()), Set.of()), discard);
+    try (java.util.stream.Stream<Path> files = Files.walk(table)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    out.println("warm");
+  }
+}
