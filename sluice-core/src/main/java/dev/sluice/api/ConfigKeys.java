@@ -186,6 +186,13 @@ public final class ConfigKeys {
       "Threads a scan reads file slices on (default 1: in plan order). With more, the order across file groups "
           + "is not defined.");
 
+  // ---- Metadata table (HoodieMetadataConfig) ----
+  /** Use the table's metadata table ({@code .hoodie/metadata}) for partition and file listings. */
+  public static final ConfigKey<Boolean> METADATA_ENABLE = ConfigKey.ofBoolean("hoodie.metadata.enable", true,
+      "Reads list partitions and files through the table's metadata table when hoodie.table.metadata.partitions "
+          + "lists 'files' and the metadata table is consistent with the timeline (default true, as Hudi's writer); "
+          + "false, or a missing or stale metadata table: list storage.");
+
   // ---- Incremental queries (DataSourceReadOptions) ----
   /** Incremental queries over archived or cleaned commits: scan the whole table instead of failing. */
   public static final ConfigKey<Boolean> INCR_FALLBACK_FULL_TABLE_SCAN = ConfigKey.ofBoolean(
@@ -317,7 +324,7 @@ public final class ConfigKeys {
         HEARTBEAT_TOLERABLE_MISSES,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
-        CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,
+        CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, METADATA_ENABLE, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,
         KEEP_MAX_COMMITS,
         COMMITS_ARCHIVAL_BATCH,
         COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,

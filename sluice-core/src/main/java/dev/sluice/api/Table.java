@@ -6,6 +6,7 @@ import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.archive.ArchiveResult;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.read.SnapshotPlanner;
 import dev.sluice.internal.schema.Peeked;
 import dev.sluice.internal.schema.SchemaEvolution;
@@ -88,9 +89,20 @@ public final class Table implements AutoCloseable {
     return new TimelineStore(storage, location).load();
   }
 
-  /** The file-system view of the latest timeline (engine tests). */
+  /**
+   * The file-system view of the latest timeline as reads see it: listed through the metadata table when it is
+   * enabled and valid, else from storage (lookups, engine tests).
+   */
   FileSystemView fileSystemView() {
-    return FileSystemView.of(storage, location, timeline());
+    return MetadataTables.view(storage, location, timeline(), config(), TableSettings.read(config).metadataTable());
+  }
+
+  /**
+   * The table's metadata table ({@code .hoodie/metadata}) as it is now: whether reads list through it and why,
+   * its partitions and files, and a check of them against a listing of storage.
+   */
+  public MetadataTableView metadataTable() {
+    return new MetadataTableView(this, config(), timeline(), TableSettings.read(config).metadataTable());
   }
 
   /**

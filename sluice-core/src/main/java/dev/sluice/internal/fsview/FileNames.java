@@ -13,6 +13,8 @@ public final class FileNames {
   public static final String UNKNOWN_WRITE_TOKEN = "1-0-1";
   /** Base file extension. */
   public static final String PARQUET_EXTENSION = ".parquet";
+  /** Base file extension of the metadata table. */
+  public static final String HFILE_EXTENSION = ".hfile";
   /** Log file extension (without the dot, as in the name pattern). */
   public static final String LOG_EXTENSION = "log";
   /** Extension of archived-timeline files ({@code HoodieArchivedLogFile.ARCHIVE_EXTENSION}, without the dot). */

@@ -1,29 +1,22 @@
 package dev.sluice.internal.fsview;
 
-import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
-import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
-import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Which data files of a table are visible at a timeline snapshot ({@code AbstractTableFileSystemView},
@@ -58,9 +51,23 @@ public final class FileSystemView {
     this.lastVisible = visible.lastInstant().map(Instant::time);
   }
 
-  /** A view of the table at {@code basePath} as of {@code timeline}; does no I/O until asked. */
+  /** A view of the table at {@code basePath} as of {@code timeline}, listing storage; does no I/O until asked. */
   public static FileSystemView of(Storage storage, String basePath, Timeline timeline) {
-    return new FileSystemView(new Shared(storage, basePath), timeline);
+    return of(storage, basePath, timeline, new StorageListing(storage, basePath));
+  }
+
+  /** A view of the table at {@code basePath} as of {@code timeline} with files from {@code listing}. */
+  public static FileSystemView of(Storage storage, String basePath, Timeline timeline, FileListing listing) {
+    return new FileSystemView(new Shared(storage, basePath, listing, FileNames.PARQUET_EXTENSION), timeline);
+  }
+
+  /**
+   * A view of a metadata table (at {@code .hoodie/metadata}) as of its own {@code timeline}: its base files are
+   * HFiles ({@code .hfile}), its partitions {@code files}, {@code record_index}, ... listed from storage.
+   */
+  public static FileSystemView ofMetadataTable(Storage storage, String metadataBasePath, Timeline timeline) {
+    return new FileSystemView(new Shared(storage, metadataBasePath, new StorageListing(storage, metadataBasePath),
+        FileNames.HFILE_EXTENSION), timeline);
   }
 
   /** The view with the timeline cut at {@code instantTime} (instants after it are ignored); shares listings. */
@@ -75,47 +82,20 @@ public final class FileSystemView {
 
   /** The number of storage list calls made by this view and the views sharing its listings. */
   public long listCalls() {
-    return shared.listCalls.get();
+    return shared.listing.listCalls();
   }
 
   /**
-   * The relative paths of all partitions, sorted: directories holding a {@code .hoodie_partition_metadata*} file,
-   * found by walking down from the base path ({@code ""} if the base path holds one: a non-partitioned table).
+   * The relative paths of all partitions, sorted: from the listing (a walk of storage for directories holding a
+   * {@code .hoodie_partition_metadata*} file, or the metadata table's partition list).
    */
   public List<String> partitions() {
-    List<String> known = shared.partitions;
-    if (known != null) {
-      return known;
-    }
-    List<String> found = new ArrayList<>();
-    Deque<String> todo = new ArrayDeque<>();
-    todo.add("");
-    while (!todo.isEmpty()) {
-      String rel = todo.poll();
-      List<FileInfo> entries = shared.list(StoragePaths.join(shared.basePath, rel));
-      boolean isPartition = false;
-      List<String> subdirs = new ArrayList<>();
-      for (FileInfo f : entries) {
-        if (f.directory()) {
-          String name = f.name();
-          // Hudi skips only .hoodie; other hidden folders (staging dirs) are never partitions either
-          if (!name.startsWith(".")) {
-            subdirs.add(rel.isEmpty() ? name : rel + "/" + name);
-          }
-        } else if (f.name().startsWith(PartitionMetadata.FILE)) {
-          isPartition = true;
-        }
-      }
-      if (isPartition) {
-        found.add(rel);
-      } else {
-        todo.addAll(subdirs);
-      }
-    }
-    Collections.sort(found);
-    List<String> out = List.copyOf(found);
-    shared.partitions = out;
-    return out;
+    return shared.listing.partitions();
+  }
+
+  /** Where this view's partitions and files come from: {@code storage} or {@code metadata table}. */
+  public String listingSource() {
+    return shared.listing.source();
   }
 
   /** The visible, not replaced file groups of a partition, sorted by file id (one listing per partition). */
@@ -238,9 +218,8 @@ public final class FileSystemView {
   }
 
   private Groups build(String partition) {
-    String dir = StoragePaths.join(shared.basePath, partition);
     Map<String, TreeMap<String, SliceBuilder>> byFileId = new TreeMap<>();
-    for (FileInfo f : shared.list(dir)) {
+    for (FileInfo f : shared.listing.files(partition)) {
       if (f.directory() || !FileNames.isDataFileCandidate(f.name())) {
         continue;
       }
@@ -248,7 +227,7 @@ public final class FileSystemView {
       Optional<BaseFileName> base = FileNames.parseBase(name);
       if (base.isPresent()) {
         BaseFileName b = base.get();
-        if (!b.extension().equals(FileNames.PARQUET_EXTENSION)) {
+        if (!b.extension().equals(shared.baseExtension)) {
           continue;
         }
         slice(byFileId, b.fileId(), b.instantTime()).base =
@@ -304,30 +283,16 @@ public final class FileSystemView {
 
   /** What views of one table at different instants share: storage, listings, parsed plans. */
   private static final class Shared {
-    private final Storage storage;
-    private final String basePath;
     private final TimelineStore store;
-    private final AtomicLong listCalls = new AtomicLong();
-    private final Map<String, List<FileInfo>> listings = new ConcurrentHashMap<>();
+    private final FileListing listing;
+    private final String baseExtension;
     private final Map<String, List<FileGroupId>> plans = new ConcurrentHashMap<>();
     private final Map<String, Map<String, List<String>>> replaces = new ConcurrentHashMap<>();
-    private volatile List<String> partitions;
 
-    Shared(Storage storage, String basePath) {
-      this.storage = storage;
-      this.basePath = basePath;
+    Shared(Storage storage, String basePath, FileListing listing, String baseExtension) {
       this.store = new TimelineStore(storage, basePath);
-    }
-
-    List<FileInfo> list(String dir) {
-      return listings.computeIfAbsent(dir, d -> {
-        listCalls.incrementAndGet();
-        try {
-          return List.copyOf(storage.list(d));
-        } catch (IOException e) {
-          throw Errors.storage("list", d, e);
-        }
-      });
+      this.listing = listing;
+      this.baseExtension = baseExtension;
     }
 
     List<FileGroupId> planFileGroups(String compactionTime) {

@@ -214,6 +214,19 @@ public final class DataBlock implements LogBlock {
     }
   }
 
+  /**
+   * The records of a stored HFile block (the metadata table's) whose keys are among {@code sortedKeys} (sorted in
+   * unsigned UTF-8 byte order), in key order: each key is a seek through the block's HFile index.
+   */
+  public CloseableIterator<GenericRecord> lookup(List<String> sortedKeys, Schema readerSchema) {
+    Objects.requireNonNull(readerSchema, "readerSchema");
+    if (type != LogBlockType.HFILE_DATA_BLOCK || stored == null) {
+      throw Errors.internal("key lookups are for stored HFile blocks, not a " + type + (stored == null ? " in memory" : ""),
+          null);
+    }
+    return HFileBlockContent.lookup(stored, writerSchema(), readerSchema, sortedKeys);
+  }
+
   private CloseableIterator<GenericRecord> resolveInMemory(Schema readerSchema) {
     // blocks built in memory are for writing; resolving them goes through the encoding like a stored block
     GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(writerSchema);

@@ -105,6 +105,49 @@ final class HFileBlockContent {
       hfile.close();
       throw e;
     }
+    return decode(content, hfile, cells, writerSchema, readerSchema);
+  }
+
+  /**
+   * The records of a stored block whose keys are among {@code sortedKeys} (sorted in unsigned UTF-8 byte order),
+   * in key order, found by seeks through the block's HFile index, not by reading every cell.
+   */
+  static CloseableIterator<GenericRecord> lookup(StoredContent content, Schema writerSchema, Schema readerSchema,
+      List<String> sortedKeys) {
+    HFileReader hfile = HFileReader.open(content.storage(), content.path(), content.offset(), content.length());
+    Iterator<String> keys = sortedKeys.iterator();
+    CloseableIterator<HFileCell> cells = new CloseableIterator<>() {
+      private HFileCell pending;
+
+      @Override
+      public boolean hasNext() {
+        while (pending == null && keys.hasNext()) {
+          byte[] key = keys.next().getBytes(StandardCharsets.UTF_8);
+          pending = hfile.get(key).map(v -> new HFileCell(key, v)).orElse(null);
+        }
+        return pending != null;
+      }
+
+      @Override
+      public HFileCell next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        HFileCell c = pending;
+        pending = null;
+        return c;
+      }
+
+      @Override
+      public void close() {
+        pending = null;
+      }
+    };
+    return decode(content, hfile, cells, writerSchema, readerSchema);
+  }
+
+  private static CloseableIterator<GenericRecord> decode(StoredContent content, HFileReader hfile,
+      CloseableIterator<HFileCell> cells, Schema writerSchema, Schema readerSchema) {
     GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(writerSchema, readerSchema);
     Schema.Field key = readerSchema.getField(KEY_FIELD);
     return new CloseableIterator<>() {

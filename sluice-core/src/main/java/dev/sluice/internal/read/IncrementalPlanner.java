@@ -15,6 +15,7 @@ import dev.sluice.internal.fsview.FileGroup;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.read.expr.BoundExpression;
 import dev.sluice.internal.read.expr.ExpressionBinder;
@@ -92,7 +93,7 @@ final class IncrementalPlanner {
     if (writes.missing().isPresent()) {
       return fallback(options, range, "the commit file of " + writes.missing().get() + " is gone (archived)");
     }
-    FileSystemView latest = FileSystemView.of(storage, basePath, timeline);
+    FileSystemView latest = MetadataTables.view(storage, basePath, timeline, tableConfig, settings.metadataTable());
     FileSystemView atEnd = latest.asOf(range.end());
     boolean mor = tableConfig.type() == TableType.MERGE_ON_READ;
     Map<String, List<FileSlice>> endSlices = new LinkedHashMap<>();

@@ -11,6 +11,7 @@ import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.read.expr.BoundExpression;
 import dev.sluice.internal.read.expr.ExpressionBinder;
@@ -69,7 +70,7 @@ public final class SnapshotPlanner {
     Schema full = fullSchema();
     Schema output = outputSchema(full, options);
     Optional<BoundExpression> bound = options.filter().map(e -> ExpressionBinder.bind(e, full));
-    FileSystemView latest = FileSystemView.of(storage, basePath, timeline);
+    FileSystemView latest = MetadataTables.view(storage, basePath, timeline, tableConfig, settings.metadataTable());
     FileSystemView view = latest;
     if (options.asOf().isPresent()) {
       String asOf = options.asOf().get();

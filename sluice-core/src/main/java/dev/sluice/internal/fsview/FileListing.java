@@ -1,0 +1,27 @@
+package dev.sluice.internal.fsview;
+
+import dev.sluice.storage.FileInfo;
+import java.util.List;
+
+/**
+ * Where a {@link FileSystemView} gets a table's partitions and their files from: a listing of storage
+ * ({@link StorageListing}), or Hudi's metadata table ({@code dev.sluice.internal.mdt.read.MetadataListing}), which
+ * answers without listing data partitions. Either way the view filters the files by the timeline, so a listing may
+ * hold files of instants the view does not see.
+ */
+public interface FileListing {
+  /** The relative paths of all partitions, sorted ({@code ""} for a non-partitioned table). */
+  List<String> partitions();
+
+  /**
+   * The entries of the partition at relative path {@code partition}; the view keeps the base and log files among
+   * them. Asked once per partition and view family.
+   */
+  List<FileInfo> files(String partition);
+
+  /** Storage list calls made so far (the metadata table's own listings included). */
+  long listCalls();
+
+  /** What the listing comes from, for messages and {@code sluice metadata}: {@code storage} or {@code metadata table}. */
+  String source();
+}

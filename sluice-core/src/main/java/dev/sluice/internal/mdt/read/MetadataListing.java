@@ -1,0 +1,65 @@
+package dev.sluice.internal.mdt.read;
+
+import dev.sluice.internal.fsview.FileListing;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.StoragePaths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A data table's partitions and files from its metadata table ({@code BaseTableMetadata.fetchAllPartitionPaths},
+ * {@code fetchAllFilesInPartition}): the partition list is one lookup of {@code __all_partitions__}, a partition's
+ * files one lookup of its key; no data partition is listed. Files carry the recorded size and modification time 0,
+ * as Hudi's do. The view filters them by the timeline as it filters a storage listing.
+ */
+public final class MetadataListing implements FileListing {
+  private final MetadataTableReader reader;
+  private final String basePath;
+  private final Map<String, List<FileInfo>> files = new ConcurrentHashMap<>();
+  private volatile List<String> partitions;
+
+  /** Listings of the data table at {@code basePath} from its metadata table's {@code reader}. */
+  public MetadataListing(MetadataTableReader reader, String basePath) {
+    this.reader = reader;
+    this.basePath = basePath;
+  }
+
+  /** The reader the listings come from. */
+  public MetadataTableReader reader() {
+    return reader;
+  }
+
+  @Override
+  public List<String> partitions() {
+    List<String> p = partitions;
+    if (p == null) {
+      p = reader.partitions();
+      partitions = p;
+    }
+    return p;
+  }
+
+  @Override
+  public List<FileInfo> files(String partition) {
+    return files.computeIfAbsent(partition, p -> {
+      String dir = StoragePaths.join(basePath, p);
+      List<FileInfo> out = new ArrayList<>();
+      for (MetadataFile f : reader.files(p)) {
+        out.add(new FileInfo(StoragePaths.join(dir, f.name()), f.size(), false, 0));
+      }
+      return List.copyOf(out);
+    });
+  }
+
+  @Override
+  public long listCalls() {
+    return reader.listCalls();
+  }
+
+  @Override
+  public String source() {
+    return "metadata table";
+  }
+}

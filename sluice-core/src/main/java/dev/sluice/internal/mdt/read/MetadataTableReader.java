@@ -1,0 +1,346 @@
+package dev.sluice.internal.mdt.read;
+
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.fsview.BaseFile;
+import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.hfile.HFileCell;
+import dev.sluice.internal.hfile.HFileReader;
+import dev.sluice.internal.log.DataBlock;
+import dev.sluice.internal.log.DeleteBlock;
+import dev.sluice.internal.log.DeleteRecord;
+import dev.sluice.internal.log.LogBlock;
+import dev.sluice.internal.mdt.FileEntry;
+import dev.sluice.internal.mdt.FilesRecord;
+import dev.sluice.internal.mdt.MetadataPartition;
+import dev.sluice.internal.mdt.MetadataRecords;
+import dev.sluice.internal.mdt.RecordLocation;
+import dev.sluice.internal.table.TableLayout;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.storage.Storage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+
+/**
+ * Reads a data table's metadata table ({@code .hoodie/metadata}) as Hudi 0.15's {@code HoodieBackedTableMetadata}
+ * does. Per metadata partition it takes the latest file slice of each file group as of the metadata table's latest
+ * completed instant (merged with the slice before a pending compaction), sorted by file id; per slice it reads the
+ * trusted log blocks ({@link MetadataLogBlocks}, {@link ValidInstants}) and merges their records oldest to newest,
+ * then merges the base HFile's record under them. {@code files} records merge with {@link FilesRecord#merge};
+ * {@code record_index} entries: the newest wins, a delete removes the key.
+ *
+ * <p>Lookups sort the keys, route each to its file group with {@link MetadataPartition#fileGroupIndex} and, per
+ * slice, seek each key in the base HFile's block index and in each HFile log block; only the asked keys are kept in
+ * memory. A full read of a partition exists only for {@code files} (one record per data partition).
+ *
+ * <p>Opening loads the metadata table's timeline and the valid instants; slices are listed when first asked for.
+ */
+public final class MetadataTableReader {
+  private static final String FIX = "Rebuild the metadata table: delete .hoodie/metadata and clear "
+      + "hoodie.table.metadata.partitions (a Hudi writer with the metadata table on rebuilds it), or read with "
+      + "hoodie.metadata.enable=false.";
+  /** Unsigned UTF-8 byte order: the order of HFile cells. */
+  private static final Comparator<String> KEY_ORDER = (a, b) ->
+      Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+  private static final Object DELETED = new Object();
+
+  private final Storage storage;
+  private final String basePath;
+  private final Timeline timeline;
+  private final String latestInstant;
+  private final Set<String> valid;
+  private final FileSystemView view;
+
+  private MetadataTableReader(Storage storage, String basePath, Timeline timeline, String latestInstant,
+      Set<String> valid) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.timeline = timeline;
+    this.latestInstant = latestInstant;
+    this.valid = valid;
+    this.view = FileSystemView.ofMetadataTable(storage, basePath, timeline).asOf(latestInstant);
+  }
+
+  /**
+   * Opens the metadata table of the data table at {@code dataBasePath}, whose active timeline is
+   * {@code dataTimeline}; empty if it has no completed instant (nothing a reader can trust).
+   */
+  public static Optional<MetadataTableReader> open(Storage storage, String dataBasePath, Timeline dataTimeline) {
+    String base = TableLayout.metadataTableFolder(dataBasePath);
+    Timeline timeline = new TimelineStore(storage, base).load();
+    return open(storage, dataBasePath, dataTimeline, timeline);
+  }
+
+  /** Like {@link #open(Storage, String, Timeline)} with the metadata table's timeline already loaded. */
+  static Optional<MetadataTableReader> open(Storage storage, String dataBasePath, Timeline dataTimeline,
+      Timeline metadataTimeline) {
+    Optional<Instant> latest = metadataTimeline.lastCompleted();
+    if (latest.isEmpty()) {
+      return Optional.empty();
+    }
+    Set<String> valid = ValidInstants.of(dataTimeline, new TimelineStore(storage, dataBasePath), metadataTimeline);
+    return Optional.of(new MetadataTableReader(storage, TableLayout.metadataTableFolder(dataBasePath), metadataTimeline,
+        latest.get().time(), valid));
+  }
+
+  /** The metadata table's active timeline. */
+  public Timeline timeline() {
+    return timeline;
+  }
+
+  /** The metadata table's latest completed instant: log blocks after it are not read. */
+  public String latestInstant() {
+    return latestInstant;
+  }
+
+  /** The instants whose log blocks count ({@link ValidInstants}). */
+  public Set<String> validInstants() {
+    return valid;
+  }
+
+  /** The latest file slice of each file group of {@code partition}, sorted by file id (empty if it has none). */
+  public List<FileSlice> fileSlices(MetadataPartition partition) {
+    return view.latestMergedSlices(partition.path());
+  }
+
+  /** Storage list calls of the metadata table's partition folders so far (its timeline's listing not counted). */
+  public long listCalls() {
+    return view.listCalls();
+  }
+
+  /** The data table's partitions, relative paths sorted ({@code ""} for a non-partitioned table). */
+  public List<String> partitions() {
+    Optional<FilesRecord> list = Optional.ofNullable(filesRecords(List.of(FilesRecord.ALL_PARTITIONS))
+        .get(FilesRecord.ALL_PARTITIONS));
+    List<String> out = new ArrayList<>();
+    for (String id : list.map(FilesRecord::live).orElse(List.of())) {
+      out.add(FilesRecord.partitionPath(id));
+    }
+    out.sort(null);
+    return List.copyOf(out);
+  }
+
+  /** The live files of {@code partition} (relative path), sorted by name; empty if the table lists none. */
+  public List<MetadataFile> files(String partition) {
+    return files(List.of(partition)).getOrDefault(partition, List.of());
+  }
+
+  /** The live files of each of {@code partitions} (relative paths) that the table lists, in one batched lookup. */
+  public Map<String, List<MetadataFile>> files(Collection<String> partitions) {
+    Map<String, String> byId = new LinkedHashMap<>();
+    for (String p : partitions) {
+      byId.put(FilesRecord.partitionId(p), p);
+    }
+    Map<String, List<MetadataFile>> out = new TreeMap<>();
+    filesRecords(byId.keySet()).forEach((id, r) -> {
+      if (byId.containsKey(id) && r.type() == FilesRecord.FILE_LIST) {
+        out.put(byId.get(id), live(r));
+      }
+    });
+    return out;
+  }
+
+  /** Every record of the {@code files} partition, merged, by key (the partition list and one record per partition). */
+  public SortedMap<String, FilesRecord> allFilesRecords() {
+    return read(MetadataPartition.FILES, Optional.empty(), FILES);
+  }
+
+  /** The merged {@code files} records of {@code keys} (partition ids or {@link FilesRecord#ALL_PARTITIONS}) present. */
+  public SortedMap<String, FilesRecord> filesRecords(Collection<String> keys) {
+    return read(MetadataPartition.FILES, Optional.of(sorted(keys)), FILES);
+  }
+
+  /** Where the record index puts each of {@code keys} that it holds (keys it does not hold are absent). */
+  public SortedMap<String, RecordLocation> recordLocations(Collection<String> keys) {
+    return read(MetadataPartition.RECORD_INDEX, Optional.of(sorted(keys)), LOCATIONS);
+  }
+
+  static List<MetadataFile> live(FilesRecord r) {
+    List<MetadataFile> out = new ArrayList<>();
+    for (Map.Entry<String, FileEntry> e : r.entries().entrySet()) {
+      if (!e.getValue().deleted()) {
+        out.add(new MetadataFile(e.getKey(), e.getValue().size()));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static List<String> sorted(Collection<String> keys) {
+    TreeSet<String> s = new TreeSet<>(KEY_ORDER);
+    s.addAll(keys);
+    return List.copyOf(s);
+  }
+
+  /** How the values of one metadata partition are decoded and merged (older, then newer). */
+  private interface Combiner<T> {
+    T decode(GenericRecord r, String where);
+
+    T merge(T older, T newer);
+  }
+
+  private static final Combiner<FilesRecord> FILES = new Combiner<>() {
+    @Override
+    public FilesRecord decode(GenericRecord r, String where) {
+      return MetadataRecords.files(r, where);
+    }
+
+    @Override
+    public FilesRecord merge(FilesRecord older, FilesRecord newer) {
+      return older.merge(newer);
+    }
+  };
+
+  private static final Combiner<RecordLocation> LOCATIONS = new Combiner<>() {
+    @Override
+    public RecordLocation decode(GenericRecord r, String where) {
+      return MetadataRecords.location(r, where);
+    }
+
+    @Override
+    public RecordLocation merge(RecordLocation older, RecordLocation newer) {
+      return newer;
+    }
+  };
+
+  /**
+   * The merged values of {@code keys} (sorted in HFile order; all keys if empty) in {@code partition}: keys routed to
+   * their file group's slice, each slice's trusted log records merged oldest first, then merged over the base's.
+   */
+  private <T> SortedMap<String, T> read(MetadataPartition partition, Optional<List<String>> keys, Combiner<T> combiner) {
+    List<FileSlice> slices = fileSlices(partition);
+    SortedMap<String, T> out = new TreeMap<>(KEY_ORDER);
+    if (slices.isEmpty() || keys.map(List::isEmpty).orElse(false)) {
+      return out;
+    }
+    Map<Integer, List<String>> byGroup = new TreeMap<>();
+    if (keys.isPresent()) {
+      for (String k : keys.get()) {
+        byGroup.computeIfAbsent(slices.size() == 1 ? 0 : MetadataPartition.fileGroupIndex(k, slices.size()),
+            i -> new ArrayList<>()).add(k);
+      }
+    } else {
+      for (int i = 0; i < slices.size(); i++) {
+        byGroup.put(i, null);
+      }
+    }
+    for (Map.Entry<Integer, List<String>> e : byGroup.entrySet()) {
+      readSlice(slices.get(e.getKey()), Optional.ofNullable(e.getValue()), combiner, out);
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> void readSlice(FileSlice slice, Optional<List<String>> keys, Combiner<T> combiner, Map<String, T> out) {
+    Set<String> wanted = keys.map(HashSet::new).orElse(null);
+    Map<String, Object> logs = new HashMap<>();
+    for (LogBlock block : MetadataLogBlocks.trusted(storage, slice.logFiles(), timeline, latestInstant, valid)) {
+      if (block instanceof DataBlock data) {
+        String where = block.span().map(s -> "log block at offset " + s.offset()).orElse("a log block") + " of "
+            + slice.logFiles();
+        try (CloseableIterator<GenericRecord> it = keys.isPresent()
+            ? data.lookup(keys.get(), MetadataRecords.storedSchema()) : data.records(MetadataRecords.storedSchema())) {
+          while (it.hasNext()) {
+            GenericRecord r = it.next();
+            String key = r.get(MetadataRecords.KEY).toString();
+            T value = combiner.decode(r, where);
+            Object old = logs.get(key);
+            logs.put(key, old == null || old == DELETED ? value : combiner.merge((T) old, value));
+          }
+        }
+      } else if (block instanceof DeleteBlock deletes) {
+        try (CloseableIterator<DeleteRecord> it = deletes.records()) {
+          while (it.hasNext()) {
+            String key = it.next().recordKey();
+            if (key != null && (wanted == null || wanted.contains(key))) {
+              logs.put(key, DELETED);
+            }
+          }
+        }
+      }
+    }
+    Map<String, T> base = new HashMap<>();
+    slice.baseFile().ifPresent(f -> readBase(f, keys, combiner, base));
+    Set<String> all = new HashSet<>(base.keySet());
+    all.addAll(logs.keySet());
+    for (String key : all) {
+      Object log = logs.get(key);
+      T b = base.get(key);
+      if (log == DELETED) {
+        continue;
+      }
+      T merged = log == null ? b : b == null ? (T) log : combiner.merge(b, (T) log);
+      out.put(key, merged);
+    }
+  }
+
+  /** Reads {@code keys} (or every cell) of a base HFile with block-index seeks. */
+  private <T> void readBase(BaseFile file, Optional<List<String>> keys, Combiner<T> combiner, Map<String, T> out) {
+    try (HFileReader hfile = HFileReader.open(storage, file.path(), file.size())) {
+      byte[] schemaText = hfile.fileInfo("schema").orElseThrow(() -> Errors.badTable(file.path(),
+          "the metadata table's base file has no 'schema' file info entry", FIX));
+      Schema writer;
+      try {
+        writer = new Schema.Parser().parse(new String(schemaText, StandardCharsets.UTF_8));
+      } catch (RuntimeException e) {
+        throw Errors.badTable(file.path(), "the 'schema' file info entry is not an Avro schema: " + e.getMessage(), FIX, e);
+      }
+      GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(writer, MetadataRecords.storedSchema());
+      BinaryDecoder decoder = null;
+      if (keys.isPresent()) {
+        for (String k : keys.get()) {
+          Optional<byte[]> value = hfile.get(k);
+          if (value.isPresent()) {
+            decoder = DecoderFactory.get().binaryDecoder(value.get(), decoder);
+            out.put(k, combiner.decode(decode(reader, decoder, k, file), file.path()));
+          }
+        }
+      } else {
+        try (CloseableIterator<HFileCell> cells = hfile.scan()) {
+          while (cells.hasNext()) {
+            HFileCell c = cells.next();
+            decoder = DecoderFactory.get().binaryDecoder(c.value(), decoder);
+            out.put(c.keyString(), combiner.decode(decode(reader, decoder, c.keyString(), file), file.path()));
+          }
+        }
+      }
+    }
+  }
+
+  /** One record; the key field is stored empty and comes back from the row. */
+  private static GenericRecord decode(GenericDatumReader<GenericRecord> reader, BinaryDecoder decoder, String key,
+      BaseFile file) {
+    try {
+      GenericRecord r = reader.read(null, decoder);
+      Object k = r.get(MetadataRecords.KEY);
+      if (k == null || k.toString().isEmpty()) {
+        r.put(MetadataRecords.KEY, key);
+      }
+      return r;
+    } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | ClassCastException e) {
+      throw Errors.badTable(file.path(), "the metadata record '" + key + "' does not decode: " + e.getMessage(), FIX, e);
+    }
+  }
+}
