@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,5 +105,22 @@ class ListingBudgetTest {
     }
     assertFalse(Files.exists(dir.resolve(".hoodie/.temp/" + first)), "the clean swept the stale marker folder");
     assertEquals("y", rows(t).get("id-000001").get("name").toString());
+  }
+
+  @Test
+  void aQueryOnATableWithAValidMetadataTableListsNoDataPartition() {
+    // the golden table Hudi 0.15's Java client wrote with its metadata table (non-partitioned: the data partition is
+    // the base path itself)
+    dev.sluice.internal.mdt.read.MetadataTableReaderTest.golden(dir);
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table viaMetadata = open(counting, Map.of());
+    Map<String, GenericRecord> rows = rows(viaMetadata);
+    assertEquals(Map.of(".hoodie", 1, ".hoodie/metadata/.hoodie", 1, ".hoodie/metadata/files", 1), listings(counting),
+        "the timeline, the metadata table's timeline and its files partition; not the data partition");
+
+    Table viaStorage = open(counting, Map.of("hoodie.metadata.enable", "false"));
+    assertEquals(rows.keySet(), rows(viaStorage).keySet());
+    assertEquals(Map.of(".hoodie", 1, "", 1), listings(counting), "with the metadata table off: the base path");
+    assertEquals(5, rows.size());
   }
 }
