@@ -52,7 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * non-partitioned Copy-on-Write table, two commits) and on record-index partitions built here with Sluice's HFile and
  * log writers, where each trust rule of a Hudi 0.15 reader decides a key.
  */
-class MetadataTableReaderTest {
+public class MetadataTableReaderTest {
   private static final String T1 = "20260101000000001";
   private static final String T2 = "20260101000000002";
   private static final String T3 = "20260101000000003";
@@ -65,7 +65,8 @@ class MetadataTableReaderTest {
   @TempDir
   Path dir;
 
-  static Path golden(Path to) {
+  /** Copies the golden table Hudi 0.15 wrote with its metadata table to {@code to} (without .crc files). */
+  public static Path golden(Path to) {
     Path from = Path.of(MetadataTableReaderTest.class.getResource("/golden/cow_with_metadata_table/.hoodie/hoodie.properties")
         .getPath()).getParent().getParent();
     try (Stream<Path> s = Files.walk(from)) {
