@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The oracle's view of a metadata table ({@link HudiOracle#metadataListing}) is what the metadata-table tests compare
  * with: on a table Hudi 0.15 wrote with its metadata table on (its default), both HFile readers list exactly the
- * partitions and files a listing of the table's folders finds.
+ * partitions and files a listing of the table's folders finds, and so does Hudi 1.1.1's metadata table reader.
  */
 class MetadataListingOracleTest {
   private static HudiOracle oracle;
@@ -65,5 +65,6 @@ class MetadataListingOracleTest {
     assertFalse(onDisk.isEmpty());
     assertEquals(onDisk, oracle.metadataListing(table, "hbase"), "HBase's reader");
     assertEquals(onDisk, oracle.metadataListing(table, "native"), "Hudi's native reader");
+    assertEquals(onDisk, HudiOracle.locateHudi1().metadataListing(table), "Hudi 1.1.1");
   }
 }
