@@ -1,0 +1,117 @@
+package dev.sluice.oracle;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Entry point of the Spark oracle: {@code SparkOracle <command> [options]}, with Hudi's Spark bundle on the class
+ * path (the harness picks which). Hudi is driven only through data source options ({@code --conf k=v}), so one
+ * build serves every bundle.
+ * <ul>
+ *   <li>{@code read --table P [--query snapshot|read_optimized] [--conf k=v ...]}: the table as
+ *       {@code spark.read.format("hudi")} returns it, one JSON object per row (Spark's {@code toJSON}: null fields
+ *       left out), sorted by record key and partition path;</li>
+ *   <li>{@code write --table P --op upsert|insert|delete|bulk_insert --input F --schema-ddl DDL [--conf k=v ...]}:
+ *       the JSON lines of F (read with the given Spark schema) written with {@code df.write.format("hudi")} in
+ *       append mode; prints the number of rows written.</li>
+ * </ul>
+ * Results go to stdout; Spark's and Hudi's logging to stderr. Exit code 1 on failure, 2 on a bad command line.
+ */
+public final class SparkOracle {
+
+  private SparkOracle() {
+  }
+
+  /** Runs one command and exits the JVM with its status. */
+  public static void main(String[] args) {
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+    System.setOut(System.err);
+    int status = run(Arrays.asList(args), out, System.err);
+    out.flush();
+    System.exit(status);
+  }
+
+  static int run(List<String> args, PrintStream out, PrintStream err) {
+    if (args.isEmpty()) {
+      err.println("usage: SparkOracle read|write --table P ...");
+      return 2;
+    }
+    String command = args.get(0);
+    Args parsed;
+    try {
+      parsed = Args.parse(args.subList(1, args.size()), Set.of());
+    } catch (Args.UsageException e) {
+      err.println("spark oracle: " + e.getMessage());
+      return 2;
+    }
+    SparkSession spark = session();
+    try {
+      switch (command) {
+        case "read" -> read(spark, parsed, out);
+        case "write" -> write(spark, parsed, out);
+        default -> {
+          err.println("spark oracle: unknown command " + command);
+          return 2;
+        }
+      }
+      return 0;
+    } catch (Args.UsageException e) {
+      err.println("spark oracle: " + e.getMessage());
+      return 2;
+    } catch (IOException | RuntimeException e) {
+      err.println("spark oracle " + command + " failed: " + e);
+      e.printStackTrace(err);
+      return 1;
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static SparkSession session() {
+    return SparkSession.builder()
+        .master("local[2]")
+        .appName("sluice-spark-oracle")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        // what Hudi's Spark quick start sets
+        .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+        .config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
+        .config("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension")
+        .getOrCreate();
+  }
+
+  private static void read(SparkSession spark, Args args, PrintStream out) {
+    String query = args.optional("query").orElse("snapshot");
+    Dataset<Row> rows = spark.read().format("hudi").options(args.conf())
+        .option("hoodie.datasource.query.type", query)
+        .load(args.required("table"));
+    for (String json : rows.orderBy("_hoodie_record_key", "_hoodie_partition_path").toJSON().collectAsList()) {
+      out.println(json);
+    }
+  }
+
+  private static void write(SparkSession spark, Args args, PrintStream out) throws IOException {
+    Dataset<Row> input = spark.read().schema(args.required("schema-ddl")).json(args.required("input"));
+    Map<String, String> options = args.conf();
+    input.write().format("hudi").options(options)
+        .option("hoodie.datasource.write.operation", args.required("op"))
+        .mode(SaveMode.Append)
+        .save(args.required("table"));
+    out.println(input.count());
+  }
+}

@@ -1,0 +1,163 @@
+package dev.sluice.interop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
+
+/**
+ * Test harness around Apache Spark 3.5 with one of Hudi's Spark bundles (module hudi-spark-oracle): each call starts
+ * a child JVM running {@code dev.sluice.oracle.SparkOracle} in local mode, reads or writes a table through Spark's
+ * DataFrame API as Hudi's Spark users do, and fails with an {@link AssertionError} carrying its stderr when it fails.
+ * A call costs a Spark start-up (tens of seconds on a small machine): tests make few.
+ */
+final class HudiSpark {
+  /** System property naming hudi-spark-oracle's build directory; defaults to {@code ../hudi-spark-oracle/target}. */
+  static final String DIR_PROPERTY = "sluice.spark.oracle.dir";
+
+  // Spark 3.5 on Java 17 needs these opened (the list Spark's own launcher passes to executors)
+  private static final List<String> JAVA_FLAGS = List.of("-XX:+IgnoreUnrecognizedVMOptions", "-Xmx1g",
+      "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djdk.reflect.useDirectMethodHandle=false",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+      "--add-opens=java.base/sun.security.action=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+      "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String hudiVersion;
+  private final String classpath;
+
+  private HudiSpark(String hudiVersion, String classpath) {
+    this.hudiVersion = hudiVersion;
+    this.classpath = classpath;
+  }
+
+  /** Spark with Hudi's Spark bundle of {@code hudiVersion} ({@code 0.15.0} or {@code 1.1.1}). */
+  static HudiSpark locate(String hudiVersion) {
+    Path dir = Path.of(System.getProperty(DIR_PROPERTY, "../hudi-spark-oracle/target")).toAbsolutePath().normalize();
+    Path classes = dir.resolve("classes");
+    Path deps = dir.resolve("oracle.classpath");
+    Path bundle = dir.resolve("bundles").resolve("hudi-" + hudiVersion + ".jar");
+    if (!Files.isRegularFile(deps) || !Files.isRegularFile(bundle)
+        || !Files.isRegularFile(classes.resolve("dev/sluice/oracle/SparkOracle.class"))) {
+      throw new AssertionError("The Spark oracle is not built: expected " + deps + ", " + bundle + " and " + classes
+          + ". Build it first: `mvn -B -q -pl hudi-spark-oracle -am compile` from the repository root.");
+    }
+    try {
+      return new HudiSpark(hudiVersion, String.join(File.pathSeparator, classes.toString(),
+          Files.readString(deps, StandardCharsets.UTF_8).trim(), bundle.toString()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The table as {@code spark.read.format("hudi")} with {@code options} returns it: one map per row, by key. */
+  List<Map<String, Object>> read(Path table, String query, Map<String, String> options) {
+    List<String> args = new ArrayList<>(List.of("read", "--table", table.toString(), "--query", query));
+    options.forEach((k, v) -> {
+      args.add("--conf");
+      args.add(k + "=" + v);
+    });
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (String line : run(args)) {
+      if (line.isBlank()) {
+        continue;
+      }
+      try {
+        Map<String, Object> row = new LinkedHashMap<>();
+        JsonNode node = JSON.readTree(line);
+        node.fields().forEachRemaining(e -> row.put(e.getKey(), e.getValue().isNumber() ? e.getValue().numberValue()
+            : e.getValue().asText()));
+        rows.add(row);
+      } catch (IOException e) {
+        throw new AssertionError("bad JSON line from the Spark oracle: " + line, e);
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Writes {@code records} with {@code df.write.format("hudi")}, operation {@code op}, append mode; {@code ddl} is
+   * the Spark schema of the records (e.g. {@code "id STRING, ts BIGINT"}), {@code options} Hudi's write options.
+   */
+  void write(Path table, String op, List<GenericRecord> records, String ddl, Map<String, String> options,
+      Path scratch) {
+    StringBuilder lines = new StringBuilder();
+    for (GenericRecord r : records) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      for (Schema.Field f : r.getSchema().getFields()) {
+        Object v = r.get(f.pos());
+        row.put(f.name(), v instanceof Utf8 || v instanceof CharSequence ? v.toString() : v);
+      }
+      try {
+        lines.append(JSON.writeValueAsString(row)).append('\n');
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    Path input;
+    try {
+      input = Files.createTempFile(scratch, "spark-input", ".json");
+      Files.writeString(input, lines, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<String> args = new ArrayList<>(List.of("write", "--table", table.toString(), "--op", op,
+        "--input", input.toString(), "--schema-ddl", ddl));
+    options.forEach((k, v) -> {
+      args.add("--conf");
+      args.add(k + "=" + v);
+    });
+    run(args);
+  }
+
+  private List<String> run(List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(JAVA_FLAGS);
+    command.add("-cp");
+    command.add(classpath);
+    command.add("dev.sluice.oracle.SparkOracle");
+    command.addAll(args);
+    try {
+      Path err = Files.createTempFile("spark-oracle", ".err");
+      try {
+        Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(10, TimeUnit.MINUTES)) {
+          p.destroyForcibly();
+          throw new AssertionError("the Spark oracle (Hudi " + hudiVersion + ") timed out: " + args);
+        }
+        if (p.exitValue() != 0) {
+          String log = Files.readString(err, StandardCharsets.UTF_8);
+          throw new AssertionError("the Spark oracle (Hudi " + hudiVersion + ") failed (" + p.exitValue() + ") on "
+              + args + ":\n" + log.substring(Math.max(0, log.length() - 6000)));
+        }
+        return out.lines().toList();
+      } finally {
+        Files.deleteIfExists(err);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+}
