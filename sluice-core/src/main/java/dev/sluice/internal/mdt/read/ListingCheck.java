@@ -18,7 +18,9 @@ import java.util.TreeSet;
  * The metadata table's listing against a listing of storage ({@code hudi-cli metadata validate-files}): partitions
  * one side has and the other not, files likewise, and sizes that differ. Storage files of instants still pending on
  * the data table's timeline (a running or failed write, a compaction in progress) are left out: the metadata table
- * lists a write's files only when it commits.
+ * lists a write's files only when it commits. A partition folder on storage without committed data files (left by a
+ * rolled-back write that created it) is not a difference: the metadata table lists partitions that commits wrote to,
+ * and there is nothing in it to read.
  */
 public final class ListingCheck {
   /** What differs. */
@@ -72,11 +74,6 @@ public final class ListingCheck {
     List<Difference> out = new ArrayList<>();
     long files = 0;
     for (String p : all) {
-      if (!inTable.contains(p)) {
-        out.add(new Difference(Kind.MISSING_PARTITION, p, Optional.empty(), Optional.empty(), Optional.empty()));
-      } else if (!onStorage.contains(p)) {
-        out.add(new Difference(Kind.EXTRA_PARTITION, p, Optional.empty(), Optional.empty(), Optional.empty()));
-      }
       Map<String, Long> stored = new TreeMap<>();
       if (onStorage.contains(p)) {
         for (FileInfo f : listing.files(p)) {
@@ -88,6 +85,11 @@ public final class ListingCheck {
       Map<String, Long> listed = new TreeMap<>();
       for (MetadataFile f : tableFiles.getOrDefault(p, List.of())) {
         listed.put(f.name(), f.size());
+      }
+      if (!inTable.contains(p) && !stored.isEmpty()) {
+        out.add(new Difference(Kind.MISSING_PARTITION, p, Optional.empty(), Optional.empty(), Optional.empty()));
+      } else if (!onStorage.contains(p)) {
+        out.add(new Difference(Kind.EXTRA_PARTITION, p, Optional.empty(), Optional.empty(), Optional.empty()));
       }
       TreeSet<String> names = new TreeSet<>(stored.keySet());
       names.addAll(listed.keySet());
