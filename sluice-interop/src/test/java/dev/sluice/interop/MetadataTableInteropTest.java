@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Tables Hudi 0.15's Java client wrote with its metadata table (on by default): inserts, upserts, deletes, a
  * Merge-on-Read compaction, cleans and a rolled-back failed write. Sluice's reader of the metadata table lists what
  * Hudi's own {@code HoodieBackedTableMetadata} lists (HBase's HFile reader, Hudi 0.15's default) and what storage
- * holds, Sluice's queries return the same rows through it as from a storage listing, and they list no data
- * partition.
+ * holds (and, on one table, what Hudi lists with its native HFile reader); Sluice's queries return the same rows
+ * through it as from a storage listing, and list no data partition.
  */
 class MetadataTableInteropTest {
   /** The metadata table on (Hudi's default), one commit retained so that cleans run, updates to log files. */
@@ -76,7 +76,7 @@ class MetadataTableInteropTest {
     batch.write(path, "upsert", SCHEMA, List.of(row("f", 5, "p4", "f")), HUDI);
     batch.run();
     assertTrue(hasCompletedAction(path, "clean"), "a clean ran");
-    checkAgainstHudiAndStorage(path, 4);
+    checkAgainstHudiAndStorage(path, 4, true);
   }
 
   @Test
@@ -115,13 +115,13 @@ class MetadataTableInteropTest {
     assertTrue(hasCompletedAction(path, "rollback"), "Hudi rolled the failed write back");
     assertTrue(hasCompletedAction(path.resolve(".hoodie/metadata"), "rollback"), "and its metadata deltacommit");
     assertFalse(Files.exists(path.resolve(".hoodie/metadata/.hoodie/" + instant + ".deltacommit")));
-    Map<String, GenericRecord> rows = checkAgainstHudiAndStorage(path, 2);
+    Map<String, GenericRecord> rows = checkAgainstHudiAndStorage(path, 2, false);
     assertEquals("a", rows.get("a").get("name").toString());
     assertFalse(rows.containsKey("x"));
   }
 
   /** The listings and rows through the metadata table against Hudi's listing, storage's and a storage-listed query. */
-  private Map<String, GenericRecord> checkAgainstHudiAndStorage(Path path, int dataPartitions) {
+  private Map<String, GenericRecord> checkAgainstHudiAndStorage(Path path, int dataPartitions, boolean nativeReader) {
     Table t = Tables.open(path.toString());
     MetadataTableView m = t.metadataTable();
     assertTrue(m.usedForListings(), m.status());
@@ -133,6 +133,9 @@ class MetadataTableInteropTest {
     }
     assertEquals(dataPartitions, sluice.size(), sluice.toString());
     assertEquals(oracle.metadataListing(path, "hbase"), sluice, "Hudi's HoodieBackedTableMetadata lists the same");
+    if (nativeReader) {
+      assertEquals(oracle.metadataListing(path, "native"), sluice, "and with Hudi's native HFile reader");
+    }
     assertEquals(List.of(), m.validate().differences(), "the metadata table lists what storage holds");
 
     FailingStorage counting = new FailingStorage(new LocalStorage());
