@@ -1,6 +1,7 @@
 package dev.sluice.internal.fsview;
 
 import dev.sluice.storage.FileInfo;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -18,6 +19,13 @@ public interface FileListing {
    * them. Asked once per partition and view family.
    */
   List<FileInfo> files(String partition);
+
+  /**
+   * Fetches the files of {@code partitions} ahead of {@link #files} calls for them, where one request for many is
+   * cheaper than one per partition (the metadata table's batched lookup); listing storage does nothing here.
+   */
+  default void prefetch(Collection<String> partitions) {
+  }
 
   /** Storage list calls made so far (the metadata table's own listings included). */
   long listCalls();

@@ -9,6 +9,7 @@ import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -91,6 +92,11 @@ public final class FileSystemView {
    */
   public List<String> partitions() {
     return shared.listing.partitions();
+  }
+
+  /** Fetches the files of {@code partitions} in one request where the listing can (the metadata table). */
+  public void prefetch(Collection<String> partitions) {
+    shared.listing.prefetch(partitions);
   }
 
   /** Where this view's partitions and files come from: {@code storage} or {@code metadata table}. */

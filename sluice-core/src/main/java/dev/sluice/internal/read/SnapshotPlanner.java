@@ -83,6 +83,7 @@ public final class SnapshotPlanner {
     }
     boolean mergeLogs = tableConfig.type() == TableType.MERGE_ON_READ && options.queryType() == QueryType.SNAPSHOT;
     List<FileSlice> slices = new ArrayList<>();
+    List<String> partitions = new ArrayList<>();
     for (String partition : view.partitions()) {
       if (bound.isPresent()) {
         Map<String, String> values = PartitionValues.parse(partition, tableConfig.partitionFields(),
@@ -91,6 +92,11 @@ public final class SnapshotPlanner {
           continue;
         }
       }
+      partitions.add(partition);
+    }
+    // one batched lookup for the partitions read when listing through the metadata table (a no-op for storage)
+    view.prefetch(partitions);
+    for (String partition : partitions) {
       if (mergeLogs) {
         for (FileSlice s : view.latestMergedSlices(partition)) {
           if (!s.isEmpty()) {

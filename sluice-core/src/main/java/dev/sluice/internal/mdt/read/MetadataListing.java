@@ -4,6 +4,7 @@ import dev.sluice.internal.fsview.FileListing;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.StoragePaths;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,14 +44,27 @@ public final class MetadataListing implements FileListing {
 
   @Override
   public List<FileInfo> files(String partition) {
-    return files.computeIfAbsent(partition, p -> {
-      String dir = StoragePaths.join(basePath, p);
-      List<FileInfo> out = new ArrayList<>();
-      for (MetadataFile f : reader.files(p)) {
-        out.add(new FileInfo(StoragePaths.join(dir, f.name()), f.size(), false, 0));
+    return files.computeIfAbsent(partition, p -> infos(p, reader.files(p)));
+  }
+
+  @Override
+  public void prefetch(Collection<String> partitions) {
+    List<String> missing = partitions.stream().filter(p -> !files.containsKey(p)).toList();
+    if (missing.size() > 1) {
+      Map<String, List<MetadataFile>> found = reader.files(missing);
+      for (String p : missing) {
+        files.putIfAbsent(p, infos(p, found.getOrDefault(p, List.of())));
       }
-      return List.copyOf(out);
-    });
+    }
+  }
+
+  private List<FileInfo> infos(String partition, List<MetadataFile> listed) {
+    String dir = StoragePaths.join(basePath, partition);
+    List<FileInfo> out = new ArrayList<>();
+    for (MetadataFile f : listed) {
+      out.add(new FileInfo(StoragePaths.join(dir, f.name()), f.size(), false, 0));
+    }
+    return List.copyOf(out);
   }
 
   @Override
