@@ -155,6 +155,12 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> HEARTBEAT_TOLERABLE_MISSES = ConfigKey.ofInt("hoodie.client.heartbeat.tolerable.misses",
       2, "LAZY failed-writes policy: a write whose heartbeat is this many intervals old is failed and may be rolled back.");
 
+  // ---- Metadata table (HoodieMetadataConfig) ----
+  /** Whether writers keep Hudi's metadata table ({@code .hoodie/metadata}). */
+  public static final ConfigKey<Boolean> METADATA_ENABLE = ConfigKey.ofBoolean("hoodie.metadata.enable", false,
+      "Keep the metadata table's files partition (true) or remove the metadata table before writing (false, for now the "
+          + "default; Hudi's writers default to true).");
+
   // ---- Cleaning (HoodieCleanConfig) ----
   /** Which file versions the cleaner keeps. */
   public static final ConfigKey<String> CLEANER_POLICY = ConfigKey.ofString("hoodie.cleaner.policy",
@@ -314,7 +320,7 @@ public final class ConfigKeys {
         LOGFILE_DATA_BLOCK_FORMAT, LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY,
         WRITE_CONCURRENCY_MODE, TABLE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
-        HEARTBEAT_TOLERABLE_MISSES,
+        HEARTBEAT_TOLERABLE_MISSES, METADATA_ENABLE,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
         CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,

@@ -10,7 +10,7 @@ import dev.sluice.internal.read.SnapshotPlanner;
 import dev.sluice.internal.schema.Peeked;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.table.MetadataTable;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.schema.TableSchema;
@@ -133,7 +133,8 @@ public final class Table implements AutoCloseable {
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
     TableServices services = TableSettings.services(config);
-    MetadataTable.removeIfPresent(storage, location);
+    // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
+    MetadataTableWriter.prepare(storage, location, TableSettings.commit(config));
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();

@@ -80,6 +80,11 @@ final class TableSettings {
         CommitSettings.from(config));
   }
 
+  /** The commit protocol's options (lock, heartbeats, the metadata table). */
+  static CommitSettings commit(Config config) {
+    return CommitSettings.from(config);
+  }
+
   /** Rollback, savepoint and restore. */
   static TableActions actions(Storage storage, String location, Config config) {
     return new TableActions(storage, location, CommitSettings.from(config));
