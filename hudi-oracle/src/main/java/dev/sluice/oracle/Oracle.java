@@ -26,6 +26,8 @@ public final class Oracle {
       "  bloom    --file PARQUET_PATH [--keys k1,k2,...] [--keys-file F (one key per line)] [--conf k=v ...]",
       "  schema   --table PATH [--conf k=v ...]",
       "  metadata --table PATH [--conf k=v ...]   (rollback, savepoint and restore metadata as Hudi decodes it)",
+      "  mdt-files --table PATH [--reader hbase|native]   (partitions and files as the metadata table lists them)",
+      "  mdt-index --table PATH --keys-file F [--reader hbase|native]   (record-index locations of F's keys)",
       "  compact  --table PATH (--schedule | --run INSTANT) [--conf k=v ...]   (Hudi's scheduler / compactor)",
       "           (--conf on read, inspect and compact commands: Hadoop settings, e.g. fs.s3a.endpoint=..., for",
       "            hdfs:// and s3a:// tables; on write: Hudi write options, also set on the Hadoop configuration)",
@@ -96,6 +98,12 @@ public final class Oracle {
           break;
         case "metadata":
           MetadataCommand.run(Args.parse(rest, Set.of()), out);
+          break;
+        case "mdt-files":
+          MetadataTableCommand.files(Args.parse(rest, Set.of()), out);
+          break;
+        case "mdt-index":
+          MetadataTableCommand.index(Args.parse(rest, Set.of()), out);
           break;
         case "compact":
           CompactCommand.run(Args.parse(rest, Set.of("schedule")), out);

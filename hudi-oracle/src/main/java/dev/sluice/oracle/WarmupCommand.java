@@ -55,6 +55,8 @@ final class WarmupCommand {
         call("timeline", "--table", table);
         call("fsview", "--table", table);
         call("schema", "--table", table);
+        call("mdt-files", "--table", table);
+        call("mdt-files", "--table", table, "--reader", "native");
       }
       // A base file of the first commit: later ones may be empty (the delete) and carry no key range.
       try (Stream<Path> files = Files.walk(dir.resolve("copy_on_write"))) {

@@ -28,6 +28,7 @@ public final class Oracle {
       "usage: Oracle <command> [options]   (Apache Hudi 1.1.1)",
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
       "  timeline --table PATH [--conf k=v ...]",
+      "  mdt-files --table PATH [--conf k=v ...]   (partitions and files as the metadata table lists them)",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -60,6 +61,7 @@ public final class Oracle {
       switch (command) {
         case "read" -> SnapshotRead.run(Args.parse(rest, Set.of("use-metadata")), out);
         case "timeline" -> timeline(Args.parse(rest, Set.of()), out);
+        case "mdt-files" -> MetadataListing.run(Args.parse(rest, Set.of()), out);
         case "warmup" -> warmup(Args.parse(rest, Set.of()), out);
         default -> throw new Args.UsageException("unknown command: " + command);
       }

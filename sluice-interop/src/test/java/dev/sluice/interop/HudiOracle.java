@@ -99,6 +99,33 @@ public final class HudiOracle {
     return new HudiOracle(jvm, newTimeout);
   }
 
+  /**
+   * The table's partitions (relative paths) and each one's files (name to size) as Hudi 0.15's
+   * {@code HoodieBackedTableMetadata} lists them from the metadata table, with HFile reader {@code reader}:
+   * {@code "hbase"} (Hudi 0.15's default) or {@code "native"}. Fails if the metadata table cannot be read.
+   */
+  public Map<String, Map<String, Long>> metadataListing(Path table, String reader) {
+    return parseListing(run(List.of("mdt-files", "--table", table.toString(), "--reader", reader)));
+  }
+
+  /**
+   * As {@link #metadataListing(Path, String)} for the Hudi 1.1.1 oracle ({@link #locateHudi1}), whose only HFile
+   * reader is its own.
+   */
+  public Map<String, Map<String, Long>> metadataListing(Path table) {
+    return parseListing(run(List.of("mdt-files", "--table", table.toString())));
+  }
+
+  private static Map<String, Map<String, Long>> parseListing(List<String> lines) {
+    Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+    for (JsonNode node : jsonLines(lines)) {
+      Map<String, Long> files = new java.util.TreeMap<>();
+      node.get("files").fields().forEachRemaining(e -> files.put(e.getKey(), e.getValue().asLong()));
+      out.put(node.get("partition").asText(), files);
+    }
+    return out;
+  }
+
   /** Initialises an empty Hudi table at {@code table}. */
   public void create(Path table, OracleTableSpec spec, Path workDir) {
     Path schemaFile = writeTemp(workDir, "schema", ".avsc", spec.schema().toString());

@@ -99,7 +99,7 @@ class HudiUpsertsIntoMergeOnReadTest {
       assertEquals(2, logFiles(location.resolve(part)).size(), part + ": the two upserts' log files "
           + logFiles(location.resolve(part)));
     }
-    assertBothHold(location, opened, model, writer + " before Hudi's upsert");
+    model.assertBothHold(oracle, location, opened, writer + " before Hudi's upsert");
     return new Seeded(location, opened, model, rows, inserted, logUpdates, logInstants);
   }
 
@@ -139,7 +139,7 @@ class HudiUpsertsIntoMergeOnReadTest {
     String hudiLog = after.stream().filter(f -> !sluiceLogs.contains(f)).findFirst().orElseThrow();
     assertTrue(logVersion(hudiLog) > sluiceLogs.stream().mapToInt(HudiUpsertsIntoMergeOnReadTest::logVersion).max()
         .orElseThrow(), "Hudi's log version " + hudiLog + " is above Sluice's " + sluiceLogs);
-    assertBothHold(s.location(), s.table(), s.model(), "after Hudi's upsert " + hudi + " (" + routing + ")");
+    s.model().assertBothHold(oracle, s.location(), s.table(), "after Hudi's upsert " + hudi + " (" + routing + ")");
   }
 
   /**
@@ -172,8 +172,8 @@ class HudiUpsertsIntoMergeOnReadTest {
     assertTrue(Files.exists(north.resolve(baseFileOf(north, hudi))), "north's base file rewritten at " + hudi);
     List<GenericRecord> hudiRows = oracle.read(s.location(), "snapshot", Optional.empty());
     List<GenericRecord> sluiceRows = Rows.scan(s.table(), Optional.empty());
-    assertHolds(kept, hudiRows, "Hudi, " + writer + "'s table after Hudi's upsert");
-    assertHolds(kept, sluiceRows, "Sluice, " + writer + "'s table after Hudi's upsert");
+    kept.assertHeldByMerged(hudiRows, "Hudi, " + writer + "'s table after Hudi's upsert");
+    kept.assertHeldByMerged(sluiceRows, "Sluice, " + writer + "'s table after Hudi's upsert");
     Rows.assertSameRows(hudiRows, sluiceRows, "Hudi vs Sluice");
     // the model of every committed write differs exactly in k2, the north key only a log update had changed
     List<String> lost = new ArrayList<>();
@@ -191,28 +191,7 @@ class HudiUpsertsIntoMergeOnReadTest {
         + logFiles(north));
   }
 
-  private static void assertBothHold(Path location, Table table, ExpectedTable model, String when) {
-    List<GenericRecord> hudi = oracle.read(location, "snapshot", Optional.empty());
-    assertHolds(model, hudi, "Hudi, " + when);
-    List<GenericRecord> sluice = Rows.scan(table, Optional.empty());
-    assertHolds(model, sluice, "Sluice, " + when);
-    Rows.assertSameRows(hudi, sluice, "Hudi vs Sluice, " + when);
-  }
 
-  /**
-   * The model's keys, data and commit times (not its base-file-name check: on Merge-on-Read, rows merged from logs
-   * name their file group).
-   */
-  private static void assertHolds(ExpectedTable model, List<GenericRecord> rows, String who) {
-    List<ExpectedTable.Entry> want = model.entries();
-    List<GenericRecord> sorted = Rows.sorted(rows);
-    assertEquals(want.stream().map(e -> e.partition() + "|" + e.recordKey()).toList(), Rows.keys(sorted), who);
-    for (int i = 0; i < want.size(); i++) {
-      String where = who + ", row " + want.get(i).recordKey();
-      assertEquals(want.get(i).data(), Rows.data(sorted.get(i)), where);
-      assertEquals(want.get(i).commitTime(), Rows.text(sorted.get(i), Rows.COMMIT_TIME), where);
-    }
-  }
 
   private static List<String> names(Path partition) {
     try (Stream<Path> s = Files.list(partition)) {

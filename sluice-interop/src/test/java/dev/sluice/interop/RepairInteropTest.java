@@ -1,6 +1,5 @@
 package dev.sluice.interop;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.MergeMode;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
@@ -90,12 +88,12 @@ class RepairInteropTest {
     RepairReport report = table.repair(true);
     assertTrue(report.items().stream().allMatch(RepairItem::fixed), report.items().toString());
     assertTrue(report.items().size() >= 5, report.items().toString());
-    assertBothRead(location, table, model, "after the repair");
+    model.assertBothHold(oracle, location, table, "after the repair");
 
     // Sluice writes on; Hudi reads that too
     model.upsert(List.of(WideRows.update(rows.get(4), 4, 40), WideRows.row("s1", 4, PARTS[0], 41)),
         rs -> table.upsert(rs.iterator()).instantTime());
-    assertBothRead(location, table, model, "after Sluice's upsert into the repaired table");
+    model.assertBothHold(oracle, location, table, "after Sluice's upsert into the repaired table");
     assertTrue(table.repair(false).sound());
 
     // Hudi's writer loads every commit's metadata (the rebuilt one too) and writes on. Small-file routing off: with
@@ -103,30 +101,9 @@ class RepairInteropTest {
     // table (HudiUpsertsIntoMergeOnReadTest), which is not what this test is about.
     model.upsert(List.of(WideRows.update(rows.get(0), 5, 50), WideRows.update(rows.get(5), 5, 55),
         WideRows.row("h1", 5, PARTS[0], 56)), rs -> oracle.write(location, "upsert", WideRows.SCHEMA, rs, HUDI_WRITE));
-    assertBothRead(location, table, model, "after Hudi's upsert into the repaired table");
+    model.assertBothHold(oracle, location, table, "after Hudi's upsert into the repaired table");
     assertTrue(table.repair(false).sound());
   }
 
-  private static void assertBothRead(Path location, Table table, ExpectedTable model, String when) {
-    List<GenericRecord> hudi = oracle.read(location, "snapshot", Optional.empty());
-    assertHolds(model, hudi, "Hudi, " + when);
-    List<GenericRecord> sluice = Rows.scan(table, Optional.empty());
-    assertHolds(model, sluice, "Sluice, " + when);
-    Rows.assertSameRows(hudi, sluice, "Hudi vs Sluice, " + when);
-  }
 
-  /**
-   * The model's keys, data and commit times (its file-name check is for base files only: on Merge-on-Read, rows merged
-   * from logs name their file group).
-   */
-  private static void assertHolds(ExpectedTable model, List<GenericRecord> rows, String who) {
-    List<ExpectedTable.Entry> want = model.entries();
-    List<GenericRecord> sorted = Rows.sorted(rows);
-    assertEquals(want.stream().map(e -> e.partition() + "|" + e.recordKey()).toList(), Rows.keys(sorted), who);
-    for (int i = 0; i < want.size(); i++) {
-      assertEquals(want.get(i).data(), Rows.data(sorted.get(i)), who + ", row " + want.get(i).recordKey());
-      assertEquals(want.get(i).commitTime(), Rows.text(sorted.get(i), Rows.COMMIT_TIME), who + ", row "
-          + want.get(i).recordKey());
-    }
-  }
 }
