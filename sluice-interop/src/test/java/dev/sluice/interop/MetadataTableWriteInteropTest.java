@@ -77,7 +77,7 @@ class MetadataTableWriteInteropTest {
     failing.failOn(InterceptedStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.endsWith(".deltacommit")
         && !p.contains("/metadata/"));
     Table broken = Tables.open(failing.storage(), table.toString(), Config.of(ON));
-    assertThrows(SluiceException.class, () -> broken.upsert(TripFixture.trips(0, 30, 3, 5).iterator()));
+    assertThrows(SluiceException.class, () -> broken.upsert(TripFixture.trips(0, 40, 3, 5).iterator()));
     assertHudiListsWhatIsOnDisk(table, "after the rollback of a failed write", "hbase", "native");
 
     t.restore(first);
@@ -121,6 +121,21 @@ class MetadataTableWriteInteropTest {
 
     t.upsert(TripFixture.trips(0, 8, 3, 5).iterator());
     assertHudiListsWhatIsOnDisk(table, "Sluice after Hudi", "hbase", "native");
+
+    // enough deltacommits for Hudi's metadata compaction (hoodie.metadata.compact.max.delta.commits, 10): Hudi's next
+    // write compacts Sluice's log files into a new base file, and Sluice's later writes go to that new slice
+    for (int ts = 6; ts < 14; ts++) {
+      t.upsert(TripFixture.trips(ts, 2, 3, ts).iterator());
+    }
+    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 4, 3, 20), Map.of());
+    List<String> compactions = Files.list(table.resolve(".hoodie/metadata/.hoodie")).map(p -> p.getFileName()
+        .toString()).filter(n -> n.endsWith("001.commit")).toList();
+    assertEquals(1, compactions.size(), "Hudi compacted the metadata table: " + compactions);
+    t.upsert(TripFixture.trips(0, 6, 3, 21).iterator());
+    String compactionTime = compactions.get(0).substring(0, compactions.get(0).indexOf('.'));
+    assertTrue(Files.list(table.resolve(".hoodie/metadata/files")).anyMatch(p -> p.getFileName().toString()
+        .startsWith(".files-0000-0_" + compactionTime + ".log.")), "Sluice writes to the compacted slice");
+    assertHudiListsWhatIsOnDisk(table, "Sluice after Hudi's metadata compaction", "hbase", "native");
   }
 
   private static Map<String, String> withOn(Map<String, String> more) {
