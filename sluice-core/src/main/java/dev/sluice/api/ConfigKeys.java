@@ -160,6 +160,10 @@ public final class ConfigKeys {
   public static final ConfigKey<Boolean> METADATA_ENABLE = ConfigKey.ofBoolean("hoodie.metadata.enable", false,
       "Keep the metadata table's files partition (true) or remove the metadata table before writing (false, for now the "
           + "default; Hudi's writers default to true).");
+  /** Metadata deltacommits after which the metadata table is compacted. */
+  public static final ConfigKey<Integer> METADATA_COMPACT_MAX_DELTA_COMMITS = ConfigKey.ofInt(
+      "hoodie.metadata.compact.max.delta.commits", 10, "The metadata table is compacted (<instant>001) before a write "
+          + "once this many of its deltacommits followed its last compaction and no older data-table instant is pending.");
 
   // ---- Cleaning (HoodieCleanConfig) ----
   /** Which file versions the cleaner keeps. */
@@ -320,7 +324,7 @@ public final class ConfigKeys {
         LOGFILE_DATA_BLOCK_FORMAT, LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY,
         WRITE_CONCURRENCY_MODE, TABLE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
-        HEARTBEAT_TOLERABLE_MISSES, METADATA_ENABLE,
+        HEARTBEAT_TOLERABLE_MISSES, METADATA_ENABLE, METADATA_COMPACT_MAX_DELTA_COMMITS,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
         CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,

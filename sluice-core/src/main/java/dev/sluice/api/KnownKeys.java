@@ -54,8 +54,6 @@ public final class KnownKeys {
       new Ignored("hoodie.datasource.write.table.name", "the table name is the table's (hoodie.table.name)"),
       new Ignored("hoodie.datasource.write.operation", "the command (insert, upsert, ...) or the Table method chooses"),
       new Ignored("hoodie.base.path", "the table's location is given to the command or to Tables.open"),
-      new Ignored("hoodie.metadata.enable", "Sluice does not maintain the metadata table; it removes one it finds, as "
-          + "a Hudi writer with hoodie.metadata.enable=false does"),
       new Ignored("hoodie.upsert.shuffle.parallelism", "a Spark shuffle setting; Sluice's is sluice.write.parallelism"),
       new Ignored("hoodie.insert.shuffle.parallelism", "a Spark shuffle setting; Sluice's is sluice.write.parallelism"),
       new Ignored("hoodie.bulkinsert.shuffle.parallelism", "a Spark shuffle setting; Sluice's is "

@@ -2,6 +2,7 @@ package dev.sluice.api;
 
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.compact.Compaction;
+import dev.sluice.internal.compact.MetadataCompactionPlans;
 import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.archive.ArchiveResult;
 import dev.sluice.internal.error.Errors;
@@ -134,7 +135,8 @@ public final class Table implements AutoCloseable {
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
     TableServices services = TableSettings.services(config);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
-    MetadataTableWriter.prepare(storage, location, TableSettings.commit(config));
+    MetadataTableWriter.prepare(storage, location, TableSettings.commit(config),
+        Optional.of(new MetadataCompactionPlans()));
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();

@@ -138,6 +138,23 @@ class MetadataTableWriteInteropTest {
     assertHudiListsWhatIsOnDisk(table, "Sluice after Hudi's metadata compaction", "hbase", "native");
   }
 
+  @Test
+  void sluicesMetadataCompactionAndArchivalAreReadByHudi() throws IOException {
+    Path table = dir.resolve("compacted");
+    Table t = create(table, TableType.COPY_ON_WRITE, Map.of("hoodie.metadata.compact.max.delta.commits", "3",
+        "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3", "hoodie.cleaner.commits.retained", "1"));
+    for (int ts = 1; ts <= 7; ts++) {
+      t.upsert(TripFixture.trips(ts * 3, 8, 2, ts).iterator());
+    }
+    assertTrue(Files.list(table.resolve(".hoodie/metadata/.hoodie")).anyMatch(p -> p.getFileName().toString()
+        .endsWith("001.commit")), "Sluice compacted the metadata table");
+    assertTrue(Files.list(table.resolve(".hoodie/archived")).findAny().isPresent(), "the data table archived");
+    assertHudiListsWhatIsOnDisk(table, "after Sluice's metadata compactions and archival", "hbase", "native");
+    // Hudi's writer reads Sluice's compacted base file and the logs after it
+    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 5, 2, 30), Map.of());
+    assertHudiListsWhatIsOnDisk(table, "Hudi's write after them", "hbase");
+  }
+
   private static Map<String, String> withOn(Map<String, String> more) {
     Map<String, String> m = new HashMap<>(ON);
     m.putAll(more);

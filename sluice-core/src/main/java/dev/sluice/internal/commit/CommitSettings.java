@@ -21,10 +21,12 @@ import dev.sluice.api.ConfigKeys;
  * @param heartbeatTolerableMisses {@link ConfigKeys#HEARTBEAT_TOLERABLE_MISSES}
  * @param metadataEnabled {@link ConfigKeys#METADATA_ENABLE}: every action keeps the metadata table (its mirror commit
  *     is part of the publish), or removes it
+ * @param metadataCompactMaxDeltaCommits {@link ConfigKeys#METADATA_COMPACT_MAX_DELTA_COMMITS}
  */
 public record CommitSettings(String concurrencyMode, String failedWritesPolicy, String lockProvider,
     String lockFilesystemPath, int lockFilesystemExpireMinutes, long lockWaitMillis, long lockRetryMillis,
-    long heartbeatIntervalMillis, int heartbeatTolerableMisses, boolean metadataEnabled) {
+    long heartbeatIntervalMillis, int heartbeatTolerableMisses, boolean metadataEnabled,
+    int metadataCompactMaxDeltaCommits) {
 
   /** The commit options in {@code config}. */
   public static CommitSettings from(Config config) {
@@ -32,7 +34,8 @@ public record CommitSettings(String concurrencyMode, String failedWritesPolicy, 
         config.get(ConfigKeys.LOCK_PROVIDER), config.get(ConfigKeys.LOCK_FILESYSTEM_PATH),
         config.get(ConfigKeys.LOCK_FILESYSTEM_EXPIRE), config.get(ConfigKeys.LOCK_WAIT_TIME_MS),
         config.get(ConfigKeys.LOCK_RETRY_WAIT_MS), config.get(ConfigKeys.HEARTBEAT_INTERVAL_MS),
-        config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES), config.get(ConfigKeys.METADATA_ENABLE));
+        config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES), config.get(ConfigKeys.METADATA_ENABLE),
+        config.get(ConfigKeys.METADATA_COMPACT_MAX_DELTA_COMMITS));
   }
 
   /** The defaults (a single writer). */

@@ -2,8 +2,6 @@ package dev.sluice.internal.mdt.write;
 
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileNames;
-import dev.sluice.internal.hfile.HFileWriter;
-import dev.sluice.internal.hfile.HFileWriterOptions;
 import dev.sluice.internal.log.AppendResult;
 import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.mdt.FileEntry;
@@ -22,21 +20,13 @@ import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.timeline.WriteOperationType;
 import dev.sluice.internal.timeline.WriteStat;
 import dev.sluice.internal.util.KillPoints;
-import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 
 /**
  * Creates the metadata table with its {@code files} partition from a listing, as Hudi 0.15's
@@ -85,8 +75,8 @@ final class Bootstrap {
     }
     String baseName = MetadataTableWriter.FILE_ID + "_" + MetadataTableWriter.WRITE_TOKEN + "_" + init + ".hfile";
     String basePathOfFile = StoragePaths.join(filesDir, baseName);
-    writeBaseFile(basePathOfFile, records);
-    long size = size(basePathOfFile);
+    BaseHFile.write(storage, basePathOfFile, records);
+    long size = BaseHFile.size(storage, basePathOfFile);
     WriteStat stat = WriteStat.builder().fileId(MetadataTableWriter.FILE_ID).path(files + "/" + baseName)
         .prevCommit(WriteStat.NULL_COMMIT).partitionPath(files).numWrites(records.size()).numInserts(records.size())
         .totalWriteBytes(size).fileSizeInBytes(size).build();
@@ -129,49 +119,5 @@ final class Bootstrap {
     });
     out.add(FilesRecord.partitionList(partitions));
     return out;
-  }
-
-  /**
-   * Writes the base HFile: one cell per record in key order, the value the record's Avro binary with an empty key
-   * (the row holds it), file info {@code schema} and the key range. Hudi also writes a bloom filter of the keys,
-   * which no metadata-table reader uses.
-   */
-  private void writeBaseFile(String path, List<FilesRecord> records) {
-    TreeMap<String, byte[]> cells = new TreeMap<>((a, b) -> java.util.Arrays.compareUnsigned(
-        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8)));
-    GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(MetadataRecords.storedSchema());
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    BinaryEncoder encoder = null;
-    for (FilesRecord r : records) {
-      GenericRecord avro = MetadataRecords.toAvro(r);
-      avro.put(MetadataRecords.KEY, "");
-      bytes.reset();
-      encoder = EncoderFactory.get().binaryEncoder(bytes, encoder);
-      try {
-        writer.write(avro, encoder);
-        encoder.flush();
-      } catch (IOException e) {
-        throw Errors.internal("encoding a metadata record failed", e);
-      }
-      cells.put(r.key(), bytes.toByteArray());
-    }
-    KillPoints.reach("metadata.basefile.before");
-    try (HFileWriter w = HFileWriter.create(storage, path, HFileWriterOptions.defaults())) {
-      w.fileInfo("schema", MetadataRecords.storedSchema().toString().getBytes(StandardCharsets.UTF_8));
-      if (!cells.isEmpty()) {
-        w.fileInfo("minRecordKey", cells.firstKey().getBytes(StandardCharsets.UTF_8));
-        w.fileInfo("maxRecordKey", cells.lastKey().getBytes(StandardCharsets.UTF_8));
-      }
-      cells.forEach(w::append);
-    }
-  }
-
-  private long size(String path) {
-    try {
-      return storage.info(path).map(FileInfo::length).orElseThrow(() -> Errors.storage("find the file just written",
-          path, new IOException("missing")));
-    } catch (IOException e) {
-      throw Errors.storage("check the size of", path, e);
-    }
   }
 }

@@ -89,15 +89,54 @@ public final class MetadataTableWriter {
    * table lock only when there is something to do. Not for a caller that holds the lock already.
    */
   public static void prepare(Storage storage, String basePath, CommitSettings settings) {
+    prepare(storage, basePath, settings, Optional.empty());
+  }
+
+  /**
+   * As {@link #prepare(Storage, String, CommitSettings)}, then, with {@code compaction} given, the metadata table's
+   * compaction if it is due ({@link #compactIfDue}), as Hudi runs its metadata table services before a write.
+   */
+  public static void prepare(Storage storage, String basePath, CommitSettings settings,
+      Optional<CompactionRecorder> compaction) {
     if (!settings.metadataEnabled()) {
       // as before the metadata table was kept: removed without the lock, config first
       MetadataTable.removeIfPresent(storage, basePath);
       return;
     }
     MetadataTableWriter writer = of(storage, basePath);
-    if (writer.needsPrepare(true)) {
-      InstantLifecycle.of(storage, basePath, settings).locked("prepare the metadata table", () -> writer.prepare(true));
+    int max = settings.metadataCompactMaxDeltaCommits();
+    if (writer.needsPrepare(true) || compaction.isPresent() && writer.compactionDue(max).isPresent()) {
+      InstantLifecycle.of(storage, basePath, settings).locked("prepare the metadata table", () -> {
+        if (writer.prepare(true) && compaction.isPresent()) {
+          writer.compactIfDue(max, compaction.get());
+        }
+        return null;
+      });
     }
+  }
+
+  /** The instant of the metadata compaction due now, if one is ({@link FilesCompaction#due}). */
+  Optional<String> compactionDue(int maxDeltaCommits) {
+    Timeline tl = mdt.load();
+    if (tl.lastCompleted().isEmpty()) {
+      return Optional.empty();
+    }
+    return new FilesCompaction(storage, filesDir, mdt).due(tl, new TimelineStore(storage, basePath).load(),
+        maxDeltaCommits);
+  }
+
+  /**
+   * Compacts the {@code files} partition if due: an unfinished earlier compaction is rolled back first. Run under the
+   * table lock, before an action. Returns the compaction's instant.
+   */
+  public Optional<String> compactIfDue(int maxDeltaCommits, CompactionRecorder recorder) {
+    FilesCompaction compaction = new FilesCompaction(storage, filesDir, mdt);
+    if (!isAvailable() || !compaction.rollbackPending(mdt.load())) {
+      return Optional.empty();
+    }
+    Optional<String> due = compactionDue(maxDeltaCommits);
+    due.ifPresent(time -> compaction.run(time, recorder));
+    return due;
   }
 
   /**

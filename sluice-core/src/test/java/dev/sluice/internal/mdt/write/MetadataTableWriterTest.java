@@ -252,6 +252,40 @@ class MetadataTableWriterTest {
   }
 
   @Test
+  void metadataCompactionAfterMaxDeltaCommitsThenTheDataTableArchivesUpToIt() throws IOException {
+    // no cleaning: every metadata deltacommit is a write's
+    Table t = create(TableType.COPY_ON_WRITE, withOn(Map.of("hoodie.metadata.compact.max.delta.commits", "5",
+        "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3", "hoodie.clean.automatic", "false",
+        "hoodie.cleaner.commits.retained", "1")));
+    List<String> commits = new java.util.ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      commits.add(t.upsert(trips(0, 6, 2, i).iterator()).instantTime());
+    }
+    // init + 4 mirrors: the next write compacts first, at the latest deltacommit + 001
+    Timeline before = mdtTimeline();
+    String latest = before.filter(i -> i.action() == Action.DELTACOMMIT && i.isCompleted()).lastInstant().orElseThrow()
+        .time();
+    assertTrue(dtTimeline().isCompleted(commits.get(0)), "nothing archived before the metadata compaction");
+    t.upsert(trips(0, 6, 2, 9).iterator());
+    Timeline after = mdtTimeline();
+    assertTrue(after.isCompleted(latest + "001"), after.toString());
+    Path base = dir.resolve(".hoodie/metadata/files/files-0000-0_0-0-0_" + latest + "001.hfile");
+    assertTrue(Files.exists(base));
+    CommitMetadata md = CommitMetadata.fromJson(Files.readAllBytes(dir.resolve(".hoodie/metadata/.hoodie/" + latest
+        + "001.commit")));
+    assertTrue(md.compacted());
+    assertEquals(WriteOperationType.COMPACT, md.operationType());
+    // the next deltacommit went to the new slice, and the merged view is unchanged by the compaction
+    assertTrue(Files.exists(dir.resolve(".hoodie/metadata/files/.files-0000-0_" + latest + "001.log.1_0-0-0")));
+    assertEquals(realListing(), mdtListing());
+    // the archival gate opened up to the compaction, not past it
+    Timeline dt = dtTimeline();
+    assertFalse(dt.isCompleted(commits.get(0)), "archived once the metadata table was compacted: " + dt);
+    assertTrue(dt.completed().instants().stream().allMatch(i -> i.time().compareTo(latest) >= 0
+        || i.action() != Action.COMMIT), "nothing at or after the compaction archived: " + dt);
+  }
+
+  @Test
   void offRemovesTheMetadataTableAsBefore() {
     Table t = create(TableType.COPY_ON_WRITE, ON);
     t.insert(trips(0, 10, 2, 1).iterator());
