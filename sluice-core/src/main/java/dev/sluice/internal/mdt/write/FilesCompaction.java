@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The metadata table's compaction as Hudi 0.15 runs it before a write ({@code compactIfNecessary}): at
@@ -44,8 +45,11 @@ final class FilesCompaction {
     this.mdt = mdt;
   }
 
-  /** The compaction instant if one is due now by {@code maxDeltaCommits} and the data table's timeline {@code dt}. */
-  Optional<String> due(Timeline tl, Timeline dt, int maxDeltaCommits) {
+  /**
+   * The compaction instant if one is due now by {@code maxDeltaCommits}, the metadata timeline {@code tl} and the data
+   * table's timeline.
+   */
+  Optional<String> due(Timeline tl, Supplier<Timeline> dataTimeline, int maxDeltaCommits) {
     if (!tl.filter(i -> i.action() == Action.COMPACTION && !i.isCompleted()).isEmpty()) {
       return Optional.empty();
     }
@@ -57,7 +61,8 @@ final class FilesCompaction {
       return Optional.empty();
     }
     String latest = since.get(since.size() - 1).time();
-    boolean olderPending = dt.instants().stream().anyMatch(i -> !i.isCompleted() && i.time().compareTo(latest) <= 0);
+    // the data table's timeline is listed only when the count says a compaction may be due
+    boolean olderPending = dataTimeline.get().instants().stream().anyMatch(i -> !i.isCompleted() && i.time().compareTo(latest) <= 0);
     String time = latest + SUFFIX;
     if (olderPending || tl.contains(time)) {
       return Optional.empty();

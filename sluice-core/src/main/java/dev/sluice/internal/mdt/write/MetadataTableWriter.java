@@ -76,7 +76,7 @@ public final class MetadataTableWriter {
     this.basePath = basePath;
     this.mdtBase = TableLayout.metadataTableFolder(basePath);
     this.filesDir = StoragePaths.join(mdtBase, MetadataPartition.FILES.path());
-    this.mdt = new TimelineStore(storage, mdtBase);
+    this.mdt = new TimelineStore(storage, mdtBase, "metadata.timeline");
   }
 
   /** The writer of the metadata table of the table at {@code basePath}; does no I/O. */
@@ -121,7 +121,7 @@ public final class MetadataTableWriter {
     if (tl.lastCompleted().isEmpty()) {
       return Optional.empty();
     }
-    return new FilesCompaction(storage, filesDir, mdt).due(tl, new TimelineStore(storage, basePath).load(),
+    return new FilesCompaction(storage, filesDir, mdt).due(tl, () -> new TimelineStore(storage, basePath).load(),
         maxDeltaCommits);
   }
 
@@ -342,8 +342,8 @@ public final class MetadataTableWriter {
    * The mirror of the data-table rollback at {@code rollbackTime} of {@code target}: a deltacommit at
    * {@code rollbackTime} with {@code change} (the log files the rollback wrote or kept), then the target's own
    * deltacommit, if the metadata table has one (completed or pending), rolled back at {@code <rollbackTime>006}.
-   * When the target is older than the metadata table's initialization its files were listed by the bootstrap,
-   * not by a deltacommit: the files the rollback deleted become tombstones instead ({@code deletedFiles}).
+   * When the target's files are in a base file (it is older than the metadata table's initialization, or at or
+   * before its latest compaction) the files the rollback deleted become tombstones instead ({@code deletedFiles}).
    */
   public void rollback(String rollbackTime, String target, FilesChange change, Map<String, List<String>> deletedFiles,
       RollbackRecorder recorder) {
@@ -355,8 +355,16 @@ public final class MetadataTableWriter {
         .lastInstant();
     Optional<String> init = tl.filter(i -> i.action() == Action.DELTACOMMIT && i.isCompleted()).firstInstant()
         .map(Instant::time);
-    FilesChange mirrored = targetCommit.isEmpty() && init.isPresent() && target.compareTo(init.get()) < 0
-        ? change.withDeleted(deletedFiles) : change;
+    Optional<String> compacted = tl.filter(i -> i.action() == Action.COMMIT && i.isCompleted()).lastInstant()
+        .map(Instant::time);
+    // the target's files are in a base file (the bootstrap's, or a compaction's that folded its deltacommit in): a
+    // rollback block cannot take them out again, tombstones do (Hudi refuses this case and asks for a restore)
+    boolean inBaseFile = init.map(i -> target.compareTo(i) < 0).orElse(false)
+        || compacted.map(c -> target.compareTo(c) <= 0).orElse(false);
+    if (inBaseFile) {
+      targetCommit = Optional.empty();
+    }
+    FilesChange mirrored = inBaseFile ? change.withDeleted(deletedFiles) : change;
     if (!tl.isCompleted(rollbackTime)) {
       discardPending(tl, rollbackTime);
       deltacommit(rollbackTime, mirrored, WriteOperationType.UPSERT_PREPPED);

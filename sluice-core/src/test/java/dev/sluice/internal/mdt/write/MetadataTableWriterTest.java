@@ -266,7 +266,7 @@ class MetadataTableWriterTest {
     String latest = before.filter(i -> i.action() == Action.DELTACOMMIT && i.isCompleted()).lastInstant().orElseThrow()
         .time();
     assertTrue(dtTimeline().isCompleted(commits.get(0)), "nothing archived before the metadata compaction");
-    t.upsert(trips(0, 6, 2, 9).iterator());
+    String fifth = t.upsert(trips(0, 6, 2, 9).iterator()).instantTime();
     Timeline after = mdtTimeline();
     assertTrue(after.isCompleted(latest + "001"), after.toString());
     Path base = dir.resolve(".hoodie/metadata/files/files-0000-0_0-0-0_" + latest + "001.hfile");
@@ -283,6 +283,18 @@ class MetadataTableWriterTest {
     assertFalse(dt.isCompleted(commits.get(0)), "archived once the metadata table was compacted: " + dt);
     assertTrue(dt.completed().instants().stream().allMatch(i -> i.time().compareTo(latest) >= 0
         || i.action() != Action.COMMIT), "nothing at or after the compaction archived: " + dt);
+
+    // rolling back the commit after the compaction rolls its deltacommit back; the one before it is in the compacted
+    // base file, so its rollback's deleted files become tombstones instead
+    t.rollback(fifth);
+    assertEquals(realListing(), mdtListing());
+    String fourth = commits.get(3);
+    t.rollback(fourth);
+    Instant rollback = dtTimeline().filter(i -> i.action() == Action.ROLLBACK && i.isCompleted()).lastInstant()
+        .orElseThrow();
+    assertTrue(mdtTimeline().isCompleted(rollback.time()));
+    assertFalse(mdtTimeline().contains(rollback.time() + "006"), "a compacted deltacommit is not rolled back");
+    assertEquals(realListing(), mdtListing());
   }
 
   @Test
