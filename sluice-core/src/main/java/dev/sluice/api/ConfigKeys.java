@@ -155,6 +155,18 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> HEARTBEAT_TOLERABLE_MISSES = ConfigKey.ofInt("hoodie.client.heartbeat.tolerable.misses",
       2, "LAZY failed-writes policy: a write whose heartbeat is this many intervals old is failed and may be rolled back.");
 
+  // ---- Metadata table (HoodieMetadataConfig) ----
+  /** Whether writers keep Hudi's metadata table ({@code .hoodie/metadata}). */
+  public static final ConfigKey<Boolean> METADATA_ENABLE = ConfigKey.ofBoolean("hoodie.metadata.enable", false,
+      "true: every action keeps the metadata table (created if missing) and reads list partitions and files through "
+          + "it when it is consistent with the timeline; false: writes remove it, reads list storage. Unset (the "
+          + "default): true for a table that has one (hoodie.table.metadata.partitions lists 'files'), false otherwise; "
+          + "Hudi's writers default to true.");
+  /** Metadata deltacommits after which the metadata table is compacted. */
+  public static final ConfigKey<Integer> METADATA_COMPACT_MAX_DELTA_COMMITS = ConfigKey.ofInt(
+      "hoodie.metadata.compact.max.delta.commits", 10, "The metadata table is compacted (<instant>001) before a write "
+          + "once this many of its deltacommits followed its last compaction and no older data-table instant is pending.");
+
   // ---- Cleaning (HoodieCleanConfig) ----
   /** Which file versions the cleaner keeps. */
   public static final ConfigKey<String> CLEANER_POLICY = ConfigKey.ofString("hoodie.cleaner.policy",
@@ -185,13 +197,6 @@ public final class ConfigKeys {
   public static final ConfigKey<Integer> READ_PARALLELISM = ConfigKey.ofInt("sluice.read.parallelism", 1,
       "Threads a scan reads file slices on (default 1: in plan order). With more, the order across file groups "
           + "is not defined.");
-
-  // ---- Metadata table (HoodieMetadataConfig) ----
-  /** Use the table's metadata table ({@code .hoodie/metadata}) for partition and file listings. */
-  public static final ConfigKey<Boolean> METADATA_ENABLE = ConfigKey.ofBoolean("hoodie.metadata.enable", true,
-      "Reads list partitions and files through the table's metadata table when hoodie.table.metadata.partitions "
-          + "lists 'files' and the metadata table is consistent with the timeline (default true, as Hudi's writer); "
-          + "false, or a missing or stale metadata table: list storage.");
 
   // ---- Incremental queries (DataSourceReadOptions) ----
   /** Incremental queries over archived or cleaned commits: scan the whole table instead of failing. */
@@ -321,10 +326,10 @@ public final class ConfigKeys {
         LOGFILE_DATA_BLOCK_FORMAT, LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY,
         WRITE_CONCURRENCY_MODE, TABLE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
-        HEARTBEAT_TOLERABLE_MISSES,
+        HEARTBEAT_TOLERABLE_MISSES, METADATA_ENABLE, METADATA_COMPACT_MAX_DELTA_COMMITS,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
-        CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, METADATA_ENABLE, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,
+        CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,
         KEEP_MAX_COMMITS,
         COMMITS_ARCHIVAL_BATCH,
         COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,

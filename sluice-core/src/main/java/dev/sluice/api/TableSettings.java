@@ -67,6 +67,19 @@ final class TableSettings {
     return options.with(ConfigKeys.WRITE_CONCURRENCY_MODE.name(), mode.name());
   }
 
+  /**
+   * {@code options} with {@code hoodie.metadata.enable} decided for {@code table} when the caller left it unset: on
+   * for a table that has a metadata table ({@code hoodie.table.metadata.partitions} lists {@code files}), so a write
+   * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked).
+   */
+  static Config withMetadataDefault(Config options, TableConfig table) {
+    if (options.isSet(ConfigKeys.METADATA_ENABLE)) {
+      return options;
+    }
+    boolean present = table.metadataPartitions().contains("files");
+    return options.with(ConfigKeys.METADATA_ENABLE.name(), Boolean.toString(present));
+  }
+
   /** The post-commit services of a write; checks their settings (clean, archive, compaction, in that order). */
   static TableServices services(Config config) {
     return TableServices.of(CleanSettings.from(config), ArchiveSettings.from(config), CompactionSettings.from(config),
@@ -78,6 +91,11 @@ final class TableSettings {
       Config config) {
     return WriteSetup.of(storage, location, tableConfig, userSchema, WriteSettings.from(config),
         CommitSettings.from(config));
+  }
+
+  /** The commit protocol's options (lock, heartbeats, the metadata table). */
+  static CommitSettings commit(Config config) {
+    return CommitSettings.from(config);
   }
 
   /** Rollback, savepoint and restore. */

@@ -40,7 +40,8 @@ public final class Tables {
       throw Errors.unsupported("Hudi table version " + tc.tableVersion() + " (at " + base + ")",
           "Sluice reads and writes table version 6 (Hudi 0.14/0.15); upgrade or downgrade the table with Hudi.");
     }
-    return new Table(storage, base, TableSettings.withTableConcurrencyMode(options, tc, base));
+    return new Table(storage, base, TableSettings.withMetadataDefault(TableSettings.withTableConcurrencyMode(options,
+        tc, base), tc));
   }
 
   /** Creates a table; fails if one exists at {@code location}. */

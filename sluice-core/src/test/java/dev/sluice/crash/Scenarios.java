@@ -20,6 +20,7 @@ import dev.sluice.internal.savepoint.Savepoints;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.api.TableType;
+import dev.sluice.internal.mdt.write.MetadataTableChecks;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
@@ -65,6 +66,8 @@ public final class Scenarios {
         .appending("mor-rollback-failed-appending"));
     out.add(simple("mor-upsert-appending", TableType.MERGE_ON_READ, Map.of("hoodie.parquet.small.file.limit", "0"),
         t -> t.upsert(upsertBatch().iterator())).appending("mor-upsert-appending"));
+    out.add(metadataTable("cow-upsert-mdt", TableType.COPY_ON_WRITE));
+    out.add(metadataTable("mor-upsert-mdt", TableType.MERGE_ON_READ));
     out.add(new CrashScenario("rollback-latest", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
       t.insert(trips(0, 40, 2, 1).iterator());
@@ -322,6 +325,24 @@ public final class Scenarios {
       }
     }
     return problems;
+  }
+
+  /**
+   * An upsert with the metadata table kept ({@code hoodie.metadata.enable=true}) on a table written without it: the
+   * upsert bootstraps the metadata table, then mirrors itself. Whatever point it is killed at, the recovered table's
+   * metadata table lists exactly what is on storage.
+   */
+  private static CrashScenario metadataTable(String name, TableType type) {
+    Map<String, String> without = options(type == TableType.MERGE_ON_READ ? Map.of("hoodie.parquet.small.file.limit",
+        "0") : Map.of());
+    Map<String, String> with = new java.util.HashMap<>(without);
+    with.put("hoodie.metadata.enable", "true");
+    return new CrashScenario(name, Map.copyOf(with), (dir, crashing) -> {
+      Table t = create(dir, type, without);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      return List.of(rows(t));
+    }, t -> t.upsert(upsertBatch().iterator()), false, t -> { }, false, false)
+        .withFinalCheck(t -> MetadataTableChecks.problems(t.storage(), t.location()));
   }
 
   /** The scenario called {@code name}. */

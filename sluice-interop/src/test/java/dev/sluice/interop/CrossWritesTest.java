@@ -227,18 +227,31 @@ class CrossWritesTest {
   }
 
   @Test
-  void sluiceRemovesHudisMetadataTableAndHudiRebuildsIt() {
+  void sluiceKeepsHudisMetadataTableRemovesItWhenToldAndHudiRebuildsIt() {
     Path location = Golden.copy("cow_with_metadata_table", dir.resolve("with_mdt"));
     assertTrue(Files.isDirectory(location.resolve(".hoodie/metadata")));
     assertEquals("files", InteropChecks.hoodieProperties(location).get("hoodie.table.metadata.partitions"));
     ExpectedTable model = new ExpectedTable(r -> r.get("id").toString(), r -> "", false);
     model.seed(HudiOracle.parseRows(Golden.expectedLines("cow_with_metadata_table")));
 
-    Table table = Tables.open(location.toString(), Config.empty());
-    Schema schema = table.schema();
+    // hoodie.metadata.enable unset: a table that has a metadata table keeps it, mirrored at the write's instant
+    Table keeping = Tables.open(location.toString(), Config.empty());
+    Schema schema = keeping.schema();
     model.upsert(List.of(goldenRow(schema, "n1", 100, "one-by-sluice"), goldenRow(schema, "n7", 100, "seven")),
+        rs -> keeping.upsert(rs.iterator()).instantTime());
+    assertEquals("files", InteropChecks.hoodieProperties(location).get("hoodie.table.metadata.partitions"));
+    try {
+      assertEquals(MetadataListingOracleTest.listing(location), oracle.metadataListing(location, "hbase"),
+          "Hudi's metadata table reader lists what is on disk after Sluice's write");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    model.assertHeldBy(oracle.read(location, "snapshot", Optional.empty(), true), "Hudi via the kept metadata table");
+
+    // hoodie.metadata.enable=false: removed as a Hudi writer with the metadata table disabled leaves it
+    Table table = Tables.open(location.toString(), Config.of(Map.of("hoodie.metadata.enable", "false")));
+    model.upsert(List.of(goldenRow(schema, "n3", 150, "three-by-sluice")),
         rs -> table.upsert(rs.iterator()).instantTime());
-    // As a Hudi writer with the metadata table disabled leaves it: folder gone, both partition lists empty.
     assertFalse(Files.exists(location.resolve(".hoodie/metadata")), ".hoodie/metadata is removed");
     Map<String, String> props = InteropChecks.hoodieProperties(location);
     assertEquals("", props.get("hoodie.table.metadata.partitions"), "hoodie.table.metadata.partitions");

@@ -4,6 +4,7 @@ import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -42,9 +43,10 @@ public final class Archiver {
   private final CleanSettings cleanSettings;
   private final TimelineStore store;
   private final InstantLifecycle lifecycle;
+  private final boolean metadataEnabled;
 
   private Archiver(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings,
-      InstantLifecycle lifecycle) {
+      InstantLifecycle lifecycle, boolean metadataEnabled) {
     this.storage = storage;
     this.basePath = basePath;
     settings.checkAgainst(cleanSettings);
@@ -52,6 +54,7 @@ public final class Archiver {
     this.cleanSettings = cleanSettings;
     this.store = new TimelineStore(storage, basePath);
     this.lifecycle = lifecycle;
+    this.metadataEnabled = metadataEnabled;
   }
 
   /**
@@ -62,12 +65,13 @@ public final class Archiver {
   public static Archiver of(Storage storage, String basePath, ArchiveSettings settings, CleanSettings clean,
       CommitSettings commit) {
     InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, commit);
-    return new Archiver(storage, basePath, settings, clean, lifecycle);
+    return new Archiver(storage, basePath, settings, clean, lifecycle, commit.metadataEnabled());
   }
 
   /** An archiver with explicit settings, for a single writer (no lock). */
   public static Archiver of(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings) {
-    return new Archiver(storage, basePath, settings, cleanSettings, InstantLifecycle.withoutLock(storage, basePath, false));
+    return new Archiver(storage, basePath, settings, cleanSettings, InstantLifecycle.withoutLock(storage, basePath, false),
+        false);
   }
 
   /** The instants an archival now would move, in their latest states; writes nothing. */
@@ -98,12 +102,24 @@ public final class Archiver {
     if (chosen.isEmpty()) {
       return ArchiveResult.none();
     }
+    if (metadataEnabled) {
+      // the metadata table's gate: its readers drop log blocks of instants gone from the active timeline, so only
+      // instants already in a compacted metadata base file may go (none before its first compaction)
+      Optional<String> before = MetadataTableWriter.of(storage, basePath).archiveBefore();
+      if (before.isPresent()) {
+        chosen = chosen.stream().filter(i -> i.time().compareTo(before.get()) < 0).toList();
+        if (chosen.isEmpty()) {
+          return ArchiveResult.none();
+        }
+      }
+    } else {
+      MetadataTable.removeIfPresent(storage, basePath);
+    }
     List<StateFile> files = stateFiles(chosen);
     if (files.isEmpty()) {
       // a concurrent archival took them
       return ArchiveResult.none();
     }
-    MetadataTable.removeIfPresent(storage, basePath);
     ZoneId zone = zone();
     List<GenericRecord> entries = new ArrayList<>();
     List<StateFile> archived = new ArrayList<>();

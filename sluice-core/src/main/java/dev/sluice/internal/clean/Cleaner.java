@@ -1,6 +1,8 @@
 package dev.sluice.internal.clean;
 
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.FilesChange;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
@@ -40,13 +42,16 @@ public final class Cleaner {
   private final CleanSettings settings;
   private final TimelineStore store;
   private final InstantLifecycle lifecycle;
+  private final boolean metadataEnabled;
 
-  private Cleaner(Storage storage, String basePath, CleanSettings settings, InstantLifecycle lifecycle) {
+  private Cleaner(Storage storage, String basePath, CleanSettings settings, InstantLifecycle lifecycle,
+      boolean metadataEnabled) {
     this.storage = storage;
     this.basePath = basePath;
     this.settings = settings;
     this.store = new TimelineStore(storage, basePath);
     this.lifecycle = lifecycle;
+    this.metadataEnabled = metadataEnabled;
   }
 
   /**
@@ -56,12 +61,12 @@ public final class Cleaner {
    */
   public static Cleaner of(Storage storage, String basePath, CleanSettings settings, CommitSettings commit) {
     InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, commit);
-    return new Cleaner(storage, basePath, settings, lifecycle);
+    return new Cleaner(storage, basePath, settings, lifecycle, commit.metadataEnabled());
   }
 
   /** A cleaner with explicit settings, for a single writer (no lock). */
   public static Cleaner of(Storage storage, String basePath, CleanSettings settings) {
-    return new Cleaner(storage, basePath, settings, InstantLifecycle.withoutLock(storage, basePath, false));
+    return new Cleaner(storage, basePath, settings, InstantLifecycle.withoutLock(storage, basePath, false), false);
   }
 
   /** The settings in use. */
@@ -125,7 +130,13 @@ public final class Cleaner {
       // Hudi writes no instant for a plan without files
       return Optional.empty();
     }
-    MetadataTable.removeIfPresent(storage, basePath);
+    // under the lock already: the metadata table is made ready (or removed) here, not through prepare(settings)
+    MetadataTableWriter mdt = MetadataTableWriter.of(storage, basePath);
+    if (!metadataEnabled) {
+      MetadataTable.removeIfPresent(storage, basePath);
+    } else if (mdt.needsPrepare(true)) {
+      mdt.prepare(true);
+    }
     ZoneId zone = zone();
     Instant requested = lifecycle.request(Action.CLEAN, () -> InstantTimes.newInstantTime(zone), timeline,
         CleanAvro.encode(plan));
@@ -158,7 +169,12 @@ public final class Cleaner {
     String where = store.pathOf(pending);
     CleanPlan plan = CleanAvro.decodePlan(bytes, basePath, where).orElseThrow(() -> Errors.badTable(where,
         "the clean has no plan", "Delete the pending clean's files from .hoodie; the next clean plans again."));
-    MetadataTable.removeIfPresent(storage, basePath);
+    MetadataTableWriter mdt = MetadataTableWriter.of(storage, basePath);
+    if (!metadataEnabled) {
+      MetadataTable.removeIfPresent(storage, basePath);
+    } else if (mdt.needsPrepare(true)) {
+      lifecycle.locked("prepare the metadata table", () -> mdt.prepare(true));
+    }
     long start = System.nanoTime();
     return lifecycle.run(pending, Publish.SHARED, "complete clean " + pending.time(), new InstantAction<CleanMetadata>() {
       @Override
@@ -175,7 +191,31 @@ public final class Cleaner {
       public byte[] metadata(CleanMetadata md) {
         return CleanAvro.encode(md);
       }
+
+      @Override
+      public void beforePublish(Instant inflight, CleanMetadata md) {
+        if (metadataEnabled) {
+          // a clean publishes without the lock (cleaners of one plan may race); its mirror commit takes it
+          lifecycle.locked("mirror clean " + inflight.time() + " to the metadata table", () -> {
+            mdt.commit(inflight.time(), filesChange(md));
+            return null;
+          });
+        }
+      }
     });
+  }
+
+  /** A clean's change to the metadata table: each partition's deleted files, and the partitions it deleted. */
+  static FilesChange filesChange(CleanMetadata md) {
+    Map<String, List<String>> deleted = new LinkedHashMap<>();
+    List<String> partitions = new ArrayList<>();
+    md.partitionMetadata().forEach((p, stats) -> {
+      deleted.put(p, stats.deletePathPatterns());
+      if (stats.partitionDeleted().orElse(false)) {
+        partitions.add(p);
+      }
+    });
+    return FilesChange.ofClean(deleted, partitions);
   }
 
   /** Deletes what {@code plan} lists (the clean is inflight) and returns the clean's metadata. */

@@ -19,10 +19,14 @@ import dev.sluice.api.ConfigKeys;
  * @param lockRetryMillis {@link ConfigKeys#LOCK_RETRY_WAIT_MS}
  * @param heartbeatIntervalMillis {@link ConfigKeys#HEARTBEAT_INTERVAL_MS}
  * @param heartbeatTolerableMisses {@link ConfigKeys#HEARTBEAT_TOLERABLE_MISSES}
+ * @param metadataEnabled {@link ConfigKeys#METADATA_ENABLE}: every action keeps the metadata table (its mirror commit
+ *     is part of the publish), or removes it
+ * @param metadataCompactMaxDeltaCommits {@link ConfigKeys#METADATA_COMPACT_MAX_DELTA_COMMITS}
  */
 public record CommitSettings(String concurrencyMode, String failedWritesPolicy, String lockProvider,
     String lockFilesystemPath, int lockFilesystemExpireMinutes, long lockWaitMillis, long lockRetryMillis,
-    long heartbeatIntervalMillis, int heartbeatTolerableMisses) {
+    long heartbeatIntervalMillis, int heartbeatTolerableMisses, boolean metadataEnabled,
+    int metadataCompactMaxDeltaCommits) {
 
   /** The commit options in {@code config}. */
   public static CommitSettings from(Config config) {
@@ -30,7 +34,8 @@ public record CommitSettings(String concurrencyMode, String failedWritesPolicy, 
         config.get(ConfigKeys.LOCK_PROVIDER), config.get(ConfigKeys.LOCK_FILESYSTEM_PATH),
         config.get(ConfigKeys.LOCK_FILESYSTEM_EXPIRE), config.get(ConfigKeys.LOCK_WAIT_TIME_MS),
         config.get(ConfigKeys.LOCK_RETRY_WAIT_MS), config.get(ConfigKeys.HEARTBEAT_INTERVAL_MS),
-        config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES));
+        config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES), config.get(ConfigKeys.METADATA_ENABLE),
+        config.get(ConfigKeys.METADATA_COMPACT_MAX_DELTA_COMMITS));
   }
 
   /** The defaults (a single writer). */

@@ -5,6 +5,7 @@ import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.api.TableType;
@@ -81,7 +82,10 @@ public final class Compaction {
    */
   public CompactionResult run(String instantTime) {
     requireMergeOnRead("Running compaction " + instantTime);
-    return new CompactionExecutor(storage, basePath, fileOptions, settings, lifecycle()).run(instantTime);
+    // a compaction changes the file listing too: the metadata table is kept (or, when off, removed) as for a write
+    MetadataTableWriter.prepare(storage, basePath, commit);
+    return new CompactionExecutor(storage, basePath, fileOptions, settings, lifecycle(), commit.metadataEnabled())
+        .run(instantTime);
   }
 
   /** Runs every pending compaction, oldest first, and returns what each did. */

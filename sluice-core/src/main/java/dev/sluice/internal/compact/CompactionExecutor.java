@@ -6,6 +6,8 @@ import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.FilesChange;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -47,15 +49,17 @@ final class CompactionExecutor {
   private final CompactionSettings settings;
   private final InstantLifecycle lifecycle;
   private final TimelineStore store;
+  private final boolean metadataEnabled;
 
   CompactionExecutor(Storage storage, String basePath, Supplier<BaseFileWriterOptions> fileOptions,
-      CompactionSettings settings, InstantLifecycle lifecycle) {
+      CompactionSettings settings, InstantLifecycle lifecycle, boolean metadataEnabled) {
     this.storage = storage;
     this.basePath = basePath;
     this.fileOptions = fileOptions;
     this.settings = settings;
     this.lifecycle = lifecycle;
     this.store = new TimelineStore(storage, basePath);
+    this.metadataEnabled = metadataEnabled;
   }
 
   /**
@@ -99,6 +103,13 @@ final class CompactionExecutor {
           @Override
           public byte[] metadata(CommitMetadata result) {
             return result.toJson();
+          }
+
+          @Override
+          public void beforePublish(Instant inflight, CommitMetadata result) {
+            if (metadataEnabled) {
+              MetadataTableWriter.of(storage, basePath).commit(time, FilesChange.ofCommit(result));
+            }
           }
         });
     return new CompactionResult(time, md);

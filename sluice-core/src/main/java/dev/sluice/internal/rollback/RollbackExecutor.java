@@ -4,6 +4,9 @@ import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.FilesChange;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.log.AppendResult;
 import dev.sluice.internal.log.CommandBlock;
@@ -25,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Carries out a rollback plan in Hudi 0.15's order ({@code BaseRollbackActionExecutor}): requested → inflight;
@@ -55,9 +59,53 @@ final class RollbackExecutor {
     long start = System.currentTimeMillis();
     String ts = plan.instantToRollback().commitTime();
     RollbackMetadata md = lifecycle.run(rollback, publish ? Publish.DIRECT : Publish.NEVER, "roll back instant " + ts,
-        InstantAction.of(inflight -> carryOut(rollback, plan, target, publish, start), RollbackMetadata::toAvroBytes));
+        new InstantAction<RollbackMetadata>() {
+          @Override
+          public RollbackMetadata execute(Instant inflight) {
+            return carryOut(rollback, plan, target, publish, start);
+          }
+
+          @Override
+          public byte[] metadata(RollbackMetadata result) {
+            return result.toAvroBytes();
+          }
+
+          @Override
+          public void beforePublish(Instant inflight, RollbackMetadata result) {
+            mirror(inflight.time(), ts, result);
+          }
+        });
     new Markers(storage, basePath, rollback.time()).deleteAll();
     return md;
+  }
+
+  /**
+   * The rollback's mirror in the metadata table, when the table has one (the caller holds the lock): the log files
+   * the rollback wrote command blocks to and the rolled-back instant's log files beside them (Hudi's
+   * {@code processRollbackMetadata}); then the rolled-back instant's own metadata deltacommit is rolled back.
+   */
+  private void mirror(String rollbackTime, String target, RollbackMetadata md) {
+    try {
+      if (storage.info(TableLayout.metadataTableFolder(basePath)).isEmpty()) {
+        return;
+      }
+    } catch (IOException e) {
+      throw Errors.storage("check for the metadata table at", TableLayout.metadataTableFolder(basePath), e);
+    }
+    Map<String, Map<String, Long>> added = new TreeMap<>();
+    Map<String, List<String>> deleted = new TreeMap<>();
+    for (PartitionRollback p : md.partitionMetadata().values()) {
+      if (!p.rollbackLogFiles().isEmpty()) {
+        Map<String, Long> files = added.computeIfAbsent(p.partitionPath(), k -> new TreeMap<>());
+        p.rollbackLogFiles().forEach((path, size) -> files.merge(StoragePaths.name(path), size, Math::max));
+        p.logFilesFromFailedCommit().forEach((path, size) -> files.merge(StoragePaths.name(path), size, Math::max));
+      }
+      if (!p.successDeleteFiles().isEmpty()) {
+        deleted.put(p.partitionPath(), p.successDeleteFiles());
+      }
+    }
+    MetadataTableWriter.of(storage, basePath).rollback(rollbackTime, target, FilesChange.ofAdded(added), deleted,
+        new MetadataRollbackRecorder());
   }
 
   /** The rollback's work, with its instant inflight: everything but the publish and the markers' removal. */

@@ -4,6 +4,9 @@ import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.table.TableLayout;
+import java.io.IOException;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
@@ -72,13 +75,41 @@ public final class Restores {
     }
     RestorePlan planned = plan;
     RestoreMetadata md = lifecycle.run(restore, Publish.DIRECT, "restore to " + savepointTime,
-        InstantAction.of(inflight -> rollBackAll(inflight, planned, start), RestoreMetadata::toAvroBytes));
+        new InstantAction<RestoreMetadata>() {
+          @Override
+          public RestoreMetadata execute(Instant inflight) {
+            return rollBackAll(inflight, planned, start);
+          }
+
+          @Override
+          public byte[] metadata(RestoreMetadata result) {
+            return result.toAvroBytes();
+          }
+
+          @Override
+          public void beforePublish(Instant inflight, RestoreMetadata result) {
+            // the rollbacks inside a restore are not mirrored one by one: the metadata table is re-synced with a
+            // listing at the restore's instant (the caller holds the lock)
+            if (metadataTablePresent()) {
+              MetadataTableWriter.of(storage, basePath).restore(inflight.time());
+            }
+          }
+        });
     // pending or completed rollbacks after the savepoint would otherwise look unfinished or refer to deleted instants
     for (Instant r : store.load().filter(i -> i.action() == Action.ROLLBACK
         && InstantTimes.isBefore(savepointTime, i.time())).instants()) {
       store.deleteInstantFiles(new Instant(r.time(), Action.ROLLBACK, State.COMPLETED));
     }
     return md;
+  }
+
+  private boolean metadataTablePresent() {
+    String folder = TableLayout.metadataTableFolder(basePath);
+    try {
+      return storage.info(folder).isPresent();
+    } catch (IOException e) {
+      throw Errors.storage("check for the metadata table at", folder, e);
+    }
   }
 
   /** Rolls back every instant of {@code plan} still on the timeline (the restore is inflight); the restore's metadata. */

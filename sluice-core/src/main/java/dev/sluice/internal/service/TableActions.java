@@ -7,6 +7,8 @@ import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.commit.LiveWriters;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.repair.Repairer;
 import dev.sluice.internal.rollback.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -43,6 +45,7 @@ public final class TableActions {
    */
   public RollbackMetadata rollback(String instantTime) {
     Heartbeats hb = Heartbeats.of(storage, basePath, settings);
+    MetadataTableWriter.prepare(storage, basePath, settings);
     return lifecycle().locked("roll back instant " + instantTime, () -> {
       Optional<String> who = hb.liveOwner(instantTime);
       if (who.isPresent() && new TimelineStore(storage, basePath).load().inflightWrites().stream()
@@ -83,6 +86,7 @@ public final class TableActions {
 
   /** Restores the table to a savepoint. */
   public RestoreMetadata restore(String savepointTime) {
+    MetadataTableWriter.prepare(storage, basePath, settings);
     return lifecycle().locked("restore to " + savepointTime, () -> new Restores(storage, basePath).restore(savepointTime));
   }
 
@@ -101,6 +105,9 @@ public final class TableActions {
     if (!apply) {
       return Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), false);
     }
+    // a repair rewrites and deletes files outside the actions the metadata table mirrors: it goes (a later write
+    // with hoodie.metadata.enable=true bootstraps it again from a listing)
+    MetadataTable.removeIfPresent(storage, basePath);
     return lifecycle().locked("repair", () -> Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), true));
   }
 

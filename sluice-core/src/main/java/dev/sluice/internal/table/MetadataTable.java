@@ -5,8 +5,9 @@ import dev.sluice.storage.Storage;
 import java.io.IOException;
 
 /**
- * The metadata table ({@code .hoodie/metadata}), which Sluice does not maintain. A table that has one must lose
- * it before Sluice writes, or Hudi readers and writers would trust a stale file listing.
+ * Removing the metadata table ({@code .hoodie/metadata}): what a writer with {@code hoodie.metadata.enable=false}
+ * does, and the fall-back wherever it cannot be kept, since Hudi readers and writers would trust a stale file
+ * listing. Keeping it is {@code mdt.write.MetadataTableWriter}'s.
  */
 public final class MetadataTable {
   private MetadataTable() {

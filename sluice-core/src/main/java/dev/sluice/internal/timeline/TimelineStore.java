@@ -35,12 +35,22 @@ public final class TimelineStore {
   private final Storage storage;
   private final String basePath;
   private final String metaPath;
+  private final String killPointPrefix;
 
   /** A store for the table at {@code basePath}; does no I/O. */
   public TimelineStore(Storage storage, String basePath) {
+    this(storage, basePath, "timeline");
+  }
+
+  /**
+   * A store whose kill points are named {@code <killPointPrefix>.<action>.<state>...}: the metadata table's timeline
+   * uses its own, so that the crash harness tells its completions from the data table's commit point.
+   */
+  public TimelineStore(Storage storage, String basePath, String killPointPrefix) {
     this.storage = storage;
     this.basePath = basePath;
     this.metaPath = TableLayout.metaFolder(basePath);
+    this.killPointPrefix = killPointPrefix;
   }
 
   /** The table's base path. */
@@ -232,7 +242,7 @@ public final class TimelineStore {
   /** Deletes one state file of an instant; false if it was not there. */
   public boolean delete(Instant instant) {
     String path = pathOf(instant);
-    KillPoints.reach("timeline.delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
+    KillPoints.reach(killPointPrefix + ".delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
     try {
       return storage.delete(path);
     } catch (IOException e) {
@@ -272,7 +282,7 @@ public final class TimelineStore {
 
   private void publish(Instant target, byte[] content, String verb) {
     String path = pathOf(target);
-    String point = "timeline." + target.action().id() + "." + target.state().name().toLowerCase(Locale.ROOT);
+    String point = killPointPrefix + "." + target.action().id() + "." + target.state().name().toLowerCase(Locale.ROOT);
     KillPoints.reach(point + ".before");
     try {
       storage.createExclusive(path, content);

@@ -9,6 +9,8 @@ import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.LiveWriters;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.FilesChange;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.Action;
@@ -49,6 +51,7 @@ public final class WriteTransaction implements AutoCloseable {
   private final Timeline timeline;
   private final Optional<String> lastCompleted;
   private final Set<String> pendingAtStart;
+  private final boolean metadataEnabled;
   private volatile Timeline seenAtPublish;
   private volatile Timeline afterPublish;
 
@@ -62,6 +65,7 @@ public final class WriteTransaction implements AutoCloseable {
     this.timeline = b.timeline;
     this.lastCompleted = b.lastCompleted;
     this.pendingAtStart = b.pendingAtStart;
+    this.metadataEnabled = b.metadataEnabled;
   }
 
   /** What {@link #begin} found and made. */
@@ -75,6 +79,7 @@ public final class WriteTransaction implements AutoCloseable {
     private Timeline timeline;
     private Optional<String> lastCompleted;
     private Set<String> pendingAtStart;
+    private boolean metadataEnabled;
   }
 
   /** Starts a write of {@code action} on the table at {@code basePath}: rollback of failed writes, then the instant. */
@@ -94,6 +99,7 @@ public final class WriteTransaction implements AutoCloseable {
     b.basePath = basePath;
     b.store = new TimelineStore(storage, basePath);
     b.mode = ConcurrencyMode.of(settings);
+    b.metadataEnabled = settings.metadataEnabled();
     FailedWritesPolicy policy = FailedWritesPolicy.of(settings);
     b.lifecycle = InstantLifecycle.of(storage, basePath, settings);
     Heartbeats heartbeats = Heartbeats.of(storage, basePath, settings);
@@ -188,6 +194,10 @@ public final class WriteTransaction implements AutoCloseable {
           Timeline now = store.load();
           seenAtPublish = now;
           new ConflictDetector(storage, basePath).check(now, requested, lastCompleted, pendingAtStart, metadata);
+          if (metadataEnabled) {
+            // the metadata table's deltacommit at this instant completes first (Hudi's writeTableMetadata)
+            MetadataTableWriter.of(storage, basePath).commit(requested.time(), FilesChange.ofCommit(metadata));
+          }
         });
     afterPublish = seenAtPublish.plus(completed);
     open.deleteMarkers();

@@ -1,0 +1,497 @@
+package dev.sluice.internal.mdt.write;
+
+import dev.sluice.internal.commit.CommitSettings;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.log.AppendResult;
+import dev.sluice.internal.log.CommandBlock;
+import dev.sluice.internal.log.DataBlock;
+import dev.sluice.internal.log.DeleteBlock;
+import dev.sluice.internal.log.HeaderKey;
+import dev.sluice.internal.log.LogBlock;
+import dev.sluice.internal.log.LogWriter;
+import dev.sluice.internal.mdt.FilesRecord;
+import dev.sluice.internal.mdt.MetadataPartition;
+import dev.sluice.internal.mdt.MetadataRecords;
+import dev.sluice.internal.table.MetadataTable;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableConfigStore;
+import dev.sluice.internal.table.TableLayout;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.CommitMetadata;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.WriteOperationType;
+import dev.sluice.internal.timeline.WriteStat;
+import dev.sluice.internal.util.KillPoints;
+import dev.sluice.storage.FileInfo;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Keeps the metadata table's {@code files} partition of the table at {@code basePath} in Hudi 0.15's format:
+ * {@link #prepare} (before an action: removes the metadata table when it is disabled, drops the partitions Sluice
+ * does not keep, bootstraps it when it is missing), {@link #commit} (the mirror deltacommit of a data-table action,
+ * at the action's instant, run before the action's instant completes and under the table lock), {@link #rollback}
+ * (the mirror of a data-table rollback, including the rollback of the rolled-back instant's own deltacommit as
+ * {@code <rollback>006}) and {@link #restore} (a re-sync at the restore's instant). Every change of the metadata
+ * table goes through its own timeline ({@code .hoodie/metadata/.hoodie}): requested and inflight files are empty,
+ * the completed file holds the commit metadata, so an interrupted change is never trusted by readers.
+ *
+ * <p>Files: one file group ({@code files-0000-0}); each deltacommit writes a new log file version with one
+ * {@code HFILE_DATA_BLOCK} (storage without append has no other choice, and Sluice writes every log file whole).
+ */
+public final class MetadataTableWriter {
+  /** The file group of the {@code files} partition. */
+  static final String FILE_ID = MetadataPartition.FILES.fileId(0);
+  /** The write token of every metadata file (Hudi's Java client uses this one). */
+  static final String WRITE_TOKEN = "0-0-0";
+  /** Instant of the bootstrap of a table with no completed instant ({@code SOLO_COMMIT_TIMESTAMP}). */
+  static final String SOLO_COMMIT = "00000000000000";
+  /** Suffix of the instant that initializes the {@code files} partition. */
+  static final String INIT_SUFFIX = "010";
+  /** Suffix of a metadata rollback's instant. */
+  static final String ROLLBACK_SUFFIX = "006";
+
+  private final Storage storage;
+  private final String basePath;
+  private final String mdtBase;
+  private final String filesDir;
+  private final TimelineStore mdt;
+
+  private MetadataTableWriter(Storage storage, String basePath) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.mdtBase = TableLayout.metadataTableFolder(basePath);
+    this.filesDir = StoragePaths.join(mdtBase, MetadataPartition.FILES.path());
+    this.mdt = new TimelineStore(storage, mdtBase, "metadata.timeline");
+  }
+
+  /** The writer of the metadata table of the table at {@code basePath}; does no I/O. */
+  public static MetadataTableWriter of(Storage storage, String basePath) {
+    return new MetadataTableWriter(storage, basePath);
+  }
+
+  /**
+   * Prepares the metadata table for an action on the table as {@code settings} want it ({@link #prepare}), taking the
+   * table lock only when there is something to do. Not for a caller that holds the lock already.
+   */
+  public static void prepare(Storage storage, String basePath, CommitSettings settings) {
+    prepare(storage, basePath, settings, Optional.empty());
+  }
+
+  /**
+   * As {@link #prepare(Storage, String, CommitSettings)}, then, with {@code compaction} given, the metadata table's
+   * compaction if it is due ({@link #compactIfDue}), as Hudi runs its metadata table services before a write.
+   */
+  public static void prepare(Storage storage, String basePath, CommitSettings settings,
+      Optional<CompactionRecorder> compaction) {
+    if (!settings.metadataEnabled()) {
+      // as before the metadata table was kept: removed without the lock, config first
+      MetadataTable.removeIfPresent(storage, basePath);
+      return;
+    }
+    MetadataTableWriter writer = of(storage, basePath);
+    int max = settings.metadataCompactMaxDeltaCommits();
+    if (writer.needsPrepare(true) || compaction.isPresent() && writer.compactionDue(max).isPresent()) {
+      InstantLifecycle.of(storage, basePath, settings).locked("prepare the metadata table", () -> {
+        if (writer.prepare(true) && compaction.isPresent()) {
+          writer.compactIfDue(max, compaction.get());
+        }
+        return null;
+      });
+    }
+  }
+
+  /** The instant of the metadata compaction due now, if one is ({@link FilesCompaction#due}). */
+  Optional<String> compactionDue(int maxDeltaCommits) {
+    Timeline tl = mdt.load();
+    if (tl.lastCompleted().isEmpty()) {
+      return Optional.empty();
+    }
+    return new FilesCompaction(storage, filesDir, mdt).due(tl, () -> new TimelineStore(storage, basePath).load(),
+        maxDeltaCommits);
+  }
+
+  /**
+   * Compacts the {@code files} partition if due: an unfinished earlier compaction is rolled back first. Run under the
+   * table lock, before an action. Returns the compaction's instant.
+   */
+  public Optional<String> compactIfDue(int maxDeltaCommits, CompactionRecorder recorder) {
+    FilesCompaction compaction = new FilesCompaction(storage, filesDir, mdt);
+    if (!isAvailable() || !compaction.rollbackPending(mdt.load())) {
+      return Optional.empty();
+    }
+    Optional<String> due = compactionDue(maxDeltaCommits);
+    due.ifPresent(time -> compaction.run(time, recorder));
+    return due;
+  }
+
+  /**
+   * True if {@link #prepare} would change something: cheap enough (the table config, one listing of the metadata
+   * timeline when it is listed) to run before deciding to take the lock.
+   */
+  public boolean needsPrepare(boolean enabled) {
+    TableConfig config = TableConfigStore.read(storage, basePath);
+    if (!enabled) {
+      return MetadataTable.isPresent(storage, basePath, config);
+    }
+    return !config.metadataPartitions().equals(List.of(MetadataPartition.FILES.path()))
+        || !config.metadataPartitionsInflight().isEmpty() || !hasCompletedInstant();
+  }
+
+  /**
+   * Brings the metadata table to what the next action can mirror into; run under the table lock. Disabled: removes it
+   * (config first, then the folder). Enabled: drops the partitions Sluice does not keep; removes a metadata table
+   * that is listed but has no completed instant; bootstraps a missing one unless the data table has a pending
+   * instant (then, as Hudi, the action goes on without one). Returns whether the {@code files} partition is
+   * available afterwards.
+   */
+  public boolean prepare(boolean enabled) {
+    if (!enabled) {
+      MetadataTable.removeIfPresent(storage, basePath);
+      return false;
+    }
+    TableConfig config = dropUnmaintained();
+    if (config.metadataPartitions().contains(MetadataPartition.FILES.path()) && hasCompletedInstant()) {
+      return true;
+    }
+    // listed but not usable, or a leftover of an interrupted bootstrap: it goes before anything is rebuilt
+    MetadataTable.removeIfPresent(storage, basePath);
+    Timeline dt = new TimelineStore(storage, basePath).load();
+    if (dt.instants().stream().anyMatch(i -> !i.isCompleted() && i.action() != Action.INDEXING)) {
+      return false;
+    }
+    new Bootstrap(storage, basePath, mdt).run(dt);
+    return true;
+  }
+
+  /** True if the data table lists the {@code files} partition (readers then trust the metadata table). */
+  public boolean isAvailable() {
+    return TableConfigStore.read(storage, basePath).metadataPartitions().contains(MetadataPartition.FILES.path());
+  }
+
+  private boolean hasCompletedInstant() {
+    try {
+      if (storage.info(TableLayout.propertiesFile(mdtBase)).isEmpty()) {
+        return false;
+      }
+    } catch (IOException e) {
+      throw Errors.storage("check for", TableLayout.propertiesFile(mdtBase), e);
+    }
+    return mdt.load().lastCompleted().isPresent();
+  }
+
+  /**
+   * Removes the partitions other than {@code files} from {@code hoodie.table.metadata.partitions} and
+   * {@code ...inflight} (the config first, so no reader finds a listed partition missing), then their folders, as a
+   * Hudi writer with those indexes disabled does. Returns the config as it is now.
+   */
+  private TableConfig dropUnmaintained() {
+    TableConfig config = TableConfigStore.read(storage, basePath);
+    Set<String> drop = new TreeSet<>(config.metadataPartitions());
+    drop.addAll(config.metadataPartitionsInflight());
+    drop.remove(MetadataPartition.FILES.path());
+    if (drop.isEmpty() && config.metadataPartitionsInflight().isEmpty()) {
+      return config;
+    }
+    String kept = config.metadataPartitions().contains(MetadataPartition.FILES.path()) ? MetadataPartition.FILES.path()
+        : "";
+    config = TableConfigStore.update(storage, basePath, c -> c.with(TableConfig.METADATA_PARTITIONS, kept)
+        .with(TableConfig.METADATA_PARTITIONS_INFLIGHT, ""));
+    for (String p : drop) {
+      if (p.isEmpty() || p.contains("/") || p.startsWith(".")) {
+        continue;
+      }
+      String dir = StoragePaths.join(mdtBase, p);
+      try {
+        storage.deleteRecursively(dir);
+      } catch (IOException e) {
+        throw Errors.storage("delete the metadata table partition", dir, e);
+      }
+    }
+    return config;
+  }
+
+  /**
+   * The mirror of a data-table action at {@code instant}: a metadata deltacommit at the same instant with
+   * {@code change}'s records, completed before it returns. Run before the action's own instant completes, under the
+   * table lock. Without an available metadata table a leftover folder is removed (never left stale) and nothing else
+   * happens; a deltacommit already completed at this instant (a retried publish) is kept as it is.
+   */
+  public void commit(String instant, FilesChange change) {
+    if (!usable()) {
+      return;
+    }
+    Timeline tl = mdt.load();
+    if (tl.isCompleted(instant)) {
+      return;
+    }
+    discardPending(tl, instant);
+    deltacommit(instant, change, WriteOperationType.UPSERT_PREPPED);
+  }
+
+  /**
+   * True if the metadata table is listed and has partitions Sluice keeps only; a listed table that is damaged
+   * (nothing completed) or an unlisted leftover folder is removed instead, so that it is never stale.
+   */
+  private boolean usable() {
+    TableConfig config = dropUnmaintained();
+    if (config.metadataPartitions().contains(MetadataPartition.FILES.path()) && hasCompletedInstant()) {
+      return true;
+    }
+    MetadataTable.removeIfPresent(storage, basePath);
+    return false;
+  }
+
+  /** Deletes the timeline files of a deltacommit at {@code instant} that an interrupted attempt left pending. */
+  private void discardPending(Timeline tl, String instant) {
+    if (tl.contains(instant)) {
+      // its blocks were never trusted (not completed); the retry writes them again in a newer log file
+      mdt.deleteInstantFiles(Instant.requested(instant, Action.DELTACOMMIT));
+    }
+  }
+
+  /** Writes a deltacommit at {@code instant}: requested, inflight, one log file with the records, completed. */
+  private void deltacommit(String instant, FilesChange change, WriteOperationType operation) {
+    Instant requested = Instant.requested(instant, Action.DELTACOMMIT);
+    mdt.createRequested(requested, new byte[0]);
+    Instant inflight = mdt.transitionToInflight(requested, new byte[0]);
+    List<FilesRecord> records = withSizes(change).records();
+    Map<String, List<WriteStat>> stats = new LinkedHashMap<>();
+    if (!records.isEmpty()) {
+      FilesPartitionState slice = FilesPartitionState.load(storage, filesDir, mdt.load());
+      List<GenericRecord> avro = new ArrayList<>();
+      records.forEach(r -> avro.add(MetadataRecords.toAvro(r)));
+      DataBlock block = DataBlock.hfile(Map.of(HeaderKey.INSTANT_TIME, instant), MetadataRecords.storedSchema(), avro,
+          MetadataRecords.KEY);
+      KillPoints.reach("metadata.log.before");
+      AppendResult res = append(slice.baseInstant(), block);
+      List<String> logs = new ArrayList<>(slice.logFileNames());
+      logs.add(res.file().fileName());
+      stats.put(MetadataPartition.FILES.path(), List.of(WriteStat.builder().fileId(FILE_ID)
+          .path(MetadataPartition.FILES.path() + "/" + res.file().fileName()).prevCommit(slice.baseInstant())
+          .partitionPath(MetadataPartition.FILES.path()).numWrites(records.size()).numUpdateWrites(records.size())
+          .totalWriteBytes(res.size()).fileSizeInBytes(res.file().size()).totalLogRecords(records.size())
+          .totalLogBlocks(1).delta(true).logVersion(res.version()).logOffset(res.offset())
+          .baseFile(slice.baseFileName()).logFiles(List.copyOf(new TreeSet<>(logs))).build()));
+    }
+    CommitMetadata md = new CommitMetadata(stats, false, Map.of(CommitMetadata.SCHEMA_KEY,
+        MetadataRecords.schema().toString()), operation);
+    KillPoints.reach("metadata.deltacommit.before");
+    mdt.complete(inflight, md.toJson());
+    KillPoints.reach("metadata.deltacommit.after");
+  }
+
+  /** Appends {@code block} to a new log file version of the slice with base instant {@code baseInstant}. */
+  private AppendResult append(String baseInstant, LogBlock block) {
+    if (baseInstant.isEmpty()) {
+      throw Errors.badTable(filesDir, "the metadata table's files partition has no file group",
+          "Delete the metadata table (sluice metadata delete); the next write rebuilds it.");
+    }
+    try (LogWriter writer = LogWriter.builder(storage, filesDir, FILE_ID, baseInstant).ownFileEachSession()
+        .writeToken(WRITE_TOKEN).open()) {
+      return writer.appendBlocks(List.of(block));
+    }
+  }
+
+  /**
+   * {@code change} with the size of each added file that has none (0) taken from storage; a file that is gone is
+   * left out. Hudi's readers refuse a live entry of size 0.
+   */
+  private FilesChange withSizes(FilesChange change) {
+    boolean fine = change.added().values().stream().allMatch(m -> m.values().stream().allMatch(s -> s > 0));
+    if (fine) {
+      return change;
+    }
+    Map<String, Map<String, Long>> added = new TreeMap<>();
+    change.added().forEach((p, files) -> {
+      Map<String, Long> sized = new TreeMap<>();
+      files.forEach((name, size) -> {
+        long s = size > 0 ? size : sizeOnStorage(StoragePaths.join(StoragePaths.join(basePath, p), name));
+        if (s > 0) {
+          sized.put(name, s);
+        }
+      });
+      added.put(p, sized);
+    });
+    return new FilesChange(added, change.deleted(), change.listedPartitions(), change.deletedPartitions());
+  }
+
+  private long sizeOnStorage(String path) {
+    try {
+      return storage.info(path).map(FileInfo::length).orElse(0L);
+    } catch (IOException e) {
+      throw Errors.storage("check the size of", path, e);
+    }
+  }
+
+  /**
+   * The mirror of the data-table rollback at {@code rollbackTime} of {@code target}: a deltacommit at
+   * {@code rollbackTime} with {@code change} (the log files the rollback wrote or kept), then the target's own
+   * deltacommit, if the metadata table has one (completed or pending), rolled back at {@code <rollbackTime>006}.
+   * When the target's files are in a base file (it is older than the metadata table's initialization, or at or
+   * before its latest compaction) the files the rollback deleted become tombstones instead ({@code deletedFiles}).
+   */
+  public void rollback(String rollbackTime, String target, FilesChange change, Map<String, List<String>> deletedFiles,
+      RollbackRecorder recorder) {
+    if (!usable()) {
+      return;
+    }
+    Timeline tl = mdt.load();
+    Optional<Instant> targetCommit = tl.filter(i -> i.action() == Action.DELTACOMMIT && i.time().equals(target))
+        .lastInstant();
+    Optional<String> init = tl.filter(i -> i.action() == Action.DELTACOMMIT && i.isCompleted()).firstInstant()
+        .map(Instant::time);
+    Optional<String> compacted = tl.filter(i -> i.action() == Action.COMMIT && i.isCompleted()).lastInstant()
+        .map(Instant::time);
+    // the target's files are in a base file (the bootstrap's, or a compaction's that folded its deltacommit in): a
+    // rollback block cannot take them out again, tombstones do (Hudi refuses this case and asks for a restore)
+    boolean inBaseFile = init.map(i -> target.compareTo(i) < 0).orElse(false)
+        || compacted.map(c -> target.compareTo(c) <= 0).orElse(false);
+    if (inBaseFile) {
+      targetCommit = Optional.empty();
+    }
+    FilesChange mirrored = inBaseFile ? change.withDeleted(deletedFiles) : change;
+    if (!tl.isCompleted(rollbackTime)) {
+      discardPending(tl, rollbackTime);
+      deltacommit(rollbackTime, mirrored, WriteOperationType.UPSERT_PREPPED);
+    }
+    if (targetCommit.isPresent()) {
+      rollbackDeltacommit(targetCommit.get(), rollbackTime + ROLLBACK_SUFFIX, recorder);
+    }
+  }
+
+  /**
+   * Rolls back the metadata deltacommit {@code target} at {@code time} as Hudi's metadata writer does: a rollback
+   * plan, a rollback command block appended to the slice (a new log file), the target's timeline files deleted
+   * (completed first), the rollback completed with its metadata.
+   */
+  private void rollbackDeltacommit(Instant target, String time, RollbackRecorder recorder) {
+    Timeline tl = mdt.load();
+    if (tl.isCompleted(time)) {
+      return;
+    }
+    FilesPartitionState slice = FilesPartitionState.load(storage, filesDir, tl);
+    Map<String, Long> targetLogs = new TreeMap<>();
+    if (target.isCompleted()) {
+      mdt.readCommitMetadata(target).ifPresent(md -> md.allStats().forEach(s -> s.path().ifPresent(p ->
+          targetLogs.put(StoragePaths.join(mdtBase, p), s.fileSizeInBytes()))));
+    }
+    String partitionDir = filesDir;
+    Instant requested = Instant.requested(time, Action.ROLLBACK);
+    Optional<Instant> earlier = tl.find(time);
+    Instant inflight;
+    if (earlier.isPresent() && earlier.get().isInflight()) {
+      // an interrupted attempt: its command block, if written, targets a deltacommit that is going anyway
+      inflight = earlier.get();
+    } else {
+      if (earlier.isEmpty()) {
+        mdt.createRequested(requested, recorder.plan(target, MetadataPartition.FILES.path(), FILE_ID,
+            slice.baseInstant(), targetLogs));
+      }
+      inflight = mdt.transitionToInflight(requested, new byte[0]);
+    }
+    KillPoints.reach("metadata.rollback.inflight");
+    if (target.isCompleted()) {
+      mdt.delete(target);
+    }
+    AppendResult res = append(slice.baseInstant(), CommandBlock.rollback(time, target.time()));
+    mdt.deleteInstantFiles(Instant.requested(target.time(), Action.DELTACOMMIT));
+    byte[] metadata = recorder.metadata(time, target, MetadataPartition.FILES.path(),
+        StoragePaths.join(partitionDir, res.file().fileName()), res.file().size(), targetLogs);
+    mdt.complete(inflight, metadata);
+    KillPoints.reach("metadata.rollback.after");
+  }
+
+  /**
+   * The mirror of a restore at {@code restoreTime}, after its rollbacks: a deltacommit at the restore's instant that
+   * makes the {@code files} partition equal a listing of the data table again (added or grown files, tombstones for
+   * files the restore deleted, partitions listed or removed), as Hudi's restore re-syncs it from a listing.
+   */
+  public void restore(String restoreTime) {
+    if (!usable()) {
+      return;
+    }
+    Timeline tl = mdt.load();
+    if (tl.isCompleted(restoreTime)) {
+      return;
+    }
+    discardPending(tl, restoreTime);
+    tl = mdt.load();
+    Map<String, FilesRecord> current = FilesPartitionState.load(storage, filesDir, tl).merged(storage, tl);
+    Map<String, Map<String, Long>> truth = DataFiles.list(storage, basePath, t -> true);
+    Set<String> listed = new HashSet<>();
+    Optional.ofNullable(current.get(FilesRecord.ALL_PARTITIONS)).ifPresent(r -> listed.addAll(r.live()));
+    Map<String, Map<String, Long>> added = new TreeMap<>();
+    Map<String, List<String>> deleted = new TreeMap<>();
+    Set<String> newPartitions = new TreeSet<>();
+    Set<String> gonePartitions = new TreeSet<>();
+    for (Map.Entry<String, Map<String, Long>> p : truth.entrySet()) {
+      String id = FilesRecord.partitionId(p.getKey());
+      if (!listed.contains(id)) {
+        newPartitions.add(p.getKey());
+      }
+      FilesRecord known = current.get(id);
+      Map<String, Long> adds = new TreeMap<>();
+      p.getValue().forEach((name, size) -> {
+        Long had = known == null || !known.live().contains(name) ? null : known.entries().get(name).size();
+        if (had == null || had < size) {
+          adds.put(name, size);
+        }
+      });
+      if (!adds.isEmpty()) {
+        added.put(p.getKey(), adds);
+      }
+    }
+    for (FilesRecord r : current.values()) {
+      if (r.type() != FilesRecord.FILE_LIST) {
+        continue;
+      }
+      String partition = FilesRecord.partitionPath(r.key());
+      Map<String, Long> present = truth.getOrDefault(partition, Map.of());
+      List<String> gone = r.live().stream().filter(n -> !present.containsKey(n)).toList();
+      if (!gone.isEmpty()) {
+        deleted.put(partition, gone);
+      }
+    }
+    for (String id : listed) {
+      if (!truth.containsKey(FilesRecord.partitionPath(id))) {
+        gonePartitions.add(FilesRecord.partitionPath(id));
+      }
+    }
+    FilesChange change = new FilesChange(added, Map.of(), newPartitions, gonePartitions).withDeleted(deleted);
+    deltacommit(restoreTime, change, WriteOperationType.UPSERT_PREPPED);
+  }
+
+  /**
+   * The data table's archival gate ({@code HoodieTimelineArchiver}): with the metadata table available, only
+   * instants before its latest compaction may be archived (their deltacommits are in a base file by then; a reader
+   * drops the log blocks of instants no longer on the data table's active timeline). Empty when there is no gate;
+   * {@code ""} when nothing may be archived (no compaction yet).
+   */
+  public Optional<String> archiveBefore() {
+    if (!isAvailable() || !hasCompletedInstant()) {
+      return Optional.empty();
+    }
+    return Optional.of(mdt.load().filter(i -> i.action() == Action.COMMIT && i.isCompleted()).lastInstant()
+        .map(Instant::time).orElse(""));
+  }
+
+  /** The empty delete block every file group's first log file holds (Hudi's {@code initializeFileGroups}). */
+  static DeleteBlock emptyDeleteBlock(String instant) {
+    return DeleteBlock.of(instant, List.of());
+  }
+}

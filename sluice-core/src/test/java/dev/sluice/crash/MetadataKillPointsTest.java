@@ -1,0 +1,30 @@
+package dev.sluice.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SIGKILLs a child JVM running an upsert that bootstraps the metadata table and mirrors itself into it
+ * ({@code hoodie.metadata.enable=true}), at kill points of the bootstrap, of the metadata deltacommit and of the
+ * write around them, and checks that readers see the rows before or after, and that after the next write the metadata
+ * table lists exactly what is on storage. {@link CrashTest} samples these scenarios among all the others.
+ */
+class MetadataKillPointsTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aKilledWriteLeavesBothTablesConsistentAfterTheNextWrite() {
+    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 16, 2);
+    CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> { })
+        .run(List.of(Scenarios.byName("cow-upsert-mdt"), Scenarios.byName("mor-upsert-mdt")));
+    System.out.println(report.summary(settings.seed()));
+    assertEquals(settings.points(), report.killPoints(), "every kill point was tried");
+    assertTrue(report.failures().isEmpty(), String.join("\n", report.failures()) + "\n" + report.summary(settings.seed()));
+  }
+}

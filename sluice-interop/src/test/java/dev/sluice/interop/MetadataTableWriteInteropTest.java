@@ -1,0 +1,163 @@
+package dev.sluice.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.Table;
+import dev.sluice.api.TableType;
+import dev.sluice.api.Tables;
+import dev.sluice.api.TripFixture;
+import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.InterceptedStorage;
+import dev.sluice.storage.LocalStorage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sluice keeps the metadata table ({@code hoodie.metadata.enable=true}) and Hudi 0.15's own metadata reader
+ * ({@code HoodieBackedTableMetadata}, with HBase's HFile reader and with Hudi's native one) lists exactly what a listing
+ * of the table's folders finds, after each kind of action; and Hudi's Java client, whose metadata table is on by
+ * default, writes on top of it without rebuilding it, after which Sluice continues.
+ */
+class MetadataTableWriteInteropTest {
+  private static final Map<String, String> ON = Map.of("hoodie.metadata.enable", "true",
+      "hoodie.index.bloom.num_entries", "1000");
+
+  private static HudiOracle oracle;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void locate() {
+    oracle = HudiOracle.locate();
+  }
+
+  private Table create(Path table, TableType type, Map<String, String> more) {
+    Map<String, String> options = new HashMap<>(ON);
+    options.putAll(more);
+    return Tables.create(table.toString(), TripFixture.spec().type(type).build(), Config.of(options));
+  }
+
+  private void assertHudiListsWhatIsOnDisk(Path table, String step, String... readers) throws IOException {
+    Map<String, Map<String, Long>> onDisk = MetadataListingOracleTest.listing(table);
+    for (String reader : readers) {
+      assertEquals(onDisk, oracle.metadataListing(table, reader), step + ", " + reader + " reader");
+    }
+  }
+
+  @Test
+  void mergeOnReadWritesCompactionRollbackAndRestore() throws IOException {
+    Path table = dir.resolve("mor");
+    Table t = create(table, TableType.MERGE_ON_READ, Map.of("hoodie.compact.inline", "false"));
+    String first = t.insert(TripFixture.trips(0, 30, 3, 1).iterator()).instantTime();
+    t.savepoint(Optional.of(first));
+    t.upsert(TripFixture.trips(0, 12, 3, 2).iterator());
+    t.delete(TripFixture.trips(20, 4, 3, 3).iterator());
+    assertHudiListsWhatIsOnDisk(table, "after insert, upsert, delete", "hbase", "native");
+
+    String compaction = t.compaction().scheduleNow().orElseThrow();
+    t.compaction().run(compaction);
+    t.upsert(TripFixture.trips(5, 10, 3, 4).iterator());
+    assertHudiListsWhatIsOnDisk(table, "after a compaction", "hbase");
+
+    // a write that fails before its instant completes: its metadata deltacommit was completed and is rolled back
+    FailingStorage failing = new FailingStorage(new LocalStorage());
+    failing.failOn(InterceptedStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.endsWith(".deltacommit")
+        && !p.contains("/metadata/"));
+    Table broken = Tables.open(failing.storage(), table.toString(), Config.of(ON));
+    assertThrows(SluiceException.class, () -> broken.upsert(TripFixture.trips(0, 40, 3, 5).iterator()));
+    assertHudiListsWhatIsOnDisk(table, "after the rollback of a failed write", "hbase", "native");
+
+    t.restore(first);
+    assertHudiListsWhatIsOnDisk(table, "after a restore", "hbase", "native");
+    t.upsert(TripFixture.trips(0, 5, 3, 6).iterator());
+    assertHudiListsWhatIsOnDisk(table, "a write after the restore", "hbase");
+  }
+
+  @Test
+  void copyOnWriteCleansAndBootstrapsAnExistingTable() throws IOException {
+    Path table = dir.resolve("cow");
+    Table off = Tables.create(table.toString(), TripFixture.spec().build(), Config.of(Map.of(
+        "hoodie.index.bloom.num_entries", "1000")));
+    off.insert(TripFixture.trips(0, 20, 2, 1).iterator());
+    off.upsert(TripFixture.trips(0, 10, 2, 2).iterator());
+    Table t = Tables.open(table.toString(), Config.of(withOn(Map.of("hoodie.cleaner.commits.retained", "1"))));
+    for (int ts = 3; ts < 7; ts++) {
+      t.upsert(TripFixture.trips(0, 10, 2, ts).iterator());
+    }
+    assertTrue(Files.list(table.resolve(".hoodie")).anyMatch(p -> p.getFileName().toString().endsWith(".clean")),
+        "the cleaner ran");
+    assertHudiListsWhatIsOnDisk(table, "after cleans", "hbase", "native");
+  }
+
+  @Test
+  void hudiWritesOnTopOfSluicesMetadataTableThenSluiceContinues() throws IOException {
+    Path table = dir.resolve("both");
+    Table t = create(table, TableType.MERGE_ON_READ, Map.of());
+    t.insert(TripFixture.trips(0, 20, 2, 1).iterator());
+    t.upsert(TripFixture.trips(0, 5, 2, 2).iterator());
+    String init = Files.list(table.resolve(".hoodie/metadata/.hoodie")).map(p -> p.getFileName().toString())
+        .filter(n -> n.endsWith("010.deltacommit")).findFirst().orElseThrow();
+
+    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(3, 10, 2, 3), Map.of(
+        "hoodie.parquet.small.file.limit", "0"));
+    oracle.write(table, "insert", TripFixture.SCHEMA, TripFixture.trips(100, 6, 3, 4), Map.of());
+    // Hudi kept Sluice's metadata table: no new initialization
+    assertEquals(List.of(init), Files.list(table.resolve(".hoodie/metadata/.hoodie")).map(p -> p.getFileName()
+        .toString()).filter(n -> n.endsWith("010.deltacommit")).toList());
+    assertHudiListsWhatIsOnDisk(table, "after Hudi's writes", "hbase", "native");
+
+    t.upsert(TripFixture.trips(0, 8, 3, 5).iterator());
+    assertHudiListsWhatIsOnDisk(table, "Sluice after Hudi", "hbase", "native");
+
+    // enough deltacommits for Hudi's metadata compaction (hoodie.metadata.compact.max.delta.commits, 10): Hudi's next
+    // write compacts Sluice's log files into a new base file, and Sluice's later writes go to that new slice
+    for (int ts = 6; ts < 14; ts++) {
+      t.upsert(TripFixture.trips(ts, 2, 3, ts).iterator());
+    }
+    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 4, 3, 20), Map.of());
+    List<String> compactions = Files.list(table.resolve(".hoodie/metadata/.hoodie")).map(p -> p.getFileName()
+        .toString()).filter(n -> n.endsWith("001.commit")).toList();
+    assertEquals(1, compactions.size(), "Hudi compacted the metadata table: " + compactions);
+    t.upsert(TripFixture.trips(0, 6, 3, 21).iterator());
+    String compactionTime = compactions.get(0).substring(0, compactions.get(0).indexOf('.'));
+    assertTrue(Files.list(table.resolve(".hoodie/metadata/files")).anyMatch(p -> p.getFileName().toString()
+        .startsWith(".files-0000-0_" + compactionTime + ".log.")), "Sluice writes to the compacted slice");
+    assertHudiListsWhatIsOnDisk(table, "Sluice after Hudi's metadata compaction", "hbase", "native");
+  }
+
+  @Test
+  void sluicesMetadataCompactionAndArchivalAreReadByHudi() throws IOException {
+    Path table = dir.resolve("compacted");
+    Table t = create(table, TableType.COPY_ON_WRITE, Map.of("hoodie.metadata.compact.max.delta.commits", "3",
+        "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3", "hoodie.cleaner.commits.retained", "1"));
+    for (int ts = 1; ts <= 7; ts++) {
+      t.upsert(TripFixture.trips(ts * 3, 8, 2, ts).iterator());
+    }
+    assertTrue(Files.list(table.resolve(".hoodie/metadata/.hoodie")).anyMatch(p -> p.getFileName().toString()
+        .endsWith("001.commit")), "Sluice compacted the metadata table");
+    assertTrue(Files.list(table.resolve(".hoodie/archived")).findAny().isPresent(), "the data table archived");
+    assertHudiListsWhatIsOnDisk(table, "after Sluice's metadata compactions and archival", "hbase", "native");
+    // Hudi's writer reads Sluice's compacted base file and the logs after it
+    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 5, 2, 30), Map.of());
+    assertHudiListsWhatIsOnDisk(table, "Hudi's write after them", "hbase");
+  }
+
+  private static Map<String, String> withOn(Map<String, String> more) {
+    Map<String, String> m = new HashMap<>(ON);
+    m.putAll(more);
+    return m;
+  }
+}
