@@ -12,6 +12,8 @@ import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.Expressions;
 import dev.sluice.storage.InterceptedStorage.Op;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -88,6 +90,38 @@ interface ListingScenarios {
     Map<String, Integer> insert = listingsByDir(rec, location);
     assertEquals(Map.of("p0", 1, "p1", 1, "p2", 1), without(insert, ".hoodie"), "small-file lookup, each partition once");
     assertTrue(insert.get(".hoodie") <= 2, insert.toString());
+  }
+
+  @Test
+  default void aQueryThroughAValidMetadataTableListsNoDataPartition() throws java.io.IOException {
+    // the table Hudi 0.15's Java client wrote with its metadata table (core's golden table), copied to the store
+    String location = newLocation("with-metadata-table");
+    Path golden = Path.of("../sluice-core/src/test/resources/golden/cow_with_metadata_table").toAbsolutePath().normalize();
+    dev.sluice.storage.Storage store = RemoteTables.storage(location, settings());
+    try (java.util.stream.Stream<Path> files = Files.walk(golden)) {
+      for (Path f : files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().endsWith(".crc")).toList()) {
+        try (java.io.OutputStream out = store.create(location + "/" + golden.relativize(f).toString().replace('\\', '/'),
+            false)) {
+          out.write(Files.readAllBytes(f));
+        }
+      }
+    }
+    RecordingStorage rec = new RecordingStorage(RemoteTables.storage(location, settings()));
+    Table t = Tables.open(rec.storage(), location, RemoteTables.options(settings()));
+    rec.reset();
+    long server = serverListRequests(location);
+    assertEquals(5, rows(t).size());
+    assertEquals(Map.of(".hoodie", 1, ".hoodie/metadata/.hoodie", 1, ".hoodie/metadata/files", 1),
+        listingsByDir(rec, location), "the timelines and the metadata table's files partition; not the data partition");
+    assertEquals(3, serverListRequests(location) - server);
+
+    Map<String, String> off = new java.util.HashMap<>(settings());
+    off.put("hoodie.metadata.enable", "false");
+    Table plain = Tables.open(rec.storage(), location, RemoteTables.options(off));
+    server = serverListRequests(location);
+    assertEquals(5, rows(plain).size());
+    assertEquals(Map.of(".hoodie", 1, "", 1), listingsByDir(rec, location), "with the metadata table off: the base path");
+    assertEquals(2, serverListRequests(location) - server);
   }
 
   private static Map<String, Integer> without(Map<String, Integer> m, String key) {
