@@ -298,11 +298,16 @@ class MetadataTableWriterTest {
   }
 
   @Test
-  void offRemovesTheMetadataTableAsBefore() {
+  void unsetKeepsTheMetadataTableATableHasAndOffRemovesIt() {
     Table t = create(TableType.COPY_ON_WRITE, ON);
     t.insert(trips(0, 10, 2, 1).iterator());
     assertTrue(Files.exists(dir.resolve(".hoodie/metadata")));
-    Tables.open(dir.toString()).upsert(trips(0, 5, 2, 2).iterator());
+    String kept = Tables.open(dir.toString()).upsert(trips(0, 3, 2, 2).iterator()).instantTime();
+    assertTrue(Files.exists(dir.resolve(".hoodie/metadata/.hoodie/" + kept + ".deltacommit")),
+        "unset: the table's metadata table is kept, mirrored at the write's instant");
+    assertEquals(List.of("files"), TableConfigStore.read(storage, dir.toString()).metadataPartitions());
+    Tables.open(dir.toString(), Config.of(Map.of("hoodie.metadata.enable", "false")))
+        .upsert(trips(0, 5, 2, 3).iterator());
     assertFalse(Files.exists(dir.resolve(".hoodie/metadata")));
     assertTrue(TableConfigStore.read(storage, dir.toString()).metadataPartitions().isEmpty());
   }
