@@ -142,7 +142,8 @@ class DamagedTableTest {
     Map<String, GenericRecord> before = rows(t);
     String c2 = t.upsert(it(List.of(trip("id-000000", 11, "p0", "logged", 0)))).instantTime();
     Files.writeString(dir.resolve(".hoodie/" + c2 + ".deltacommit"), "[broken");
-    dev.sluice.internal.rollback.RollbackMetadata md = TableInternals.actions(Tables.open(dir.toString(), Config.of(OPTIONS))).rollback(c2);
+    dev.sluice.internal.timeline.avro.RollbackMetadata md = TableInternals.actions(Tables.open(dir.toString(),
+        Config.of(OPTIONS))).rollback(c2);
     long blocks = md.partitionMetadata().values().stream().mapToLong(p -> p.rollbackLogFiles().size()).sum();
     assertEquals(0, blocks, "no rollback block: " + md);
     List<String> deleted = md.partitionMetadata().values().stream().flatMap(p -> p.successDeleteFiles().stream()).toList();

@@ -123,4 +123,22 @@ class ListingBudgetTest {
     assertEquals(Map.of(".hoodie", 1, "", 1), listings(counting), "with the metadata table off: the base path");
     assertEquals(5, rows.size());
   }
+
+  @Test
+  void anUpsertOnATableWithAValidMetadataTableListsNoDataPartition() {
+    TripFixture.create(dir, TripFixture.spec().build(), Map.of("hoodie.metadata.enable", "true"))
+        .insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table t = open(counting, Map.of());
+    t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
+    Map<String, Integer> listed = listings(counting);
+    for (String p : List.of("", "p0", "p1", "p2")) {
+      assertEquals(null, listed.get(p), "data partition '" + p + "' listed: " + listed);
+    }
+    assertEquals("x", rows(t).get("id-000001").get("name").toString());
+    counting.forgetListed();
+    Table off = open(counting, Map.of("hoodie.metadata.enable", "false"));
+    off.upsert(it(List.of(trip("id-000002", 2, "p2", "y", 1))));
+    assertEquals(1, listings(counting).get("p2"), "with the metadata table off the write lists its partition");
+  }
 }

@@ -3,7 +3,7 @@ package dev.sluice.crash;
 import dev.sluice.internal.service.TableInternals;
 import dev.sluice.api.Table;
 import dev.sluice.api.TripFixture;
-import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;

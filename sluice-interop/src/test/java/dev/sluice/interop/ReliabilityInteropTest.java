@@ -12,7 +12,7 @@ import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
 import dev.sluice.api.Config;
-import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Action;

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.SluiceException;
-import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.storage.InterceptedStorage.Call;

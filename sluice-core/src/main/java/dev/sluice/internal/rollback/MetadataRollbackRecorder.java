@@ -1,5 +1,9 @@
 package dev.sluice.internal.rollback;
 
+import dev.sluice.internal.timeline.avro.PartitionRollback;
+import dev.sluice.internal.timeline.avro.RollbackRequest;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackPlan;
 import dev.sluice.internal.mdt.write.RollbackRecorder;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.avro.InstantInfo;

@@ -1,5 +1,7 @@
 package dev.sluice.internal.rollback;
 
+import dev.sluice.internal.timeline.avro.RollbackRequest;
+import dev.sluice.internal.timeline.avro.RollbackPlan;
 import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.BaseFileName;

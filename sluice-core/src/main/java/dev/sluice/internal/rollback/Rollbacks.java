@@ -1,5 +1,7 @@
 package dev.sluice.internal.rollback;
 
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackPlan;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.commit.Heartbeats;

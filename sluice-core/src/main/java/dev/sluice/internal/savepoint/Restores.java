@@ -1,5 +1,7 @@
 package dev.sluice.internal.savepoint;
 
+import dev.sluice.internal.timeline.avro.RestoreMetadata;
+import dev.sluice.internal.timeline.avro.RestorePlan;
 import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
@@ -7,7 +9,7 @@ import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.internal.table.TableLayout;
 import java.io.IOException;
-import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.Action;

@@ -6,6 +6,7 @@ import dev.sluice.api.TableType;
 import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.timeline.Action;
@@ -77,7 +78,9 @@ public final class TableWriter {
     String instantTime = requested.time();
     Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
     try {
-      FileSystemView view = FileSystemView.of(setup.storage(), setup.basePath(), timeline);
+      // tagging and planning need the committed files only: the metadata table lists them when it is valid
+      FileSystemView view = MetadataTables.view(setup.storage(), setup.basePath(), timeline, setup.tableConfig(),
+          setup.commit().metadataEnabled());
       WritePlanner planner = planner(timeline);
       List<FileWriteResult> files;
       Instant inflight;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.Config;
-import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;

@@ -1,5 +1,8 @@
 package dev.sluice.internal.rollback;
 
+import dev.sluice.internal.timeline.avro.PartitionRollback;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackPlan;
 import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;

@@ -1,5 +1,7 @@
 package dev.sluice.internal.savepoint;
 
+import dev.sluice.internal.timeline.avro.RestoreMetadata;
+import dev.sluice.internal.timeline.avro.RestorePlan;
 import dev.sluice.internal.service.TableInternals;
 import static dev.sluice.api.TripFixture.it;
 import static dev.sluice.api.TripFixture.rows;

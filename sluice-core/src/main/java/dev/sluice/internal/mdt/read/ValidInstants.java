@@ -1,8 +1,8 @@
 package dev.sluice.internal.mdt.read;
 
-import dev.sluice.internal.rollback.RollbackMetadata;
-import dev.sluice.internal.rollback.RollbackPlan;
-import dev.sluice.internal.savepoint.RestoreMetadata;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackPlan;
+import dev.sluice.internal.timeline.avro.RestoreMetadata;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;

@@ -18,7 +18,7 @@ import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
 import dev.sluice.internal.mdt.RecordLocation;
-import dev.sluice.internal.rollback.RollbackMetadata;
+import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;

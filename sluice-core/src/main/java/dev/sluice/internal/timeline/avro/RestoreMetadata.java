@@ -1,9 +1,5 @@
-package dev.sluice.internal.savepoint;
+package dev.sluice.internal.timeline.avro;
 
-import dev.sluice.internal.rollback.RollbackMetadata;
-import dev.sluice.internal.timeline.avro.AvroContainer;
-import dev.sluice.internal.timeline.avro.AvroValues;
-import dev.sluice.internal.timeline.avro.InstantInfo;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.sluice.internal.rollback;
+package dev.sluice.internal.timeline.avro;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,5 @@
-package dev.sluice.internal.rollback;
+package dev.sluice.internal.timeline.avro;
 
-import dev.sluice.internal.timeline.avro.AvroContainer;
-import dev.sluice.internal.timeline.avro.AvroValues;
-import dev.sluice.internal.timeline.avro.InstantInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
