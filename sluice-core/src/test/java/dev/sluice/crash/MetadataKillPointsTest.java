@@ -20,7 +20,7 @@ class MetadataKillPointsTest {
 
   @Test
   void aKilledWriteLeavesBothTablesConsistentAfterTheNextWrite() {
-    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 16, 2);
+    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 10, 1);
     CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> { })
         .run(List.of(Scenarios.byName("cow-upsert-mdt"), Scenarios.byName("mor-upsert-mdt")));
     System.out.println(report.summary(settings.seed()));
