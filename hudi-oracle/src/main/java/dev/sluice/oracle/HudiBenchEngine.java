@@ -28,9 +28,9 @@ import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
 
 /**
  * Apache Hudi 0.15.0's Java write client as a benchmark {@link Engine}, configured as a careful Hudi user would
- * for this comparison: BLOOM index, metadata table off, snappy (Hudi's default is gzip), Sluice's small-file limit,
- * file and row-group sizes and parallelism, bulk insert globally sorted (as Sluice's is, which keeps key ranges
- * narrow for the bloom index), event-time merging ({@code DefaultHoodieRecordPayload}, ordering field {@code ts}),
+ * for this comparison: BLOOM index, metadata table off (on with the bench's --metadata-table), snappy (Hudi's
+ * default is gzip), Sluice's small-file limit, file and row-group sizes and parallelism, bulk insert globally
+ * sorted (as Sluice's is, which keeps key ranges narrow for the bloom index), event-time merging ({@code DefaultHoodieRecordPayload}, ordering field {@code ts}),
  * direct markers, no embedded timeline server. Records are built the way a Java-client user builds them:
  * key generator plus payload per record, inside the timed call.
  */
@@ -42,9 +42,12 @@ final class HudiBenchEngine implements Engine {
   private final int parallelism;
   /** MoR log data block format, avro or parquet (the bench's --log-format, as on the Sluice side). */
   private final String logFormat;
+  /** The bench's --metadata-table: keep Hudi's metadata table (its default), as on the Sluice side. */
+  private final String metadataTable;
 
   HudiBenchEngine(StepArgs args) {
     this.logFormat = args.find("log-format").orElse("avro");
+    this.metadataTable = args.find("metadata-table").orElse("false");
     this.smallFileLimit = args.getLong("small-file-limit");
     this.maxFileSize = args.getLong("max-file-size");
     this.parallelism = args.getInt("parallelism");
@@ -87,7 +90,7 @@ final class HudiBenchEngine implements Engine {
     p.setProperty("hoodie.datasource.write.payload.class", PAYLOAD);
     p.setProperty("hoodie.compaction.payload.class", PAYLOAD);
     p.setProperty("hoodie.index.type", "BLOOM");
-    p.setProperty("hoodie.metadata.enable", "false");
+    p.setProperty("hoodie.metadata.enable", metadataTable);
     p.setProperty("hoodie.parquet.compression.codec", "snappy");
     p.setProperty("hoodie.parquet.small.file.limit", Long.toString(smallFileLimit));
     p.setProperty("hoodie.parquet.max.file.size", Long.toString(maxFileSize));

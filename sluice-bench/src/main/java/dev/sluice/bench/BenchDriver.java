@@ -190,6 +190,7 @@ public final class BenchDriver {
     m.put("scratch", work.resolve("scratch").toString());
     m.put("records", Long.toString(o.scale().records()));
     m.put("log-format", o.logFormat());
+    m.put("metadata-table", Boolean.toString(o.metadataTable()));
     return m;
   }
 

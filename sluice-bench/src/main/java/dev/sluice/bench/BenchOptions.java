@@ -26,21 +26,25 @@ import java.util.Optional;
  * @param oracleDir hudi-oracle's build folder ({@code classes}, {@code oracle.classpath})
  * @param timeoutMinutes per worker JVM
  * @param logFormat MoR log data block format of both engines, avro or parquet ({@code --log-format})
+ * @param metadataTable both engines keep Hudi's metadata table ({@code --metadata-table}; off by default)
  */
 record BenchOptions(Scale scale, List<String> only, int reps, String heap, int parallelism, long seed,
     Optional<Path> workDir, boolean keep, boolean memoryRuns, Optional<Path> jfrDir, boolean jfrHudi,
-    List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes, String logFormat) {
+    List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes, String logFormat,
+    boolean metadataTable) {
 
   static final String USAGE = String.join(System.lineSeparator(),
       "usage: sluice-bench [--scale smoke|quick|full] [--only W1,W2,...] [--reps N] [--heap SIZE]",
       "                    [--parallelism N] [--seed N] [--work-dir DIR] [--keep] [--no-memory]",
       "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
       "                    [--oracle-dir DIR] [--timeout-min N] [--warmup RECORDS] [--log-format avro|parquet]",
+      "                    [--metadata-table]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
       "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",
       "          20,000 at full; a larger one measures warm JVMs, as a long-running service would be)",
-      "  --log-format: MoR log data blocks of both engines (hoodie.logfile.data.block.format; default avro)");
+      "  --log-format: MoR log data blocks of both engines (hoodie.logfile.data.block.format; default avro)",
+      "  --metadata-table: both engines keep Hudi's metadata table (hoodie.metadata.enable=true; default off)");
 
   /**
    * Workload sizes.
@@ -90,6 +94,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     int timeout = -1;
     Long warmup = null;
     String logFormat = "avro";
+    boolean metadataTable = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -110,6 +115,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--timeout-min" -> timeout = Integer.parseInt(value(args, ++i, a));
         case "--warmup" -> warmup = Long.parseLong(value(args, ++i, a));
         case "--log-format" -> logFormat = value(args, ++i, a).toLowerCase(Locale.ROOT);
+        case "--metadata-table" -> metadataTable = true;
         case "-h", "--help" -> throw new IllegalArgumentException("help");
         default -> throw new IllegalArgumentException("unknown option " + a);
       }
@@ -139,7 +145,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     };
     return new BenchOptions(scale, only, reps == null ? scale.reps() : reps, heap == null ? scale.heap() : heap,
         parallelism, seed, workDir, keep, memoryRuns, jfr, jfrHudi, engines, List.copyOf(jvmOpts),
-        oracleDir.toAbsolutePath().normalize(), minutes, logFormat);
+        oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable);
   }
 
   /** True if workload {@code id} (e.g. {@code W2-cow}) is selected. */

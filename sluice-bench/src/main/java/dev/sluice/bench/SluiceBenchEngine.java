@@ -41,6 +41,8 @@ final class SluiceBenchEngine implements Engine {
     // --log-format: both engines write MoR log data blocks in the same format
     m.put("hoodie.logfile.data.block.format", args.find("log-format").orElse("avro"));
     m.put("sluice.write.parallelism", args.get("parallelism"));
+    // --metadata-table: keep Hudi's metadata table (built by the first write), as the Hudi side does
+    m.put("hoodie.metadata.enable", args.find("metadata-table").orElse("false"));
     m.put("hoodie.combine.before.insert", "false");
     m.put("hoodie.combine.before.upsert", "true");
     // the inputs are on the heap already (generated before the clock starts): spilling the prepared batch saves
