@@ -31,8 +31,9 @@ import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
  * for this comparison: BLOOM index, metadata table off (on with the bench's --metadata-table), snappy (Hudi's
  * default is gzip), Sluice's small-file limit, file and row-group sizes and parallelism, bulk insert globally
  * sorted (as Sluice's is, which keeps key ranges narrow for the bloom index), event-time merging
- * ({@code DefaultHoodieRecordPayload}, ordering field {@code ts}), direct markers, no embedded timeline server. Records are built the way a Java-client user builds them:
- * key generator plus payload per record, inside the timed call.
+ * ({@code DefaultHoodieRecordPayload}, ordering field {@code ts}), direct markers, no embedded timeline server.
+ * Records are built the way a Java-client user builds them: key generator plus payload per record, inside the timed
+ * call.
  */
 final class HudiBenchEngine implements Engine {
   private static final String PAYLOAD = DefaultHoodieRecordPayload.class.getName();
