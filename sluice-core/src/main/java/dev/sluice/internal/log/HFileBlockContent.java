@@ -6,6 +6,7 @@ import dev.sluice.internal.hfile.HFileReader;
 import dev.sluice.internal.hfile.HFileWriter;
 import dev.sluice.internal.hfile.HFileWriterOptions;
 import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.ComputingIterator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.AvroTypeException;
 import org.apache.avro.Schema;
@@ -116,31 +118,23 @@ final class HFileBlockContent {
       List<String> sortedKeys) {
     HFileReader hfile = HFileReader.open(content.storage(), content.path(), content.offset(), content.length());
     Iterator<String> keys = sortedKeys.iterator();
-    CloseableIterator<HFileCell> cells = new CloseableIterator<>() {
-      private HFileCell pending;
-
+    // the look-ahead of ComputingIterator: the next asked key that the file holds
+    CloseableIterator<HFileCell> cells = new ComputingIterator<>() {
       @Override
-      public boolean hasNext() {
-        while (pending == null && keys.hasNext()) {
+      protected HFileCell computeNext() {
+        while (keys.hasNext()) {
           byte[] key = keys.next().getBytes(StandardCharsets.UTF_8);
-          pending = hfile.get(key).map(v -> new HFileCell(key, v)).orElse(null);
+          Optional<byte[]> value = hfile.get(key);
+          if (value.isPresent()) {
+            return new HFileCell(key, value.get());
+          }
         }
-        return pending != null;
-      }
-
-      @Override
-      public HFileCell next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        HFileCell c = pending;
-        pending = null;
-        return c;
+        return end();
       }
 
       @Override
       public void close() {
-        pending = null;
+        // the HFile reader is closed by the decoding iterator that owns it
       }
     };
     return decode(content, hfile, cells, writerSchema, readerSchema);
