@@ -2,7 +2,6 @@ package dev.sluice.api;
 
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.compact.Compaction;
-import dev.sluice.internal.compact.MetadataCompactionPlans;
 import dev.sluice.internal.service.Compactor;
 import dev.sluice.internal.archive.ArchiveResult;
 import dev.sluice.internal.error.Errors;
@@ -12,7 +11,6 @@ import dev.sluice.internal.read.SnapshotPlanner;
 import dev.sluice.internal.schema.Peeked;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.storage.Storage;
-import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.schema.TableSchema;
@@ -147,8 +145,7 @@ public final class Table implements AutoCloseable {
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
     TableServices services = TableSettings.services(config);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
-    MetadataTableWriter.prepare(storage, location, TableSettings.commit(config),
-        Optional.of(new MetadataCompactionPlans()));
+    services.prepareMetadataTable(storage, location);
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();

@@ -12,6 +12,7 @@ import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableLayout;
+import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
@@ -44,12 +45,20 @@ public final class Archiver {
   private final TimelineStore store;
   private final InstantLifecycle lifecycle;
   private final boolean metadataEnabled;
+  /** For the archiver of a metadata table: the base path of its data table. */
+  private final Optional<String> dataTable;
 
   private Archiver(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings,
       InstantLifecycle lifecycle, boolean metadataEnabled) {
+    this(storage, basePath, settings, cleanSettings, lifecycle, metadataEnabled, Optional.empty());
+    settings.checkAgainst(cleanSettings);
+  }
+
+  private Archiver(Storage storage, String basePath, ArchiveSettings settings, CleanSettings cleanSettings,
+      InstantLifecycle lifecycle, boolean metadataEnabled, Optional<String> dataTable) {
+    this.dataTable = dataTable;
     this.storage = storage;
     this.basePath = basePath;
-    settings.checkAgainst(cleanSettings);
     this.settings = settings;
     this.cleanSettings = cleanSettings;
     this.store = new TimelineStore(storage, basePath);
@@ -74,9 +83,43 @@ public final class Archiver {
         false);
   }
 
+  /**
+   * The archiver of the metadata table of the data table at {@code dataBasePath} ({@code .hoodie/metadata}), as Hudi
+   * 0.15's metadata writer archives it after its compaction: the data table's {@code hoodie.keep.min.commits} and
+   * {@code hoodie.keep.max.commits} each plus one, the metadata cleaner's window ({@code metadataClean}), its
+   * compaction trigger ({@code metadataMaxDeltaCommits}) for the Merge-on-Read rule, and never an instant at or
+   * after the data table's earliest commit or earliest pending instant
+   * ({@code TimelineUtils.getEarliestInstantForMetadataArchival}): a metadata rollback of a data-table instant needs
+   * its deltacommit on the active timeline. Into the metadata table's own archived timeline
+   * ({@code .hoodie/metadata/.hoodie/archived}). No lock of its own: the caller holds the data table's.
+   */
+  public static Archiver ofMetadataTable(Storage storage, String dataBasePath, ArchiveSettings data,
+      CleanSettings metadataClean, int metadataMaxDeltaCommits) {
+    ArchiveSettings settings = new ArchiveSettings(data.minCommits() + 1, data.maxCommits() + 1, data.batch(),
+        metadataMaxDeltaCommits, false);
+    String mdtBase = TableLayout.metadataTableFolder(dataBasePath);
+    // Hudi only warns when the metadata cleaner's window is longer than archival keeps; the window raises the
+    // bounds anyway (ArchivalPlanner.bounds)
+    return new Archiver(storage, mdtBase, settings, metadataClean, InstantLifecycle.withoutLock(storage, mdtBase, false),
+        false, Optional.of(dataBasePath));
+  }
+
   /** The instants an archival now would move, in their latest states; writes nothing. */
   public List<Instant> preview() {
     return planner().select(store.load(), store);
+  }
+
+  /**
+   * True if an archival would move something of {@code known} (this archiver's timeline); for a metadata table's
+   * archiver the data table's timeline is read only when the limits of {@code known} alone allow something.
+   */
+  public boolean wouldArchive(Timeline known) {
+    List<Instant> chosen = planner().select(known, store);
+    if (chosen.isEmpty() || dataTable.isEmpty()) {
+      return !chosen.isEmpty();
+    }
+    Optional<String> limit = earliestDataInstant(dataTable.get());
+    return limit.isEmpty() || chosen.stream().anyMatch(i -> i.time().compareTo(limit.get()) < 0);
   }
 
   /** Archives what the limits allow, if anything (under the table lock with several writers). */
@@ -102,7 +145,15 @@ public final class Archiver {
     if (chosen.isEmpty()) {
       return ArchiveResult.none();
     }
-    if (metadataEnabled) {
+    if (dataTable.isPresent()) {
+      Optional<String> limit = earliestDataInstant(dataTable.get());
+      if (limit.isPresent()) {
+        chosen = chosen.stream().filter(i -> i.time().compareTo(limit.get()) < 0).toList();
+        if (chosen.isEmpty()) {
+          return ArchiveResult.none();
+        }
+      }
+    } else if (metadataEnabled) {
       // the metadata table's gate: its readers drop log blocks of instants gone from the active timeline, so only
       // instants already in a compacted metadata base file may go (none before its first compaction)
       Optional<String> before = MetadataTableWriter.of(storage, basePath).archiveBefore();
@@ -149,6 +200,21 @@ public final class Archiver {
     archived.stream().filter(f -> f.instant().isCompleted()).map(StateFile::instant).sorted()
         .forEach(store::delete);
     return new ArchiveResult(chosen.stream().sorted().toList(), archived.size(), Optional.of(written));
+  }
+
+  /**
+   * The earliest commit, delta commit or replacecommit (any state) or pending instant (any action) of the data table
+   * at {@code dataBasePath}: the metadata table keeps its instants from there on.
+   */
+  private Optional<String> earliestDataInstant(String dataBasePath) {
+    Timeline data = new TimelineStore(storage, dataBasePath).load();
+    Optional<String> commit = data.filter(i -> i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT
+        || i.action() == Action.REPLACECOMMIT).firstInstant().map(Instant::time);
+    Optional<String> pending = data.filter(i -> !i.isCompleted()).firstInstant().map(Instant::time);
+    if (commit.isPresent() && pending.isPresent()) {
+      return Optional.of(commit.get().compareTo(pending.get()) < 0 ? commit.get() : pending.get());
+    }
+    return commit.or(() -> pending);
   }
 
   /** Every state file of the chosen instants, in the order chosen; a compaction's plan goes with its commit. */

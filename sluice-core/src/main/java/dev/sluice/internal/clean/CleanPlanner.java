@@ -4,6 +4,8 @@ import dev.sluice.internal.fsview.FileGroup;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFile;
+import dev.sluice.internal.mdt.read.MetadataTables;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Decides which files a clean deletes, as Hudi 0.15's {@code CleanPlanner} does.
@@ -41,13 +44,44 @@ public final class CleanPlanner {
   private final String basePath;
   private final CleanSettings settings;
   private final ZoneId zone;
+  private final Function<Timeline, FileSystemView> views;
 
-  /** A planner for the table at {@code basePath}; does no I/O. */
+  /** A planner for the table at {@code basePath} that lists storage; does no I/O. */
   public CleanPlanner(Storage storage, String basePath, CleanSettings settings, ZoneId zone) {
+    this(storage, basePath, settings, zone, tl -> FileSystemView.of(storage, basePath, tl));
+  }
+
+  private CleanPlanner(Storage storage, String basePath, CleanSettings settings, ZoneId zone,
+      Function<Timeline, FileSystemView> views) {
     this.storage = storage;
     this.basePath = basePath;
     this.settings = settings;
     this.zone = zone;
+    this.views = views;
+  }
+
+  /**
+   * A planner for the data table at {@code basePath} that lists its partitions and files through the metadata table
+   * when {@code metadataEnabled} and the metadata table is consistent with the timeline (as Hudi's writers plan
+   * cleans from the metadata table's file-system view), else storage; does no I/O.
+   */
+  public static CleanPlanner of(Storage storage, String basePath, CleanSettings settings, ZoneId zone,
+      boolean metadataEnabled) {
+    if (!metadataEnabled) {
+      return new CleanPlanner(storage, basePath, settings, zone);
+    }
+    return new CleanPlanner(storage, basePath, settings, zone, tl -> MetadataTables.view(storage, basePath, tl,
+        TableConfigStore.read(storage, basePath), true));
+  }
+
+  /**
+   * A planner for the metadata table at {@code metadataBasePath} (its own timeline, HFile base files, partitions
+   * listed from storage: the metadata table has no metadata table); does no I/O.
+   */
+  public static CleanPlanner ofMetadataTable(Storage storage, String metadataBasePath, CleanSettings settings,
+      ZoneId zone) {
+    return new CleanPlanner(storage, metadataBasePath, settings, zone,
+        tl -> FileSystemView.ofMetadataTable(storage, metadataBasePath, tl));
   }
 
   /**
@@ -80,7 +114,7 @@ public final class CleanPlanner {
     Optional<Instant> ectr = RetentionWindow.earliestCommitToRetain(timeline, settings, now, zone);
     String lastCompleted = timeline.commitsTimeline().completed().lastInstant().map(Instant::time).orElse("");
     ProtectedSlices protect = ProtectedSlices.load(store, timeline);
-    FileSystemView view = FileSystemView.of(storage, basePath, timeline);
+    FileSystemView view = views.apply(timeline);
     Map<String, List<CleanFile>> files = new LinkedHashMap<>();
     for (String partition : partitionsToClean(store, timeline, view, ectr, protect)) {
       List<CleanFile> delete = settings.policy() == CleanPolicy.KEEP_LATEST_FILE_VERSIONS

@@ -265,7 +265,7 @@ public final class Cleaner {
   }
 
   private CleanPlanner planner() {
-    return new CleanPlanner(storage, basePath, settings, zone());
+    return CleanPlanner.of(storage, basePath, settings, zone(), metadataEnabled);
   }
 
   private ZoneId zone() {

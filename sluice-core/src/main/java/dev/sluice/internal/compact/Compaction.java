@@ -72,8 +72,8 @@ public final class Compaction {
   private Optional<String> schedule(boolean force) {
     requireMergeOnRead("Scheduling a compaction");
     InstantLifecycle lifecycle = lifecycle();
-    return lifecycle.locked("schedule a compaction", () -> new CompactionScheduler(storage, basePath, settings, lifecycle)
-        .schedule(force));
+    return lifecycle.locked("schedule a compaction", () -> new CompactionScheduler(storage, basePath, settings, lifecycle,
+        commit.metadataEnabled()).schedule(force));
   }
 
   /**

@@ -5,6 +5,8 @@ import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.read.MetadataTables;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
@@ -36,8 +38,12 @@ final class CompactionScheduler {
   private final InstantLifecycle lifecycle;
   private final boolean multiWriter;
   private final TimelineStore store;
+  private final boolean metadataEnabled;
 
-  CompactionScheduler(Storage storage, String basePath, CompactionSettings settings, InstantLifecycle lifecycle) {
+  /** {@code metadataEnabled}: plan from the metadata table's listing when it is consistent with the timeline. */
+  CompactionScheduler(Storage storage, String basePath, CompactionSettings settings, InstantLifecycle lifecycle,
+      boolean metadataEnabled) {
+    this.metadataEnabled = metadataEnabled;
     this.storage = storage;
     this.basePath = basePath;
     this.settings = settings;
@@ -96,7 +102,10 @@ final class CompactionScheduler {
 
   /** The plan over the table as {@code tl} shows it; empty if no slice qualifies. */
   CompactionPlan plan(Timeline tl) {
-    FileSystemView view = FileSystemView.of(storage, basePath, tl);
+    // as Hudi's writers, the plan lists through the metadata table when it is valid (no LIST of data partitions)
+    FileSystemView view = metadataEnabled
+        ? MetadataTables.view(storage, basePath, tl, TableConfigStore.read(storage, basePath), true)
+        : FileSystemView.of(storage, basePath, tl);
     Set<FileGroupId> busy = new HashSet<>(view.pendingCompactionOperations().keySet());
     busy.addAll(PendingClustering.fileGroups(store, tl));
     List<CompactionOperation> candidates = new ArrayList<>();

@@ -6,6 +6,8 @@ import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.read.MetadataTables;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
@@ -32,12 +34,22 @@ public final class Savepoints {
   private final String basePath;
   private final TimelineStore store;
   private final InstantLifecycle lifecycle;
+  private final boolean metadataEnabled;
 
   /**
    * Savepoints of the table at {@code basePath}; they take no lock (a caller that shares the table with other
-   * writers runs them inside {@link InstantLifecycle#locked}). Does no I/O.
+   * writers runs them inside {@link InstantLifecycle#locked}). Lists storage. Does no I/O.
    */
   public Savepoints(Storage storage, String basePath) {
+    this(storage, basePath, false);
+  }
+
+  /**
+   * As {@link #Savepoints(Storage, String)}; with {@code metadataEnabled} the savepoint lists its files through the
+   * metadata table when it is consistent with the timeline (as Hudi's savepoint does).
+   */
+  public Savepoints(Storage storage, String basePath, boolean metadataEnabled) {
+    this.metadataEnabled = metadataEnabled;
     this.storage = storage;
     this.basePath = basePath;
     this.store = new TimelineStore(storage, basePath);
@@ -69,7 +81,9 @@ public final class Savepoints {
       throw Errors.badRequest("Savepointing instant " + time, "it is older than " + retained + ", the earliest commit the "
           + "last clean kept, so its files may be gone", "Savepoint a later commit.");
     }
-    FileSystemView view = FileSystemView.of(storage, basePath, tl).asOf(time);
+    FileSystemView view = (metadataEnabled
+        ? MetadataTables.view(storage, basePath, tl, TableConfigStore.read(storage, basePath), true)
+        : FileSystemView.of(storage, basePath, tl)).asOf(time);
     Map<String, List<String>> files = new LinkedHashMap<>();
     for (String partition : view.partitions()) {
       List<String> names = new ArrayList<>();

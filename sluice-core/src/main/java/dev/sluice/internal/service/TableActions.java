@@ -73,7 +73,8 @@ public final class TableActions {
 
   /** Savepoints a completed commit (the latest if empty). */
   public SavepointMetadata savepoint(Optional<String> instantTime, String user, String comment) {
-    return lifecycle().locked("savepoint", () -> new Savepoints(storage, basePath).create(instantTime, user, comment));
+    return lifecycle().locked("savepoint", () -> new Savepoints(storage, basePath, settings.metadataEnabled())
+        .create(instantTime, user, comment));
   }
 
   /** Deletes a savepoint. */

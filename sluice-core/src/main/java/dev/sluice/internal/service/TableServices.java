@@ -52,6 +52,15 @@ public final class TableServices {
     return new TableServices(clean, archive, compaction, commit, fileOptions);
   }
 
+  /**
+   * Before a write: the metadata table of the table at {@code basePath} made ready for the write's mirror commit
+   * (bootstrapped if missing, removed when off), then its own clean, compaction and archival when due
+   * ({@link MetadataTableServices}).
+   */
+  public void prepareMetadataTable(Storage storage, String basePath) {
+    new MetadataTableServices(storage, basePath, commit, clean, archive).run();
+  }
+
   /** The compaction settings of these services. */
   public CompactionSettings compaction() {
     return compaction;

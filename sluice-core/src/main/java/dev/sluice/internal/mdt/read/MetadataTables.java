@@ -99,7 +99,9 @@ public final class MetadataTables {
       return data.completed().filter(i -> MIRRORED.contains(i.action())).firstInstant();
     }
     String start = first.get().time();
-    // an initialization (<time>010, or 00000000000000010 on an empty table) covers the data instants up to its time
+    // an initialization (<time>010, or 00000000000000010 on an empty table) covers the data instants up to its time;
+    // so does any other instant of the metadata table's own (<time>001 compaction, <time>002 clean, ...) that is
+    // first after its archival: the deltacommits up to <time> were archived, their blocks are in the slices
     boolean initialization = ValidInstants.isMetadataOwn(start) || start.startsWith(InstantTimes.INIT_INSTANT);
     String cutoff = start.length() > InstantTimes.MILLIS_LENGTH ? start.substring(0, InstantTimes.MILLIS_LENGTH) : start;
     Set<String> deltacommits = new HashSet<>();

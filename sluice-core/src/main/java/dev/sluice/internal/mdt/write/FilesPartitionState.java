@@ -67,9 +67,12 @@ final class FilesPartitionState {
     }
     Optional<FileInfo> base = Optional.empty();
     String baseTime = "";
+    Timeline committed = mdt.commitsTimeline().completed();
     for (FileInfo f : entries) {
       Optional<BaseFileName> b = FileNames.parseBase(f.name()).filter(n -> n.fileId().equals(FILE_ID));
-      if (b.isPresent() && mdt.isCompleted(b.get().instantTime()) && b.get().instantTime().compareTo(baseTime) > 0) {
+      // a compaction archived off the metadata timeline completed (archival moves only completed instants)
+      if (b.isPresent() && committed.containsOrBeforeStart(b.get().instantTime())
+          && b.get().instantTime().compareTo(baseTime) > 0) {
         base = Optional.of(f);
         baseTime = b.get().instantTime();
       }
@@ -122,15 +125,19 @@ final class FilesPartitionState {
     baseFile.ifPresent(f -> readBase(storage, f).forEach(r -> out.merge(r.key(), r, FilesRecord::merge)));
     // blocks by instant, in log order; a rollback command block drops the blocks of its target written before it
     List<Map.Entry<DataBlock, String>> blocks = new ArrayList<>();
+    // blocks of deltacommits archived off the metadata timeline count (as for Hudi's log scanner): archival moves
+    // only completed instants
+    Timeline completed = mdt.commitsTimeline().completed();
     for (FileInfo f : logFiles) {
       try (LogReader reader = LogReader.open(storage, f.path())) {
         while (reader.hasNext()) {
           LogBlock b = reader.next();
           String instant = b.instantTime().orElse("");
-          if (b instanceof CommandBlock c && c.isRollback() && mdt.isCompleted(instant)) {
+          if (b instanceof CommandBlock c && c.isRollback() && mdt.containsOrBeforeStart(instant)) {
             String target = c.targetInstant().orElse("");
             blocks.removeIf(e -> e.getValue().equals(target));
-          } else if (b instanceof DataBlock d && d.type() == LogBlockType.HFILE_DATA_BLOCK && mdt.isCompleted(instant)) {
+          } else if (b instanceof DataBlock d && d.type() == LogBlockType.HFILE_DATA_BLOCK
+              && completed.containsOrBeforeStart(instant)) {
             blocks.add(Map.entry(d, instant));
           }
         }

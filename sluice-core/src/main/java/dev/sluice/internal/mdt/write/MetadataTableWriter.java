@@ -117,7 +117,18 @@ public final class MetadataTableWriter {
 
   /** The instant of the metadata compaction due now, if one is ({@link FilesCompaction#due}). */
   Optional<String> compactionDue(int maxDeltaCommits) {
-    Timeline tl = mdt.load();
+    return compactionDue(mdt.load(), maxDeltaCommits);
+  }
+
+  /**
+   * The instant of the metadata compaction due with the metadata timeline {@code tl}, if one is; also the instant of
+   * a pending compaction (a crashed attempt {@link #compactIfDue} rolls back first).
+   */
+  public Optional<String> compactionDue(Timeline tl, int maxDeltaCommits) {
+    Optional<Instant> pending = tl.filter(i -> i.action() == Action.COMPACTION && !i.isCompleted()).firstInstant();
+    if (pending.isPresent()) {
+      return pending.map(Instant::time);
+    }
     if (tl.lastCompleted().isEmpty()) {
       return Optional.empty();
     }

@@ -1,0 +1,68 @@
+package dev.sluice.internal.service;
+
+import dev.sluice.internal.archive.ArchiveSettings;
+import dev.sluice.internal.archive.Archiver;
+import dev.sluice.internal.clean.CleanSettings;
+import dev.sluice.internal.clean.MetadataCleaner;
+import dev.sluice.internal.commit.CommitSettings;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.compact.MetadataCompactionPlans;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.table.TableLayout;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.storage.Storage;
+
+/**
+ * The metadata table made ready before a write and its own table services, in the order of Hudi 0.15's
+ * {@code performTableServices}: the metadata table prepared (bootstrapped, or removed when off:
+ * {@link MetadataTableWriter#prepare(boolean)}), then its clean ({@code <t>002}, {@link MetadataCleaner}), its
+ * compaction ({@code <t>001}, {@link MetadataTableWriter#compactIfDue}) and the archival of its timeline
+ * ({@link Archiver#ofMetadataTable}), each a separate step that does nothing unless due. All under the data table's
+ * lock, taken only when one of them has something to do: the checks before read the metadata table's timeline (and
+ * at most the last metadata clean's metadata), no partition listing.
+ */
+final class MetadataTableServices {
+  private final Storage storage;
+  private final String basePath;
+  private final CommitSettings commit;
+  private final CleanSettings clean;
+  private final ArchiveSettings archive;
+
+  MetadataTableServices(Storage storage, String basePath, CommitSettings commit, CleanSettings clean,
+      ArchiveSettings archive) {
+    this.storage = storage;
+    this.basePath = basePath;
+    this.commit = commit;
+    this.clean = clean;
+    this.archive = archive;
+  }
+
+  /** Prepares the metadata table and runs its services that are due. */
+  void run() {
+    if (!commit.metadataEnabled()) {
+      MetadataTableWriter.prepare(storage, basePath, commit);
+      return;
+    }
+    MetadataTableWriter writer = MetadataTableWriter.of(storage, basePath);
+    int maxDeltaCommits = commit.metadataCompactMaxDeltaCommits();
+    MetadataCleaner cleaner = MetadataCleaner.of(storage, basePath, clean);
+    Archiver archiver = Archiver.ofMetadataTable(storage, basePath, archive, cleaner.settings(), maxDeltaCommits);
+    if (!writer.needsPrepare(true) && !due(writer, cleaner, archiver, maxDeltaCommits)) {
+      return;
+    }
+    InstantLifecycle.of(storage, basePath, commit).locked("prepare the metadata table and run its services", () -> {
+      if (writer.prepare(true)) {
+        cleaner.cleanIfDue();
+        writer.compactIfDue(maxDeltaCommits, new MetadataCompactionPlans());
+        archiver.archive();
+      }
+      return null;
+    });
+  }
+
+  private boolean due(MetadataTableWriter writer, MetadataCleaner cleaner, Archiver archiver, int maxDeltaCommits) {
+    Timeline mdt = new TimelineStore(storage, TableLayout.metadataTableFolder(basePath)).load();
+    return cleaner.due(mdt) || writer.compactionDue(mdt, maxDeltaCommits).isPresent() || archiver.wouldArchive(mdt);
+  }
+}
