@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.storage.FailingStorage;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.internal.timeline.Action;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,5 +141,43 @@ class ListingBudgetTest {
     Table off = open(counting, Map.of("hoodie.metadata.enable", "false"));
     off.upsert(it(List.of(trip("id-000002", 2, "p2", "y", 1))));
     assertEquals(1, listings(counting).get("p2"), "with the metadata table off the write lists its partition");
+  }
+
+  @Test
+  void aCleanACompactionAndASavepointOnATableWithAValidMetadataTableListNoDataPartition() {
+    Map<String, String> on = Map.of("hoodie.metadata.enable", "true", "hoodie.cleaner.commits.retained", "1",
+        "hoodie.clean.automatic", "false", "hoodie.parquet.small.file.limit", "0");
+    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.MERGE_ON_READ).build(), on);
+    t.insert(it(trips(0, 30, 3, 1)));
+    t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table viaMetadata = open(counting, on);
+    String compaction = viaMetadata.compaction().scheduleNow().orElseThrow();
+    Map<String, Integer> planned = listings(counting);
+    viaMetadata.compaction().run(compaction);
+    counting.forgetListed();
+    viaMetadata.upsert(it(List.of(trip("id-000001", 3, "p1", "y", 1))));
+    counting.forgetListed();
+    viaMetadata.clean();
+    Map<String, Integer> cleaned = listings(counting);
+    viaMetadata.savepoint(java.util.Optional.empty());
+    Map<String, Integer> savepointed = listings(counting);
+    assertEquals(1, viaMetadata.timeline().filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants().size(),
+        "the clean deleted the slice the compaction replaced");
+    for (Map<String, Integer> listed : List.of(planned, cleaned, savepointed)) {
+      for (String p : List.of("", "p0", "p1", "p2")) {
+        assertEquals(null, listed.get(p), "data partition '" + p + "' listed: " + listed);
+      }
+    }
+    assertEquals(List.of(), dev.sluice.internal.mdt.write.MetadataTableChecks.problems(new LocalStorage(),
+        dir.toString()));
+
+    // the same actions with the metadata table off list the data partitions (the count is what the test measures)
+    Table off = open(counting, Map.of("hoodie.metadata.enable", "false", "hoodie.cleaner.commits.retained", "1",
+        "hoodie.clean.automatic", "false"));
+    off.upsert(it(List.of(trip("id-000002", 2, "p2", "z", 1))));
+    counting.forgetListed();
+    off.compaction().scheduleNow().orElseThrow();
+    assertTrue(listings(counting).containsKey("p2"), "without the metadata table the plan lists the partitions");
   }
 }

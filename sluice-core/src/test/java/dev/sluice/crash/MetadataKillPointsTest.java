@@ -12,7 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGKILLs a child JVM running an upsert that bootstraps the metadata table and mirrors itself into it
  * ({@code hoodie.metadata.enable=true}), at kill points of the bootstrap, of the metadata deltacommit and of the
  * write around them, and checks that readers see the rows before or after, and that after the next write the metadata
- * table lists exactly what is on storage. {@link CrashTest} samples these scenarios among all the others.
+ * table lists exactly what is on storage; also an upsert that first cleans, compacts and archives the metadata table
+ * ({@code cow-upsert-mdt-services}, 107 kill points: the extended run {@code -Dsluice.crash.points=107
+ * -Dsluice.crash.scenarios=cow-upsert-mdt-services} tries them all). {@link CrashTest} samples these scenarios among
+ * all the others.
  */
 class MetadataKillPointsTest {
   @TempDir
@@ -22,7 +25,8 @@ class MetadataKillPointsTest {
   void aKilledWriteLeavesBothTablesConsistentAfterTheNextWrite() {
     CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 10, 1);
     CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> { })
-        .run(List.of(Scenarios.byName("cow-upsert-mdt"), Scenarios.byName("mor-upsert-mdt")));
+        .run(CrashHarness.Settings.scenarios(List.of(Scenarios.byName("cow-upsert-mdt"),
+            Scenarios.byName("mor-upsert-mdt"), Scenarios.byName("cow-upsert-mdt-services"))));
     System.out.println(report.summary(settings.seed()));
     assertEquals(settings.points(), report.killPoints(), "every kill point was tried");
     assertTrue(report.failures().isEmpty(), String.join("\n", report.failures()) + "\n" + report.summary(settings.seed()));

@@ -68,6 +68,7 @@ public final class Scenarios {
         t -> t.upsert(upsertBatch().iterator())).appending("mor-upsert-appending"));
     out.add(metadataTable("cow-upsert-mdt", TableType.COPY_ON_WRITE));
     out.add(metadataTable("mor-upsert-mdt", TableType.MERGE_ON_READ));
+    out.add(metadataServices("cow-upsert-mdt-services"));
     out.add(new CrashScenario("rollback-latest", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
       t.insert(trips(0, 40, 2, 1).iterator());
@@ -340,6 +341,39 @@ public final class Scenarios {
     return new CrashScenario(name, Map.copyOf(with), (dir, crashing) -> {
       Table t = create(dir, type, without);
       t.insert(trips(0, 40, 2, 1).iterator());
+      return List.of(rows(t));
+    }, t -> t.upsert(upsertBatch().iterator()), false, t -> { }, false, false)
+        .withFinalCheck(t -> MetadataTableChecks.problems(t.storage(), t.location()));
+  }
+
+  /**
+   * An upsert that first cleans the metadata table ({@code <t>002}), compacts it and archives its timeline: the setup
+   * writes until the metadata clean and archival are both due, so the upsert's kill points include theirs.
+   */
+  private static CrashScenario metadataServices(String name) {
+    Map<String, String> with = new java.util.HashMap<>(options(Map.of()));
+    with.putAll(Map.of("hoodie.metadata.enable", "true", "hoodie.metadata.compact.max.delta.commits", "3",
+        "hoodie.keep.min.commits", "20", "hoodie.keep.max.commits", "21", "hoodie.cleaner.commits.retained", "1"));
+    Config config = Config.of(with);
+    return new CrashScenario(name, Map.copyOf(with), (dir, crashing) -> {
+      Table t = create(dir, TableType.COPY_ON_WRITE, with);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      dev.sluice.storage.Storage storage = new dev.sluice.storage.LocalStorage();
+      dev.sluice.internal.clean.MetadataCleaner cleaner = dev.sluice.internal.clean.MetadataCleaner.of(storage,
+          dir.toString(), dev.sluice.internal.clean.CleanSettings.from(config));
+      dev.sluice.internal.archive.Archiver archiver = dev.sluice.internal.archive.Archiver.ofMetadataTable(storage,
+          dir.toString(), dev.sluice.internal.archive.ArchiveSettings.from(config), cleaner.settings(), 3);
+      for (int i = 2; ; i++) {
+        dev.sluice.internal.timeline.Timeline mdt = new TimelineStore(storage, dir.resolve(".hoodie/metadata")
+            .toString()).load();
+        if (cleaner.due(mdt) && archiver.wouldArchive(mdt)) {
+          break;
+        }
+        if (i > 80) {
+          throw new AssertionError("the metadata clean and archival were never due together: " + mdt);
+        }
+        t.upsert(trips(0, 40, 2, i).iterator());
+      }
       return List.of(rows(t));
     }, t -> t.upsert(upsertBatch().iterator()), false, t -> { }, false, false)
         .withFinalCheck(t -> MetadataTableChecks.problems(t.storage(), t.location()));

@@ -17,6 +17,7 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.util.KillPoints;
 import java.io.IOException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -61,7 +62,9 @@ public final class Archiver {
     this.basePath = basePath;
     this.settings = settings;
     this.cleanSettings = cleanSettings;
-    this.store = new TimelineStore(storage, basePath);
+    // the metadata table's timeline files have their own kill points
+    this.store = dataTable.isPresent() ? new TimelineStore(storage, basePath, "metadata.timeline")
+        : new TimelineStore(storage, basePath);
     this.lifecycle = lifecycle;
     this.metadataEnabled = metadataEnabled;
   }
@@ -188,6 +191,7 @@ public final class Archiver {
       return ArchiveResult.none();
     }
     String written = ArchiveLog.of(storage, basePath).append(entries, settings.batch());
+    KillPoints.reach(dataTable.isPresent() ? "metadata.archive.written" : "archive.written");
     for (Instant i : chosen) {
       deleteMarkers(i.time());
     }
