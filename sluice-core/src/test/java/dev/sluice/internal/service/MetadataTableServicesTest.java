@@ -150,4 +150,21 @@ class MetadataTableServicesTest {
     assertTrue(mdt().isCompleted(clean.time()), "finished from its plan");
     assertEquals(List.of(), MetadataTableChecks.problems(storage, dir.toString()));
   }
+
+  @Test
+  void afterARestoreListingsStillComeFromTheMetadataTable() {
+    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.COPY_ON_WRITE).build(), SMALL);
+    String savepoint = t.upsert(trips(0, 6, 2, 1).iterator()).instantTime();
+    t.savepoint(java.util.Optional.of(savepoint));
+    t.upsert(trips(0, 8, 2, 2).iterator());
+    t.restore(savepoint);
+    Timeline dt = dt();
+    String restore = dt.filter(i -> i.action() == Action.RESTORE && i.isCompleted()).lastInstant().orElseThrow().time();
+    assertTrue(mdt().isCompleted(restore), "re-synced at the restore's instant");
+    assertEquals(List.of(), MetadataTableChecks.problems(storage, dir.toString()));
+    MetadataTables.Availability a = MetadataTables.check(storage, dir.toString(), dt,
+        TableConfigStore.read(storage, dir.toString()), true);
+    assertTrue(a.available(), a.reason());
+    assertEquals(6, TripFixture.rows(t).size());
+  }
 }

@@ -118,9 +118,10 @@ public final class MetadataTables {
       if (!after) {
         continue;
       }
+      // a restore is mirrored by Hudi's sync <time>003 after it, or by Sluice's re-sync at the restore's own instant
       boolean mirrored = i.action() == Action.RESTORE
-          ? deltacommits.stream().anyMatch(t -> t.length() == InstantTimes.MILLIS_LENGTH + 3 && t.endsWith(RESTORE_SUFFIX)
-              && InstantTimes.isBeforeOrEqual(i.time(), t.substring(0, InstantTimes.MILLIS_LENGTH)))
+          ? deltacommits.contains(i.time()) || deltacommits.stream().anyMatch(t -> t.length() == InstantTimes.MILLIS_LENGTH + 3
+              && t.endsWith(RESTORE_SUFFIX) && InstantTimes.isBeforeOrEqual(i.time(), t.substring(0, InstantTimes.MILLIS_LENGTH)))
           : deltacommits.contains(i.time());
       if (!mirrored) {
         return Optional.of(i);
