@@ -155,6 +155,53 @@ class MetadataTableWriteInteropTest {
     assertHudiListsWhatIsOnDisk(table, "Hudi's write after them", "hbase");
   }
 
+  @Test
+  void sluicesMetadataCleanAndArchivalThenHudiAndSluiceContinue() throws IOException {
+    // the metadata cleaner retains at least 20 commits: the table keeps 20 so that the metadata timeline (21) holds
+    // more, and the metadata table compacts every 3 deltacommits so that old slices pile up
+    Map<String, String> small = Map.of("hoodie.metadata.compact.max.delta.commits", "3", "hoodie.keep.min.commits",
+        "20", "hoodie.keep.max.commits", "21", "hoodie.cleaner.commits.retained", "1");
+    Path table = dir.resolve("services");
+    Table t = create(table, TableType.COPY_ON_WRITE, small);
+    for (int ts = 1; ts <= 26; ts++) {
+      t.upsert(TripFixture.trips(ts % 5, 6, 2, ts).iterator());
+    }
+    Path mdtTimeline = table.resolve(".hoodie/metadata/.hoodie");
+    assertTrue(names(mdtTimeline).stream().anyMatch(n -> n.endsWith("002.clean")), "Sluice cleaned the metadata table");
+    List<String> mdtArchive = names(mdtTimeline.resolve("archived"));
+    assertTrue(!mdtArchive.isEmpty(), "Sluice archived the metadata timeline");
+    assertTrue(!names(table.resolve(".hoodie/archived")).isEmpty(), "and the data timeline");
+    assertHudiListsWhatIsOnDisk(table, "after Sluice's metadata clean and archival", "hbase", "native");
+
+    // Hudi's Java client goes on with the same settings: its metadata services run on Sluice's timeline and archive
+    Map<String, String> hudi = new HashMap<>(small);
+    for (int ts = 30; ts < 32; ts++) {
+      oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(ts % 5, 6, 2, ts), hudi);
+    }
+    assertHudiListsWhatIsOnDisk(table, "after Hudi's writes", "hbase");
+    List<String> afterHudi = names(mdtTimeline.resolve("archived"));
+    assertTrue(afterHudi.containsAll(mdtArchive), "Hudi kept Sluice's metadata archive: " + afterHudi);
+
+    // then Sluice again: its services resume on what Hudi left
+    for (int ts = 40; ts < 46; ts++) {
+      t.upsert(TripFixture.trips(ts % 5, 6, 2, ts).iterator());
+    }
+    assertHudiListsWhatIsOnDisk(table, "Sluice after Hudi", "native");
+    List<dev.sluice.internal.archive.ArchivedInstant> archived = dev.sluice.internal.archive.ArchiveLog.of(
+        new LocalStorage(), table.resolve(".hoodie/metadata").toString()).read();
+    assertTrue(!archived.isEmpty(), "the metadata archive reads back");
+    assertEquals(10, TripFixture.rows(t).size(), "every key once (ids 0 to 9)");
+  }
+
+  private static List<String> names(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      return List.of();
+    }
+    try (java.util.stream.Stream<Path> s = Files.list(folder)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
   private static Map<String, String> withOn(Map<String, String> more) {
     Map<String, String> m = new HashMap<>(ON);
     m.putAll(more);
