@@ -167,4 +167,25 @@ class MetadataTableServicesTest {
     assertTrue(a.available(), a.reason());
     assertEquals(6, TripFixture.rows(t).size());
   }
+
+  @Test
+  void blocksAndBaseFilesOfArchivedMetadataInstantsStayInTheListing() {
+    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.COPY_ON_WRITE).build(),
+        Map.of("hoodie.metadata.enable", "true", "hoodie.clean.automatic", "false"));
+    for (int i = 1; i <= 3; i++) {
+      t.upsert(trips(i, 6, 2, i).iterator());
+    }
+    Map<String, List<String>> before = MetadataTableChecks.listing(storage, dir.toString());
+    // what the archival of the metadata timeline does to its two oldest instants (the initialization and the first
+    // deltacommit): their timeline files go, their base file and log blocks stay in the slice
+    TimelineStore store = new TimelineStore(storage, mdtBase());
+    for (Instant i : mdt().completed().instants().subList(0, 2)) {
+      store.deleteInstantFiles(Instant.requested(i.time(), Action.DELTACOMMIT));
+    }
+    assertEquals(before, MetadataTableChecks.listing(storage, dir.toString()));
+    assertEquals(List.of(), MetadataTableChecks.problems(storage, dir.toString()));
+    // and the next write's mirror and a compaction built on them keep them
+    t.upsert(trips(0, 2, 2, 9).iterator());
+    assertEquals(List.of(), MetadataTableChecks.problems(storage, dir.toString()));
+  }
 }
