@@ -154,6 +154,11 @@ final class ScaleBench {
         b.append(String.format(Locale.ROOT, " %.2f s, peak heap %.0f MB (live %.0f MB)",
             rep.path("seconds").asDouble(), mb(rep, "peak_heap"), mb(rep, "peak_live")));
       }
+      if (rep.has("commits")) {
+        b.append(String.format(Locale.ROOT, ", %d commits (%s s), %.0f MB, generating the records %.1f s",
+            rep.path("commits").asLong(), rep.path("commit_seconds").asText(), mb(rep, "bytes"),
+            rep.path("gen_seconds").asDouble()));
+      }
       if (rep.has("rows_ok")) {
         b.append(String.format(Locale.ROOT, " %d rows (expected %d), ts sum %s, read %.1f s",
             rep.path("rows").asLong(), rep.path("expected_rows").asLong(),
