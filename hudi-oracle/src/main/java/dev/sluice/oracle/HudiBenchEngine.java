@@ -45,8 +45,11 @@ final class HudiBenchEngine implements Engine {
   private final String logFormat;
   /** The bench's --metadata-table: keep Hudi's metadata table (its default), as on the Sluice side. */
   private final String metadataTable;
+  /** The bench's --index (BLOOM unless the scale workload asks for SIMPLE or another of Hudi's index types). */
+  private final String index;
 
   HudiBenchEngine(StepArgs args) {
+    this.index = args.find("index").orElse("BLOOM");
     this.logFormat = args.find("log-format").orElse("avro");
     this.metadataTable = args.find("metadata-table").orElse("false");
     this.smallFileLimit = args.getLong("small-file-limit");
@@ -90,8 +93,12 @@ final class HudiBenchEngine implements Engine {
     p.setProperty("hoodie.payload.ordering.field", BenchRecords.ORDERING);
     p.setProperty("hoodie.datasource.write.payload.class", PAYLOAD);
     p.setProperty("hoodie.compaction.payload.class", PAYLOAD);
-    p.setProperty("hoodie.index.type", "BLOOM");
+    p.setProperty("hoodie.index.type", index);
     p.setProperty("hoodie.metadata.enable", metadataTable);
+    if (index.equals("RECORD_INDEX")) {
+      p.setProperty("hoodie.metadata.enable", "true");
+      p.setProperty("hoodie.metadata.record.index.enable", "true");
+    }
     p.setProperty("hoodie.parquet.compression.codec", "snappy");
     p.setProperty("hoodie.parquet.small.file.limit", Long.toString(smallFileLimit));
     p.setProperty("hoodie.parquet.max.file.size", Long.toString(maxFileSize));
@@ -102,6 +109,7 @@ final class HudiBenchEngine implements Engine {
       p.setProperty("hoodie." + op + ".shuffle.parallelism", Integer.toString(parallelism));
     }
     p.setProperty("hoodie.bloom.index.parallelism", Integer.toString(parallelism));
+    p.setProperty("hoodie.simple.index.parallelism", Integer.toString(parallelism));
     p.setProperty("hoodie.bulkinsert.sort.mode", "GLOBAL_SORT");
     p.setProperty("hoodie.combine.before.insert", "false");
     p.setProperty("hoodie.combine.before.upsert", "true");

@@ -122,8 +122,14 @@ public final class BenchDriver {
     if (o.memoryRuns()) {
       memoryRuns();
     }
-    results.print(out, "medians over " + o.reps() + " rep(s), seconds (ratios: hudi/sluice, sluice/floor):");
+    boolean workloads = WORKLOADS.stream().anyMatch(o::selected);
+    if (workloads) {
+      results.print(out, "medians over " + o.reps() + " rep(s), seconds (ratios: hudi/sluice, sluice/floor):");
+    }
     boolean ok = !results.anyFailure();
+    if (o.scaleSelected()) {
+      ok &= new ScaleBench(o, out, tables, common(), jvm, sides).run();
+    }
     for (String label : labels()) {
       ok &= results.rowsOk(label);
     }

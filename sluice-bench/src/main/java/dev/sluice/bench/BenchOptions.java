@@ -27,24 +27,34 @@ import java.util.Optional;
  * @param timeoutMinutes per worker JVM
  * @param logFormat MoR log data block format of both engines, avro or parquet ({@code --log-format})
  * @param metadataTable both engines keep Hudi's metadata table ({@code --metadata-table}; off by default)
+ * @param scaleWorkload the sizes and indexes of the SCALE workload (run only when {@code --only} names it)
  */
 record BenchOptions(Scale scale, List<String> only, int reps, String heap, int parallelism, long seed,
     Optional<Path> workDir, boolean keep, boolean memoryRuns, Optional<Path> jfrDir, boolean jfrHudi,
     List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes, String logFormat,
-    boolean metadataTable) {
+    boolean metadataTable, ScaleWorkload scaleWorkload) {
+
+  /** The workload id of the scale workload: never part of a default run, only of {@code --only SCALE}. */
+  static final String SCALE = "SCALE";
 
   static final String USAGE = String.join(System.lineSeparator(),
       "usage: sluice-bench [--scale smoke|quick|full] [--only W1,W2,...] [--reps N] [--heap SIZE]",
       "                    [--parallelism N] [--seed N] [--work-dir DIR] [--keep] [--no-memory]",
       "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
       "                    [--oracle-dir DIR] [--timeout-min N] [--warmup RECORDS] [--log-format avro|parquet]",
-      "                    [--metadata-table]",
+      "                    [--metadata-table] [--scale-records N,N] [--scale-upsert N] [--scale-chunk N]",
+      "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
       "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",
       "          20,000 at full; a larger one measures warm JVMs, as a long-running service would be)",
       "  --log-format: MoR log data blocks of both engines (hoodie.logfile.data.block.format; default avro)",
-      "  --metadata-table: both engines keep Hudi's metadata table (hoodie.metadata.enable=true; default off)");
+      "  --metadata-table: both engines keep Hudi's metadata table (hoodie.metadata.enable=true; default off)",
+      "  --only SCALE: the scale workload (only when named): per table size of --scale-records (default",
+      "          1000000,10000000) and per index, a load in bulk-insert commits of --scale-chunk records (default",
+      "          1000000) and --reps upserts of --scale-upsert existing keys each (default 100000), on a",
+      "          --scale-type table (default mor); indexes --sluice-index (default BLOOM,RECORD_INDEX) and",
+      "          --hudi-index (default BLOOM,SIMPLE). Worker timeout 240 minutes unless --timeout-min");
 
   /**
    * Workload sizes.
@@ -76,6 +86,29 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     }
   }
 
+  /**
+   * The SCALE workload's parameters.
+   *
+   * @param records table sizes, each a separate table
+   * @param upsert existing keys per timed upsert
+   * @param chunk records per bulk-insert commit of the initial load
+   * @param type mor or cow
+   * @param sluiceIndexes Sluice's tagging indexes ({@code hoodie.index.type} values)
+   * @param hudiIndexes Hudi's tagging indexes
+   */
+  record ScaleWorkload(List<Long> records, int upsert, long chunk, String type, List<String> sluiceIndexes,
+      List<String> hudiIndexes) {
+
+    List<String> indexes(String engine) {
+      return engine.equals(BenchResults.SLUICE) ? sluiceIndexes : hudiIndexes;
+    }
+  }
+
+  /** True if {@code --only} names the scale workload. */
+  boolean scaleSelected() {
+    return only.stream().anyMatch(SCALE::equalsIgnoreCase);
+  }
+
   static BenchOptions parse(String[] args) {
     Scale scale = Scale.named("quick");
     List<String> only = List.of();
@@ -95,6 +128,12 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     Long warmup = null;
     String logFormat = "avro";
     boolean metadataTable = false;
+    List<Long> scaleRecords = List.of(1_000_000L, 10_000_000L);
+    int scaleUpsert = 100_000;
+    long scaleChunk = 1_000_000L;
+    String scaleType = "mor";
+    List<String> sluiceIndexes = List.of("BLOOM", "RECORD_INDEX");
+    List<String> hudiIndexes = List.of("BLOOM", "SIMPLE");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -116,12 +155,29 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--warmup" -> warmup = Long.parseLong(value(args, ++i, a));
         case "--log-format" -> logFormat = value(args, ++i, a).toLowerCase(Locale.ROOT);
         case "--metadata-table" -> metadataTable = true;
+        case "--scale-records" -> scaleRecords = split(value(args, ++i, a)).stream().map(Long::parseLong).toList();
+        case "--scale-upsert" -> scaleUpsert = Integer.parseInt(value(args, ++i, a));
+        case "--scale-chunk" -> scaleChunk = Long.parseLong(value(args, ++i, a));
+        case "--scale-type" -> scaleType = value(args, ++i, a).toLowerCase(Locale.ROOT);
+        case "--sluice-index" -> sluiceIndexes = upper(split(value(args, ++i, a)));
+        case "--hudi-index" -> hudiIndexes = upper(split(value(args, ++i, a)));
         case "-h", "--help" -> throw new IllegalArgumentException("help");
         default -> throw new IllegalArgumentException("unknown option " + a);
       }
     }
     if (!logFormat.equals("avro") && !logFormat.equals("parquet")) {
       throw new IllegalArgumentException("--log-format must be avro or parquet");
+    }
+    if (!scaleType.equals("mor") && !scaleType.equals("cow")) {
+      throw new IllegalArgumentException("--scale-type must be mor or cow");
+    }
+    if (scaleChunk < 1 || scaleRecords.stream().anyMatch(n -> n < 1)) {
+      throw new IllegalArgumentException("--scale-records and --scale-chunk must be positive");
+    }
+    for (long n : scaleRecords) {
+      if (scaleUpsert < 1 || scaleUpsert > n) {
+        throw new IllegalArgumentException("--scale-upsert must be between 1 and the table size, got " + scaleUpsert);
+      }
     }
     if (reps != null && reps < 1) {
       throw new IllegalArgumentException("--reps must be at least 1");
@@ -138,14 +194,16 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       // CI: one workload per code path (W1-insert and W6-cow repeat paths W1-bulk, W2-cow and W6-mor cover)
       only = List.of("W1-bulk", "W2", "W3", "W4", "W5", "W6-mor");
     }
-    int minutes = timeout > 0 ? timeout : switch (scale.name()) {
+    boolean scaleOnly = only.stream().anyMatch(SCALE::equalsIgnoreCase);
+    int minutes = timeout > 0 ? timeout : scaleOnly ? 240 : switch (scale.name()) {
       case "smoke" -> 5;
       case "quick" -> 20;
       default -> 90;
     };
     return new BenchOptions(scale, only, reps == null ? scale.reps() : reps, heap == null ? scale.heap() : heap,
         parallelism, seed, workDir, keep, memoryRuns, jfr, jfrHudi, engines, List.copyOf(jvmOpts),
-        oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable);
+        oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable,
+        new ScaleWorkload(List.copyOf(scaleRecords), scaleUpsert, scaleChunk, scaleType, sluiceIndexes, hudiIndexes));
   }
 
   /** True if workload {@code id} (e.g. {@code W2-cow}) is selected. */
@@ -170,6 +228,10 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       throw new IllegalArgumentException(option + " needs a value");
     }
     return args[i];
+  }
+
+  private static List<String> upper(List<String> names) {
+    return names.stream().map(n -> n.toUpperCase(Locale.ROOT)).toList();
   }
 
   private static List<String> split(String s) {

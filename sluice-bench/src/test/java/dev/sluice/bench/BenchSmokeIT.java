@@ -85,4 +85,36 @@ class BenchSmokeIT {
     assertTrue(Long.parseLong(results.get("W1-bulk").get("sluice_bytes")) > 0);
     assertTrue(results.get("W5").get("sluice_index_files_per_lookup") != null);
   }
+
+  /** The SCALE workload through the driver, tiny: both engines load, upsert and end with the expected rows. */
+  @Test
+  void scaleWorkloadEndsWithTheExpectedRowsOnBothEngines() {
+    List<String> args = List.of("--scale", "smoke", "--work-dir", work.toString(), "--jvm-opt",
+        "-XX:TieredStopAtLevel=1", "--only", "SCALE", "--scale-records", "1500,3000", "--scale-chunk", "1000",
+        "--scale-upsert", "200", "--reps", "2", "--sluice-index", "BLOOM", "--hudi-index", "BLOOM");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status = BenchDriver.run(BenchOptions.parse(args.toArray(new String[0])),
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String output = bytes.toString(StandardCharsets.UTF_8);
+    System.out.println(output);
+    assertEquals(0, status, output);
+    int lines = 0;
+    for (String line : output.split("\n")) {
+      if (line.startsWith("SCALE records=")) {
+        lines++;
+        assertTrue(line.contains(" rows_ok=true"), line);
+        assertTrue(line.matches(".* upsert_runs=[0-9.]+,[0-9.]+ .*"), line);
+        assertTrue(!line.contains("=n/a"), line);
+      }
+    }
+    // two sizes by two engines
+    assertEquals(4, lines, output);
+    assertTrue(output.contains("SCALE-GROWTH engine=sluice index=BLOOM records=1500..3000 upsert_ratio="), output);
+    assertTrue(output.contains("SCALE-VS-HUDI records=3000 sluice_index=BLOOM"), output);
+    // 1,500 records in commits of 1,000: two commits, the second a partial chunk, on both engines
+    assertTrue(output.matches("(?s).*scale 1,500 sluice +load \\(BLOOM\\) +load [0-9.]+ s, [^\\n]*, 2 commits .*"),
+        output);
+    assertTrue(output.matches("(?s).*scale 1,500 hudi +load \\(BLOOM\\) +load [0-9.]+ s, [^\\n]*, 2 commits .*"),
+        output);
+  }
 }

@@ -6,8 +6,12 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -28,6 +32,7 @@ public final class Workloads {
   private static final long UPSERT_SALT = 0x1F2E3D4C5B6A7988L;
   private static final long DELETE_SALT = 0x0123456789ABCDEFL;
   private static final long LOOKUP_SALT = 0x7A7A7A7A13579BDFL;
+  private static final long UPDATE_SALT = 0x3C6EF372FE94F82BL;
 
   private final BenchRecords records;
 
@@ -48,6 +53,65 @@ public final class Workloads {
       out.add(records.record(i, 0));
     }
     return out;
+  }
+
+  /**
+   * Records {@code from .. to-1}, version 0, in index order, generated one at a time as the iterator is consumed:
+   * a table of any size can be loaded without holding its records (the scale workload's source).
+   */
+  public Iterator<GenericRecord> stream(long from, long to) {
+    if (from < 0 || to < from) {
+      throw new IllegalArgumentException("bad record range " + from + ".." + to);
+    }
+    return new Iterator<>() {
+      private long next = from;
+
+      @Override
+      public boolean hasNext() {
+        return next < to;
+      }
+
+      @Override
+      public GenericRecord next() {
+        if (next >= to) {
+          throw new NoSuchElementException("records " + from + ".." + to + " are exhausted");
+        }
+        return records.record(next++, 0);
+      }
+    };
+  }
+
+  /**
+   * Update batch number {@code batch} (1, 2, ...) of the scale workload: {@code count} distinct existing records
+   * of a table holding records {@code 0 .. tableSize-1}, drawn uniformly (so they scatter over every partition and
+   * file group), in draw order, each as version {@code batch}. No new keys: the table keeps its size.
+   */
+  public List<GenericRecord> updates(int batch, long tableSize, int count) {
+    List<GenericRecord> out = new ArrayList<>(count);
+    for (long i : sample(tableSize, count, UPDATE_SALT + batch)) {
+      out.add(records.record(i, batch));
+    }
+    return out;
+  }
+
+  /**
+   * The sum of {@code ts} over a table of records {@code 0 .. tableSize-1} after update batches {@code 1 ..
+   * batches} of {@code count} records each ({@link #updates}): every record at the latest version that touched it.
+   * Long arithmetic wraps, as the engines' sums do, so equal sums stay equal.
+   */
+  public long tsSumAfterUpdates(long tableSize, int batches, int count) {
+    Map<Long, Integer> latest = new HashMap<>();
+    for (int b = 1; b <= batches; b++) {
+      for (long i : sample(tableSize, count, UPDATE_SALT + b)) {
+        latest.put(i, b);
+      }
+    }
+    // sum of i over 0..n-1, then each updated record's version stride on top
+    long sum = tableSize % 2 == 0 ? (tableSize / 2) * (tableSize - 1) : tableSize * ((tableSize - 1) / 2);
+    for (Map.Entry<Long, Integer> e : latest.entrySet()) {
+      sum += BenchRecords.ordering(e.getKey(), e.getValue()) - e.getKey();
+    }
+    return sum;
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.sluice.bench.steps;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.avro.generic.GenericRecord;
 
@@ -30,6 +32,17 @@ public interface Engine {
 
   /** One commit of {@code op} over {@code records} (records of {@code BenchRecords.SCHEMA}). */
   void write(Path table, Op op, List<GenericRecord> records);
+
+  /**
+   * One bulk-insert commit of the records {@code records} yields (a chunk of the scale workload's initial load).
+   * This default collects them into a list first, as an engine whose API takes a list must (Hudi's Java client); an
+   * engine that takes an iterator overrides it and never holds the chunk.
+   */
+  default void load(Path table, Iterator<GenericRecord> records) {
+    List<GenericRecord> all = new ArrayList<>();
+    records.forEachRemaining(all::add);
+    write(table, Op.BULK_INSERT, all);
+  }
 
   /**
    * Reads every row of the snapshot ({@code snapshot}) or read-optimized view, all columns, as Avro records.

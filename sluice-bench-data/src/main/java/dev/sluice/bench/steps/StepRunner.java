@@ -35,6 +35,7 @@ import org.apache.avro.generic.GenericRecord;
  *   <li>{@code read --reads L1=T1@snapshot,L2=T1@ro,...}</li>
  *   <li>{@code compact --table T --label L}</li>
  *   <li>{@code lookup --table T --records N --count K --label L}</li>
+ *   <li>{@code scale-load} and {@code scale-upserts}: the scale workload, see {@link ScaleSteps}</li>
  * </ul>
  */
 public final class StepRunner {
@@ -56,7 +57,8 @@ public final class StepRunner {
   public static void run(StepArgs args, Engine engine, PrintStream out) {
     StepRunner runner = new StepRunner(engine, out, args.getLong("seed", 1));
     long warmup = args.getLong("warmup", 0);
-    if (warmup > 0) {
+    // the scale steps warm up on their own scratch table (ScaleSteps)
+    if (warmup > 0 && !args.step().startsWith("scale-")) {
       runner.warmUp(args, warmup, Path.of(args.get("scratch")));
     }
     runner.step(args);
@@ -86,6 +88,7 @@ public final class StepRunner {
       }
       case "compact" -> compact(a.get("label"), Path.of(a.get("table")));
       case "lookup" -> lookup(a.get("label"), Path.of(a.get("table")), a.getLong("records"), a.getInt("count"));
+      case "scale-load", "scale-upserts" -> new ScaleSteps(engine, workloads, out).run(a);
       default -> throw new IllegalArgumentException("unknown step " + step);
     }
   }

@@ -1,15 +1,20 @@
 package dev.sluice.bench.data;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -105,5 +110,49 @@ class WorkloadsTest {
     List<Long> look = w.lookups(5_000, 300);
     assertEquals(300, new HashSet<>(look).size());
     look.forEach(i -> assertTrue(i >= 0 && i < 5_000));
+  }
+
+  @Test
+  void streamYieldsTheInitialRecordsOneAtATime() {
+    Iterator<GenericRecord> it = w.stream(300, 800);
+    List<GenericRecord> streamed = new ArrayList<>();
+    it.forEachRemaining(streamed::add);
+    assertEquals(w.initial(800).subList(300, 800), streamed);
+    assertFalse(it.hasNext());
+    assertThrows(NoSuchElementException.class, it::next);
+    assertFalse(w.stream(5, 5).hasNext());
+    assertThrows(IllegalArgumentException.class, () -> w.stream(5, 4));
+  }
+
+  @Test
+  void updateBatchesAreDistinctExistingKeysAtTheBatchVersionAndTheTsSumFollows() {
+    long table = 3_000;
+    int count = 400;
+    Map<Long, Long> ts = new HashMap<>();
+    Map<String, Long> indexOf = new HashMap<>();
+    for (long i = 0; i < table; i++) {
+      ts.put(i, BenchRecords.ordering(i, 0));
+      indexOf.put(w.records().key(i), i);
+    }
+    for (int b = 1; b <= 3; b++) {
+      List<GenericRecord> batch = w.updates(b, table, count);
+      assertEquals(count, batch.size());
+      Set<Object> keys = new HashSet<>();
+      for (GenericRecord r : batch) {
+        assertTrue(keys.add(r.get("key")), "duplicate key in batch " + b);
+        Long i = indexOf.get(r.get("key").toString());
+        assertTrue(i != null, "not an existing key: " + r.get("key"));
+        assertEquals(w.records().record(i, b), r);
+        ts.put(i, (Long) r.get("ts"));
+      }
+      long expected = ts.values().stream().mapToLong(Long::longValue).sum();
+      assertEquals(expected, w.tsSumAfterUpdates(table, b, count), "after batch " + b);
+    }
+    // later batches draw other keys: the three batches overlap only by chance
+    Set<Object> first = new HashSet<>();
+    w.updates(1, table, count).forEach(r -> first.add(r.get("key")));
+    long shared = w.updates(2, table, count).stream().filter(r -> first.contains(r.get("key"))).count();
+    assertTrue(shared < count / 2, "batches 1 and 2 share " + shared + " keys");
+    assertEquals(table * (table - 1) / 2, w.tsSumAfterUpdates(table, 0, count));
   }
 }
