@@ -29,7 +29,7 @@ public final class Oracle {
       "  create   --table PATH --type COPY_ON_WRITE|MERGE_ON_READ --name N --record-key F[,F] [--precombine F]",
       "           [--partition-fields F[,F]] [--hive-style] [--merge-mode COMMIT_TIME_ORDERING|EVENT_TIME_ORDERING]",
       "           [--table-version 8|9 (default 9)] --schema FILE.avsc",
-      "  write    --table PATH --op insert|upsert|delete|bulk_insert|compact --input FILE [--conf k=v ...]",
+      "  write    --table PATH --op insert|upsert|delete|bulk_insert|compact --input FILE [--uncommitted] [--conf k=v ...]",
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
       "  timeline --table PATH [--conf k=v ...]",
       "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
@@ -66,7 +66,7 @@ public final class Oracle {
     try {
       switch (command) {
         case "create" -> CreateCommand.run(Args.parse(rest, Set.of("hive-style")), out);
-        case "write" -> WriteCommand.run(Args.parse(rest, Set.of()), out);
+        case "write" -> WriteCommand.run(Args.parse(rest, Set.of("uncommitted")), out);
         case "fsview" -> FileSlices.run(Args.parse(rest, Set.of("use-metadata")), out);
         case "read" -> SnapshotRead.run(Args.parse(rest, Set.of("use-metadata")), out);
         case "timeline" -> timeline(Args.parse(rest, Set.of()), out);

@@ -35,6 +35,7 @@ import org.apache.hudi.table.action.HoodieWriteMetadata;
  * {@code write}: one commit through Hudi 1.1.1's {@link HoodieJavaWriteClient} (BLOOM index) at the table's own
  * version (so a version-8 table stays at 8), committed explicitly as the 1.x Java client requires; prints the
  * instant time. {@code --op compact} schedules and runs a compaction (Merge-on-Read) and prints its instant.
+ * {@code --uncommitted} leaves the write inflight, as a writer that died before committing would.
  *
  * <p>Settings the 1.x Java client needs here: no embedded timeline server (no 1.x timeline service is on the
  * classpath), direct markers (the timeline-server-based ones need that server).
@@ -90,6 +91,11 @@ final class WriteCommand {
         default -> throw new Args.UsageException("unknown --op " + op + " (insert|upsert|delete|bulk_insert|compact)");
       };
       requireNoErrors(statuses, "write " + instant);
+      if (args.flag("uncommitted")) {
+        // a failed write as a crash would leave it: data files written, the instant inflight
+        out.println(instant);
+        return;
+      }
       // the 1.x Java client leaves a write inflight until it is committed explicitly
       if (!client.commit(instant, statuses)) {
         throw new IOException("Hudi did not commit " + instant);
