@@ -155,6 +155,7 @@ public final class TableInspection {
    * archived state (as the active timeline shows instants), in timeline order.
    */
   public List<ArchivedInstantInfo> archivedTimeline() {
+    timeline.layout().requireArchivedTimelineReadable();
     List<ArchivedInstant> all = ArchiveLog.of(table.storage(), table.location()).read();
     Map<String, ArchivedInstant> latest = new HashMap<>();
     List<String> order = new ArrayList<>();
@@ -261,6 +262,7 @@ public final class TableInspection {
    * records, tag them against the table's index on this inspection's file listing); nothing is written.
    */
   public WritePreviewInfo previewUpsert(Iterator<GenericRecord> records) {
+    timeline.layout().requireWritable("Previewing an upsert");
     WriteSetup setup = TableSettings.writeSetup(table.storage(), table.location(), config, table.schema(),
         table.options());
     return Infos.preview(WritePreview.of(setup, WriteOperation.UPSERT, records, view()));

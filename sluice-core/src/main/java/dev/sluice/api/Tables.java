@@ -36,7 +36,7 @@ public final class Tables {
     storage = confined(storage, base, options);
     TableConfig tc = TableConfigStore.read(storage, base);
     // the one place the table version is looked at: everything that differs between versions asks the layout
-    TimelineLayout layout = TimelineLayout.of(tc);
+    TimelineLayout layout = TimelineLayout.of(tc, "at " + base);
     return new Table(storage, base, TableSettings.withMetadataDefault(TableSettings.withTableConcurrencyMode(options,
         tc, base), tc, layout), layout);
   }

@@ -175,9 +175,13 @@ public final class TableConfig {
     return get(RECORD_MERGE_MODE).filter(s -> !s.isBlank()).isPresent();
   }
 
-  /** Partition fields in order; empty for a non-partitioned table. */
+  /**
+   * Partition fields in order; empty for a non-partitioned table. Hudi 1.x writes a custom key generator's fields as
+   * {@code field:type} ({@code getPartitionFieldWithoutKeyGenPartitionType}): the type is dropped here.
+   */
   public List<String> partitionFields() {
-    return splitList(props.get(PARTITION_FIELDS));
+    return splitList(props.get(PARTITION_FIELDS)).stream().map(f -> f.contains(":") ? f.substring(0, f.indexOf(':')) : f)
+        .toList();
   }
 
   /** True if the table has partition fields. */

@@ -45,6 +45,11 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
+  public void requireArchivedTimelineReadable() {
+    // the archive log files under .hoodie/<hoodie.archivelog.folder>
+  }
+
+  @Override
   public void requireIncrementalByRequestedTime() {
     // version 6: incremental ranges are requested instant times
   }

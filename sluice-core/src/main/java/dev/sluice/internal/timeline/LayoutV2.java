@@ -70,6 +70,12 @@ final class LayoutV2 implements TimelineLayout {
   }
 
   @Override
+  public void requireArchivedTimelineReadable() {
+    throw Errors.unsupported("The archived timeline (.hoodie/timeline/history) of a Hudi table of version "
+        + tableVersion, "Sluice does not read Hudi 1.x's LSM archive yet; list the active timeline, or use Hudi 1.x.");
+  }
+
+  @Override
   public void requireIncrementalByRequestedTime() {
     throw Errors.unsupported("Incremental queries on a Hudi table of version " + tableVersion,
         "Hudi 1.x ranges them by completion time, which Sluice does not do yet; use a snapshot or time-travel "

@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  */
 public final class Timeline {
   private static final Set<Action> WRITE_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT,
-      Action.REPLACECOMMIT, Action.COMPACTION, Action.LOGCOMPACTION);
+      Action.REPLACECOMMIT, Action.COMPACTION, Action.LOGCOMPACTION, Action.CLUSTERING);
   private static final Set<Action> COMMIT_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT, Action.REPLACECOMMIT);
   private static final Timeline EMPTY = new Timeline(List.of(), Set.of(), Set.of(), TimelineLayout.V1, Map.of());
 

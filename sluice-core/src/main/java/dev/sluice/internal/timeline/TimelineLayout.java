@@ -21,11 +21,16 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
    * version is UNSUPPORTED, naming it.
    */
   static TimelineLayout of(TableConfig config) {
+    return of(config, "table '" + config.name() + "'");
+  }
+
+  /** As {@link #of(TableConfig)}; an unsupported version's error names the table as {@code where}. */
+  static TimelineLayout of(TableConfig config, String where) {
     int version = config.tableVersion();
     return switch (version) {
       case 6 -> V1;
       case 8, 9 -> new LayoutV2(version);
-      default -> throw Errors.unsupported("Hudi table version " + version + " (table '" + config.name() + "')",
+      default -> throw Errors.unsupported("Hudi table version " + version + " (" + where + ")",
           "Sluice reads table versions 6 (Hudi 0.14/0.15), 8 (Hudi 1.0) and 9 (Hudi 1.1/1.2), and writes version 6; "
               + "upgrade or downgrade the table with Hudi.");
     };
@@ -57,6 +62,12 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
    * metadata table (Hudi 1.x's form of it) is not read yet: such tables are listed from storage.
    */
   boolean readsMetadataTable();
+
+  /**
+   * Fails with UNSUPPORTED if Sluice cannot read this layout's archived timeline (layout 2 archives into an LSM tree
+   * of Parquet files under {@code timeline/history}, not read yet).
+   */
+  void requireArchivedTimelineReadable();
 
   /**
    * Fails with UNSUPPORTED if incremental queries of this layout are not ranges of requested times (layout 2: Hudi

@@ -8,6 +8,7 @@ import dev.sluice.api.SluiceException;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.timeline.avro.AvroContainer;
 import dev.sluice.storage.LocalStorage;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,9 +65,14 @@ class TimelineLayoutTest {
         V2.fileName(Instant.requested("20261205051856786", Action.COMPACTION), Optional.empty()));
     // a completed file an upgrade left without completion time
     assertEquals(Optional.empty(), V2.parse("20261205051804758.commit").orElseThrow().completionTime());
-    // not instants: a completion time on a pending state, clustering (not an action Sluice knows), side files
+    // a pending clustering (layout 2's own action), completing as a replacecommit
+    Instant clustering = V2.parse("20261205051804758.clustering.requested").orElseThrow().instant();
+    assertEquals(Instant.requested("20261205051804758", Action.CLUSTERING), clustering);
+    assertEquals(Instant.completed("20261205051804758", Action.REPLACECOMMIT), clustering.toState(State.COMPLETED));
+    // not instants: a completion time on a pending state, a completed clustering (it completes as a replacecommit),
+    // side files
     for (String name : List.of("20261205051804758_20261205051813596.deltacommit.inflight",
-        "20261205051804758.clustering.requested", ".20261205051804758.deltacommit.crc", "history")) {
+        "20261205051804758_20261205051813596.clustering", ".20261205051804758.deltacommit.crc", "history")) {
       assertEquals(Optional.empty(), V2.parse(name), name);
     }
     // layout 1 does not read layout-2 names
@@ -122,7 +128,7 @@ class TimelineLayoutTest {
   }
 
   @Test
-  void aLayout2StoreLoadsCompletionTimesAndRefusesEveryChange() throws Exception {
+  void aLayout2StoreLoadsCompletionTimesAndRefusesEveryChange() throws IOException {
     Path timeline = Files.createDirectories(dir.resolve(".hoodie/timeline"));
     Files.write(timeline.resolve("20261205051804758.deltacommit.requested"), new byte[0]);
     Files.write(timeline.resolve("20261205051804758.deltacommit.inflight"), new byte[0]);
