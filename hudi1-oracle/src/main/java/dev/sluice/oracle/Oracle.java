@@ -26,9 +26,15 @@ public final class Oracle {
 
   private static final String USAGE = String.join(System.lineSeparator(),
       "usage: Oracle <command> [options]   (Apache Hudi 1.1.1)",
+      "  create   --table PATH --type COPY_ON_WRITE|MERGE_ON_READ --name N --record-key F[,F] [--precombine F]",
+      "           [--partition-fields F[,F]] [--hive-style] [--merge-mode COMMIT_TIME_ORDERING|EVENT_TIME_ORDERING]",
+      "           [--table-version 8|9 (default 9)] --schema FILE.avsc",
+      "  write    --table PATH --op insert|upsert|delete|bulk_insert|compact --input FILE [--uncommitted] [--conf k=v ...]",
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
       "  timeline --table PATH [--conf k=v ...]",
+      "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
       "  mdt-files --table PATH [--conf k=v ...]   (partitions and files as the metadata table lists them)",
+      "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,10 +65,18 @@ public final class Oracle {
     List<String> rest = args.subList(1, args.size());
     try {
       switch (command) {
+        case "create" -> CreateCommand.run(Args.parse(rest, Set.of("hive-style")), out);
+        case "write" -> WriteCommand.run(Args.parse(rest, Set.of("uncommitted")), out);
+        case "fsview" -> FileSlices.run(Args.parse(rest, Set.of("use-metadata")), out);
         case "read" -> SnapshotRead.run(Args.parse(rest, Set.of("use-metadata")), out);
         case "timeline" -> timeline(Args.parse(rest, Set.of()), out);
         case "mdt-files" -> MetadataListing.run(Args.parse(rest, Set.of()), out);
         case "warmup" -> warmup(Args.parse(rest, Set.of()), out);
+        case "batch" -> {
+          int status = BatchScript.run(Args.parse(rest, Set.of()), out, err, Oracle::run);
+          out.flush();
+          return status;
+        }
         default -> throw new Args.UsageException("unknown command: " + command);
       }
       out.flush();

@@ -60,7 +60,10 @@ final class TimelineCommand implements Callable<Integer> {
     for (InstantInfo i : store.timeline()) {
       Optional<CommitInfo> md = store.commitMetadata(i);
       String details = md.isPresent() ? "" : InstantDetails.of(store, i).map(d -> "  " + d).orElse("");
-      print(out, i, md, (archived ? "  active" : "") + details);
+      // tables of version 8 and 9 name each completed instant's completion time
+      String completed = store.completionTime(i.time()).filter(c -> i.isCompleted()).map(c -> "  completed " + c)
+          .orElse("");
+      print(out, i, md, (archived ? "  active" : "") + completed + details);
     }
     out.flush();
     return 0;
@@ -75,10 +78,13 @@ final class TimelineCommand implements Callable<Integer> {
     }
     for (InstantInfo i : store.timeline()) {
       Optional<CommitInfo> md = store.commitMetadata(i);
-      instants.add(entry(i, md, "active", md.isPresent() ? Optional.empty() : InstantDetails.of(store, i)));
+      ObjectNode e = entry(i, md, "active", md.isPresent() ? Optional.empty() : InstantDetails.of(store, i));
+      store.completionTime(i.time()).filter(c -> i.isCompleted()).ifPresent(c -> e.put("completionTime", c));
+      instants.add(e);
     }
     ObjectNode doc = Json.object();
     doc.put("table", t.location());
+    doc.put("tableVersion", store.tableVersion());
     doc.set("instants", instants);
     return doc;
   }

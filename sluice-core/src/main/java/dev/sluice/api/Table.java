@@ -15,6 +15,7 @@ import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.schema.TableSchema;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.write.TableWriter;
@@ -39,14 +40,26 @@ public final class Table implements AutoCloseable {
   private final Storage storage;
   private final String location;
   private final Config config;
+  private final TimelineLayout layout;
   private final Object compactorLock = new Object();
   private Compactor compactor;
   private boolean closed;
 
-  Table(Storage storage, String location, Config config) {
+  Table(Storage storage, String location, Config config, TimelineLayout layout) {
     this.storage = storage;
     this.location = location;
     this.config = config;
+    this.layout = layout;
+  }
+
+  /** The table version of {@code hoodie.properties} as it was when this handle was opened (6, 8 or 9). */
+  public int tableVersion() {
+    return layout.tableVersion();
+  }
+
+  /** Fails with UNSUPPORTED, naming the table version, if Sluice cannot change this table (versions 8 and 9). */
+  private void requireWritable(String what) {
+    layout.requireWritable(what);
   }
 
   /** The table's base path or URI. */
@@ -74,7 +87,7 @@ public final class Table implements AutoCloseable {
    * metadata, log blocks.
    */
   public TableInspection inspect() {
-    TimelineStore store = new TimelineStore(storage, location);
+    TimelineStore store = new TimelineStore(storage, location, layout);
     return new TableInspection(this, config(), store, store.load());
   }
 
@@ -85,7 +98,7 @@ public final class Table implements AutoCloseable {
 
   /** The active timeline, loaded now (engine tests). */
   Timeline timeline() {
-    return new TimelineStore(storage, location).load();
+    return new TimelineStore(storage, location, layout).load();
   }
 
   /**
@@ -143,6 +156,7 @@ public final class Table implements AutoCloseable {
    * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default).
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
+    requireWritable("Writing (" + op.name().toLowerCase(java.util.Locale.ROOT) + ")");
     TableServices services = TableSettings.services(config);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
     services.prepareMetadataTable(storage, location);
@@ -192,11 +206,13 @@ public final class Table implements AutoCloseable {
 
   /** Rolls back an instant: a pending (failed) write, or the latest completed commit. */
   public RollbackInfo rollback(String instantTime) {
+    requireWritable("Rolling back " + instantTime);
     return Infos.rollback(actions().rollback(instantTime));
   }
 
   /** Rolls back every failed write (in multi-writer mode only those whose writer's heartbeat expired). */
   public List<RollbackInfo> rollbackFailedWrites() {
+    requireWritable("Rolling back failed writes");
     return actions().rollbackFailedWrites().stream().map(Infos::rollback).toList();
   }
 
@@ -210,6 +226,8 @@ public final class Table implements AutoCloseable {
    * configured.
    */
   public RepairReport repair(boolean apply) {
+    // even the dry run: the repair planner knows version 6's files only and would call 8/9's files leftovers
+    requireWritable("Repair");
     return Infos.repair(actions().repair(apply));
   }
 
@@ -220,16 +238,19 @@ public final class Table implements AutoCloseable {
 
   /** Savepoints a completed commit, the latest if {@code instantTime} is empty, recording who and why. */
   public SavepointInfo savepoint(Optional<String> instantTime, String user, String comment) {
+    requireWritable("Savepoint");
     return Infos.savepoint(actions().savepoint(instantTime, user, comment));
   }
 
   /** Deletes the savepoint at {@code instantTime}. */
   public void deleteSavepoint(String instantTime) {
+    requireWritable("Deleting a savepoint");
     actions().deleteSavepoint(instantTime);
   }
 
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
   public RestoreInfo restore(String savepointTime) {
+    requireWritable("Restore");
     return Infos.restore(actions().restore(savepointTime));
   }
 
@@ -238,11 +259,13 @@ public final class Table implements AutoCloseable {
    * the cleans completed, none if there was nothing to clean.
    */
   public List<CleanInfo> clean() {
+    requireWritable("Clean");
     return TableSettings.cleaner(storage, location, config).clean().completed().stream().map(Infos::clean).toList();
   }
 
   /** What {@link #clean()} would delete now (nothing is written). */
   public CleanPlanInfo cleanPreview() {
+    requireWritable("Clean (preview)");
     return Infos.cleanPlan(TableSettings.cleaner(storage, location, config).preview());
   }
 
@@ -251,12 +274,14 @@ public final class Table implements AutoCloseable {
    * {@code hoodie.keep.max.commits}).
    */
   public ArchiveInfo archive() {
+    requireWritable("Archival");
     ArchiveResult r = TableSettings.archiver(storage, location, config).archive();
     return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
   }
 
   /** The instants {@link #archive()} would archive now (nothing is written). */
   public List<InstantInfo> archivePreview() {
+    requireWritable("Archival (preview)");
     return Infos.instants(TableSettings.archiver(storage, location, config).preview());
   }
 
@@ -270,6 +295,7 @@ public final class Table implements AutoCloseable {
   }
 
   private Compaction engineCompaction() {
+    requireWritable("Compaction");
     return TableSettings.compaction(storage, location, config);
   }
 

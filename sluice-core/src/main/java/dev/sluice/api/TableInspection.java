@@ -75,6 +75,19 @@ public final class TableInspection {
     return Infos.instants(timeline.instants());
   }
 
+  /**
+   * When the completed instant requested at {@code time} completed, as the name of its timeline file says (table
+   * versions 8 and 9); empty for pending instants and for version-6 tables, whose timeline does not record it.
+   */
+  public Optional<String> completionTime(String time) {
+    return timeline.completionTime(time);
+  }
+
+  /** The table version of the timeline this inspection loaded (6, 8 or 9). */
+  public int tableVersion() {
+    return timeline.layout().tableVersion();
+  }
+
   /** The instant at {@code time} on the active timeline, if any. */
   public Optional<InstantInfo> find(String time) {
     return timeline.find(time).map(Infos::instant);
@@ -142,6 +155,7 @@ public final class TableInspection {
    * archived state (as the active timeline shows instants), in timeline order.
    */
   public List<ArchivedInstantInfo> archivedTimeline() {
+    timeline.layout().requireArchivedTimelineReadable();
     List<ArchivedInstant> all = ArchiveLog.of(table.storage(), table.location()).read();
     Map<String, ArchivedInstant> latest = new HashMap<>();
     List<String> order = new ArrayList<>();
@@ -248,6 +262,7 @@ public final class TableInspection {
    * records, tag them against the table's index on this inspection's file listing); nothing is written.
    */
   public WritePreviewInfo previewUpsert(Iterator<GenericRecord> records) {
+    timeline.layout().requireWritable("Previewing an upsert");
     WriteSetup setup = TableSettings.writeSetup(table.storage(), table.location(), config, table.schema(),
         table.options());
     return Infos.preview(WritePreview.of(setup, WriteOperation.UPSERT, records, view()));

@@ -17,6 +17,7 @@ import dev.sluice.internal.read.ReadSettings;
 import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.write.WriteSettings;
 import dev.sluice.internal.write.WriteSetup;
@@ -70,9 +71,13 @@ final class TableSettings {
   /**
    * {@code options} with {@code hoodie.metadata.enable} decided for {@code table} when the caller left it unset: on
    * for a table that has a metadata table ({@code hoodie.table.metadata.partitions} lists {@code files}), so a write
-   * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked).
+   * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked). Off
+   * for a table whose metadata table Sluice does not read ({@link TimelineLayout#readsMetadataTable()}).
    */
-  static Config withMetadataDefault(Config options, TableConfig table) {
+  static Config withMetadataDefault(Config options, TableConfig table, TimelineLayout layout) {
+    if (!layout.readsMetadataTable()) {
+      return options.with(ConfigKeys.METADATA_ENABLE.name(), "false");
+    }
     if (options.isSet(ConfigKeys.METADATA_ENABLE)) {
       return options;
     }

@@ -8,14 +8,13 @@ import dev.sluice.internal.table.ConfinedStorage;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableLayout;
+import dev.sluice.internal.timeline.TimelineLayout;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 
 /** Entry point: create or open a table at a location (a local path, or a URI such as {@code hdfs://...}). */
 public final class Tables {
-  private static final int SUPPORTED_VERSION = 6;
-
   private Tables() {
   }
 
@@ -36,12 +35,10 @@ public final class Tables {
     KnownKeys.requireKnownIfStrict(options);
     storage = confined(storage, base, options);
     TableConfig tc = TableConfigStore.read(storage, base);
-    if (tc.tableVersion() != SUPPORTED_VERSION) {
-      throw Errors.unsupported("Hudi table version " + tc.tableVersion() + " (at " + base + ")",
-          "Sluice reads and writes table version 6 (Hudi 0.14/0.15); upgrade or downgrade the table with Hudi.");
-    }
+    // the one place the table version is looked at: everything that differs between versions asks the layout
+    TimelineLayout layout = TimelineLayout.of(tc, "at " + base);
     return new Table(storage, base, TableSettings.withMetadataDefault(TableSettings.withTableConcurrencyMode(options,
-        tc, base), tc));
+        tc, base), tc, layout), layout);
   }
 
   /** Creates a table; fails if one exists at {@code location}. */
@@ -73,7 +70,7 @@ public final class Tables {
     // checked before the table is written: a writer option that contradicts the mode fails here, not on first write
     Config resolved = TableSettings.withTableConcurrencyMode(options, tc, base);
     TableLayout.initialize(storage, base, tc);
-    return new Table(storage, base, resolved);
+    return new Table(storage, base, resolved, TimelineLayout.of(tc));
   }
 
   private static void requireMode(String value) {

@@ -129,6 +129,15 @@ public final class HudiOracle {
   /** Initialises an empty Hudi table at {@code table}. */
   public void create(Path table, OracleTableSpec spec, Path workDir) {
     Path schemaFile = writeTemp(workDir, "schema", ".avsc", spec.schema().toString());
+    try {
+      run(createArgs(table, spec, schemaFile));
+    } finally {
+      deleteIfExists(schemaFile);
+    }
+  }
+
+  /** The {@code create} command line for {@code spec}, its schema in {@code schemaFile}. */
+  static List<String> createArgs(Path table, OracleTableSpec spec, Path schemaFile) {
     List<String> args = new ArrayList<>(List.of("create", "--table", table.toString(), "--type", spec.tableType(),
         "--name", spec.name(), "--record-key", String.join(",", spec.recordKeyFields()),
         "--precombine", spec.precombineField(), "--schema", schemaFile.toString()));
@@ -143,11 +152,7 @@ public final class HudiOracle {
       args.add("--payload");
       args.add(p);
     });
-    try {
-      run(args);
-    } finally {
-      deleteIfExists(schemaFile);
-    }
+    return args;
   }
 
   /** Initialises an empty Hudi table, using the table's parent folder for the schema file. */

@@ -14,7 +14,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
 /**
- * Read-only oracle commands collected and then run in one oracle JVM ({@code batch}), since start-up dominates each
+ * Oracle commands collected and then run in one oracle JVM ({@code batch}), in order, since start-up dominates each
  * call. Each method returns a {@link Pending} result, filled by {@link #run()}.
  *
  * <pre>{@code
@@ -97,9 +97,28 @@ public final class OracleBatch {
     return add(HudiOracle.bloomArgs(baseFile, keysFile), HudiOracle::parseBloom);
   }
 
+  /**
+   * Like {@link HudiOracle#create(Path, OracleTableSpec)}, with further options of the oracle's {@code create}
+   * ({@code --table-version 8} and {@code --merge-mode} for the Hudi 1.x oracle); the result is the table path.
+   */
+  public Pending<String> create(Path table, OracleTableSpec spec, List<String> options) {
+    Path schemaFile = HudiOracle.writeTemp(Path.of(System.getProperty("java.io.tmpdir")), "schema", ".avsc",
+        spec.schema().toString());
+    temps.add(schemaFile);
+    List<String> args = new ArrayList<>(HudiOracle.createArgs(table, spec, schemaFile));
+    args.addAll(options);
+    return add(args, lines -> lines.get(lines.size() - 1).trim());
+  }
+
   /** Like {@link HudiOracle#write}: the last output line is the instant time. */
   public Pending<String> write(Path table, String op, Schema schema, List<GenericRecord> records,
       Map<String, String> conf) {
+    return write(table, op, schema, records, conf, List.of());
+  }
+
+  /** Like {@link #write(Path, String, Schema, List, Map)} with further options (e.g. {@code --uncommitted}). */
+  public Pending<String> write(Path table, String op, Schema schema, List<GenericRecord> records,
+      Map<String, String> conf, List<String> options) {
     StringBuilder input = new StringBuilder(schema.toString()).append('\n');
     for (GenericRecord record : records) {
       input.append(HudiOracle.encode(schema, record)).append('\n');
@@ -113,6 +132,7 @@ public final class OracleBatch {
       args.add("--conf");
       args.add(k + "=" + v);
     });
+    args.addAll(options);
     return add(args, lines -> lines.get(lines.size() - 1).trim());
   }
 

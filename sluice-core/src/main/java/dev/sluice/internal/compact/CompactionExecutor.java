@@ -8,7 +8,6 @@ import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.FilesChange;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
-import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
@@ -123,7 +122,7 @@ final class CompactionExecutor {
     c.basePath = basePath;
     c.writerSchema = MetaFields.withMetaFields(userSchema);
     c.precombine = tc.precombineField();
-    c.merger = new RecordMerger(MergeMode.fromPayloadClass(tc.payloadClass()));
+    c.merger = new RecordMerger(tc.mergeMode(), tc.hasMergeMode());
     c.timeline = now;
     c.maxInstant = maxInstant(now, time);
     int threads = Math.min(settings.parallelism(), Math.max(1, plan.operations().size()));

@@ -7,6 +7,7 @@ import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,6 +31,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * files of a failed or running write that is older than every completed one stay hidden (Hudi measures from the
  * first completed instant and would show them).
  *
+ * <p>Which slice a log file belongs to depends on the table version ({@link LogPlacement}): the slice named in its
+ * file name (version 6), or the slice its delta commit's completion time falls in (versions 8 and 9, whose views also
+ * leave out the logs of delta commits that did not complete).
+ *
  * <p>Listings are made lazily, once per directory, and shared with views made by {@link #asOf}; the view is
  * thread-safe.
  */
@@ -39,6 +44,7 @@ public final class FileSystemView {
   private final Timeline visible;
   private final Optional<String> start;
   private final Optional<String> lastVisible;
+  private final LogPlacement placement;
   private final Map<String, Groups> groups = new ConcurrentHashMap<>();
   private volatile Map<FileGroupId, String> pendingCompactionOps;
   private volatile Map<FileGroupId, String> replacedGroups;
@@ -50,6 +56,7 @@ public final class FileSystemView {
     this.visible = writes.completedAndPendingCompactions();
     this.start = writes.firstNonSavepoint().map(Instant::time);
     this.lastVisible = visible.lastInstant().map(Instant::time);
+    this.placement = LogPlacement.of(timeline);
   }
 
   /** A view of the table at {@code basePath} as of {@code timeline}, listing storage; does no I/O until asked. */
@@ -59,7 +66,8 @@ public final class FileSystemView {
 
   /** A view of the table at {@code basePath} as of {@code timeline} with files from {@code listing}. */
   public static FileSystemView of(Storage storage, String basePath, Timeline timeline, FileListing listing) {
-    return new FileSystemView(new Shared(storage, basePath, listing, FileNames.PARQUET_EXTENSION), timeline);
+    return new FileSystemView(new Shared(storage, basePath, timeline.layout(), listing, FileNames.PARQUET_EXTENSION),
+        timeline);
   }
 
   /**
@@ -67,8 +75,8 @@ public final class FileSystemView {
    * HFiles ({@code .hfile}), its partitions {@code files}, {@code record_index}, ... listed from storage.
    */
   public static FileSystemView ofMetadataTable(Storage storage, String metadataBasePath, Timeline timeline) {
-    return new FileSystemView(new Shared(storage, metadataBasePath, new StorageListing(storage, metadataBasePath),
-        FileNames.HFILE_EXTENSION), timeline);
+    return new FileSystemView(new Shared(storage, metadataBasePath, timeline.layout(),
+        new StorageListing(storage, metadataBasePath), FileNames.HFILE_EXTENSION), timeline);
   }
 
   /** The view with the timeline cut at {@code instantTime} (instants after it are ignored); shares listings. */
@@ -225,6 +233,7 @@ public final class FileSystemView {
 
   private Groups build(String partition) {
     Map<String, TreeMap<String, SliceBuilder>> byFileId = new TreeMap<>();
+    Map<String, List<LogFile>> logsByFileId = new HashMap<>();
     for (FileInfo f : shared.listing.files(partition)) {
       if (f.directory() || !FileNames.isDataFileCandidate(f.name())) {
         continue;
@@ -243,7 +252,8 @@ public final class FileSystemView {
       Optional<LogFileName> log = FileNames.parseLog(name);
       if (log.isPresent()) {
         LogFileName l = log.get();
-        slice(byFileId, l.fileId(), l.baseInstant()).logs.add(new LogFile(f.path(), name, l.fileId(),
+        byFileId.computeIfAbsent(l.fileId(), k -> new TreeMap<>());
+        logsByFileId.computeIfAbsent(l.fileId(), k -> new ArrayList<>()).add(new LogFile(f.path(), name, l.fileId(),
             l.baseInstant(), l.version(), l.writeToken().orElse(""), f.length()));
       }
     }
@@ -255,8 +265,15 @@ public final class FileSystemView {
       FileGroupId id = new FileGroupId(partition, e.getKey());
       String compaction = pending.get(id);
       if (compaction != null) {
-        // a requested compaction opens a new slice for writers, and its partial output is not data yet
+        // a requested compaction opens a new slice for writers (before the logs are placed: by completion time, a
+        // log completed after the plan belongs to it), and its partial output is not data yet
         e.getValue().computeIfAbsent(compaction, k -> new SliceBuilder()).base = null;
+      }
+      List<LogFile> logs = logsByFileId.getOrDefault(e.getKey(), new ArrayList<>());
+      logs.sort(null);
+      for (LogFile log : logs) {
+        placement.sliceOf(log, e.getValue().navigableKeySet())
+            .ifPresent(slice -> e.getValue().computeIfAbsent(slice, k -> new SliceBuilder()).logs.add(log));
       }
       List<FileSlice> slices = new ArrayList<>();
       for (Map.Entry<String, SliceBuilder> s : e.getValue().descendingMap().entrySet()) {
@@ -295,8 +312,8 @@ public final class FileSystemView {
     private final Map<String, List<FileGroupId>> plans = new ConcurrentHashMap<>();
     private final Map<String, Map<String, List<String>>> replaces = new ConcurrentHashMap<>();
 
-    Shared(Storage storage, String basePath, FileListing listing, String baseExtension) {
-      this.store = new TimelineStore(storage, basePath);
+    Shared(Storage storage, String basePath, TimelineLayout layout, FileListing listing, String baseExtension) {
+      this.store = new TimelineStore(storage, basePath, layout);
       this.listing = listing;
       this.baseExtension = baseExtension;
     }

@@ -20,7 +20,11 @@ public enum HeaderKey {
   /** Record positions (a Hudi 1.x feature; 0.15 writers leave it out). */
   RECORD_POSITIONS,
   /** Optional identifier used to drop blocks of retried tasks in Hudi's optimized scan. */
-  BLOCK_IDENTIFIER;
+  BLOCK_IDENTIFIER,
+  /** {@code "true"} on a data block of partial rows (Hudi 1.x partial updates; table versions 8 and 9). */
+  IS_PARTIAL,
+  /** The base file instant {@link #RECORD_POSITIONS} refer to (Hudi 1.x); keys decide the merge here, not positions. */
+  BASE_FILE_INSTANT_TIME_OF_RECORD_POSITIONS;
 
   private static final HeaderKey[] BY_ORDINAL = values();
 

@@ -178,6 +178,11 @@ public final class LogScanner {
     }
 
     void data(DataBlock block) {
+      if (Boolean.parseBoolean(block.header().getOrDefault(HeaderKey.IS_PARTIAL, "false"))) {
+        // its rows hold only the updated columns: merged as whole rows they would null out the others
+        throw Errors.unsupported("The partial-update log block in " + block.location(),
+            "Sluice does not merge Hudi 1.x partial updates yet; read this table with Hudi 1.x.");
+      }
       try (CloseableIterator<GenericRecord> it = block.records(o.readerSchema)) {
         while (it.hasNext()) {
           record(it.next(), block);
@@ -204,7 +209,7 @@ public final class LogScanner {
     }
 
     private boolean newerWins(LogRecord existing, Object raw, Comparable<?> ordering) {
-      if (existing.isDelete()) {
+      if (existing.isDelete() || o.merger.latestAlwaysWins()) {
         // an earlier delete is an empty payload: the later record always replaces it
         return true;
       }
@@ -253,7 +258,7 @@ public final class LogScanner {
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private boolean keepExisting(LogRecord existing, Object deleteOrdering) {
-      if (deleteOrdering == null || deleteOrdering.equals(DeleteRecord.NATURAL_ORDERING)) {
+      if (o.merger.latestAlwaysWins() || deleteOrdering == null || deleteOrdering.equals(DeleteRecord.NATURAL_ORDERING)) {
         return false;
       }
       Object current = existing.isDelete() ? existing.ordering() : rawOrdering(existing.record());

@@ -3,15 +3,32 @@ package dev.sluice.internal.merge;
 import dev.sluice.api.MergeMode;
 
 /**
- * The merge rules of Hudi's payloads ({@code OverwriteWithLatestAvroPayload} and {@code DefaultHoodieRecordPayload}),
- * in one place for CoW merges, log merging and compaction.
+ * The merge rules of Hudi's payloads ({@code OverwriteWithLatestAvroPayload} and {@code DefaultHoodieRecordPayload},
+ * table version 6) and of Hudi 1.x's merge modes (versions 8 and 9), in one place for CoW merges, log merging and
+ * compaction. The two differ in one rule: under 1.x's commit-time ordering the later version of a key always wins,
+ * also between log records (0.x's payload compares ordering values there).
  */
 public final class RecordMerger {
   private final MergeMode mode;
+  private final boolean mergeModeRules;
 
-  /** Rules for {@code mode}. */
+  /** Hudi 0.x's payload rules for {@code mode}. */
   public RecordMerger(MergeMode mode) {
+    this(mode, false);
+  }
+
+  /** Rules for {@code mode}: Hudi 1.x's merge-mode rules if {@code mergeModeRules}, else 0.x's payload rules. */
+  public RecordMerger(MergeMode mode, boolean mergeModeRules) {
     this.mode = mode;
+    this.mergeModeRules = mergeModeRules;
+  }
+
+  /**
+   * True if the later version of a key wins whatever the ordering values (Hudi 1.x's commit-time ordering,
+   * {@code BufferedRecordMergerFactory}); deletes included.
+   */
+  public boolean latestAlwaysWins() {
+    return mergeModeRules && mode == MergeMode.COMMIT_TIME_ORDERING;
   }
 
   /** The table's merge mode. */
@@ -26,7 +43,7 @@ public final class RecordMerger {
    */
   @SuppressWarnings("rawtypes")
   public boolean newerWins(Comparable olderOrdering, boolean olderIsHardDelete, Comparable newerOrdering) {
-    if (olderIsHardDelete) {
+    if (olderIsHardDelete || latestAlwaysWins()) {
       return true;
     }
     return Ordering.compare(olderOrdering, newerOrdering) <= 0;

@@ -89,7 +89,7 @@ final class IncrementalPlanner {
     if (archived.isPresent()) {
       return fallback(options, range, "commit " + archived.get() + " in the range is archived");
     }
-    RangeWrites writes = RangeWrites.read(new TimelineStore(storage, basePath), timeline, range);
+    RangeWrites writes = RangeWrites.read(new TimelineStore(storage, basePath, timeline.layout()), timeline, range);
     if (writes.missing().isPresent()) {
       return fallback(options, range, "the commit file of " + writes.missing().get() + " is gone (archived)");
     }

@@ -1,7 +1,6 @@
 package dev.sluice.internal.read;
 
 import dev.sluice.api.ConfigKeys;
-import dev.sluice.api.MergeMode;
 import dev.sluice.api.QueryType;
 import dev.sluice.api.ScanOptions;
 import dev.sluice.api.TableType;
@@ -59,6 +58,7 @@ public final class SnapshotPlanner {
   /** Plans {@code options}. */
   public ScanPlan plan(ScanOptions options) {
     if (options.queryType() == QueryType.INCREMENTAL) {
+      timeline.layout().requireIncrementalByRequestedTime();
       return new IncrementalPlanner(this, storage, basePath, tableConfig, timeline, settings).plan(options);
     }
     if (options.beginInstant().isPresent() || options.endInstant().isPresent() || options.includeDeletes()) {
@@ -154,7 +154,7 @@ public final class SnapshotPlanner {
    */
   LogMerge logMerge(Timeline seen, String queryInstant, int threads) {
     return new LogMerge(seen, queryInstant, tableConfig.precombineField(),
-        new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass())),
+        new RecordMerger(tableConfig.mergeMode(), tableConfig.hasMergeMode()),
         Math.max(1, settings.logMergeMaxMemory() / threads), settings.spillDirectory());
   }
 

@@ -9,6 +9,7 @@ import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionSettings;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 
 /**
@@ -27,7 +28,7 @@ public final class TableInternals {
 
   /** The active timeline, loaded now. */
   public static Timeline timeline(Table table) {
-    return new TimelineStore(table.storage(), table.location()).load();
+    return new TimelineStore(table.storage(), table.location(), TimelineLayout.of(config(table))).load();
   }
 
   /** The file-system view of the latest timeline. */

@@ -1,5 +1,6 @@
 package dev.sluice.internal.table;
 
+import dev.sluice.api.MergeMode;
 import dev.sluice.api.TableType;
 import dev.sluice.internal.error.Errors;
 import java.util.ArrayList;
@@ -32,6 +33,10 @@ public final class TableConfig {
   public static final String RECORDKEY_FIELDS = "hoodie.table.recordkey.fields";
   /** Ordering (precombine) field. */
   public static final String PRECOMBINE_FIELD = "hoodie.table.precombine.field";
+  /** Ordering fields, comma-separated (table version 9; replaces {@link #PRECOMBINE_FIELD}). */
+  public static final String ORDERING_FIELDS = "hoodie.table.ordering.fields";
+  /** Merge mode (table versions 8 and 9): COMMIT_TIME_ORDERING, EVENT_TIME_ORDERING or CUSTOM. */
+  public static final String RECORD_MERGE_MODE = "hoodie.record.merge.mode";
   /** Comma-separated partition fields; empty or absent for a non-partitioned table. */
   public static final String PARTITION_FIELDS = "hoodie.table.partition.fields";
   /** Key generator class name. */
@@ -124,14 +129,59 @@ public final class TableConfig {
     return splitList(props.get(RECORDKEY_FIELDS));
   }
 
-  /** The ordering field, if any. */
+  /**
+   * The ordering field, if any: {@code hoodie.table.precombine.field}, else (version 9) the one field of
+   * {@code hoodie.table.ordering.fields}. Several ordering fields (Hudi 1.1) are UNSUPPORTED.
+   */
   public Optional<String> precombineField() {
-    return get(PRECOMBINE_FIELD).filter(s -> !s.isEmpty());
+    Optional<String> precombine = get(PRECOMBINE_FIELD).filter(s -> !s.isEmpty());
+    if (precombine.isPresent()) {
+      return precombine;
+    }
+    List<String> ordering = splitList(props.get(ORDERING_FIELDS));
+    if (ordering.size() > 1) {
+      throw Errors.unsupported("Several ordering fields (" + ORDERING_FIELDS + "=" + props.get(ORDERING_FIELDS)
+          + ", table '" + name() + "')", "Sluice orders records by one field; read this table with Hudi 1.1.");
+    }
+    return ordering.stream().findFirst();
   }
 
-  /** Partition fields in order; empty for a non-partitioned table. */
+  /**
+   * How two versions of a key are merged: {@code hoodie.record.merge.mode} when the table records one (versions 8
+   * and 9), else the mode of the payload class (version 6). CUSTOM (a merger or payload class of the user's) is
+   * UNSUPPORTED: Sluice would merge such a table wrongly.
+   */
+  public MergeMode mergeMode() {
+    Optional<String> mode = get(RECORD_MERGE_MODE).map(String::trim).filter(s -> !s.isEmpty());
+    if (mode.isEmpty()) {
+      return MergeMode.fromPayloadClass(payloadClass());
+    }
+    return switch (mode.get().toUpperCase(Locale.ROOT)) {
+      case "COMMIT_TIME_ORDERING" -> MergeMode.COMMIT_TIME_ORDERING;
+      case "EVENT_TIME_ORDERING" -> MergeMode.EVENT_TIME_ORDERING;
+      case "CUSTOM" -> throw Errors.unsupported("The CUSTOM merge mode of table '" + name() + "' (payload "
+          + payloadClass().orElse("none") + ", merge strategy " + get("hoodie.record.merge.strategy.id").orElse("none")
+          + ")", "Sluice merges by commit time or event time only; read this table with Hudi.");
+      default -> throw Errors.badConfig(RECORD_MERGE_MODE, mode.get(),
+          "COMMIT_TIME_ORDERING, EVENT_TIME_ORDERING or CUSTOM");
+    };
+  }
+
+  /**
+   * True if the table records a merge mode ({@code hoodie.record.merge.mode}, versions 8 and 9): it is merged by
+   * Hudi 1.x's merge-mode rules rather than by Hudi 0.x's payload classes.
+   */
+  public boolean hasMergeMode() {
+    return get(RECORD_MERGE_MODE).filter(s -> !s.isBlank()).isPresent();
+  }
+
+  /**
+   * Partition fields in order; empty for a non-partitioned table. Hudi 1.x writes a custom key generator's fields as
+   * {@code field:type} ({@code getPartitionFieldWithoutKeyGenPartitionType}): the type is dropped here.
+   */
   public List<String> partitionFields() {
-    return splitList(props.get(PARTITION_FIELDS));
+    return splitList(props.get(PARTITION_FIELDS)).stream().map(f -> f.contains(":") ? f.substring(0, f.indexOf(':')) : f)
+        .toList();
   }
 
   /** True if the table has partition fields. */

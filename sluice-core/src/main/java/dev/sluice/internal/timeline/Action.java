@@ -18,6 +18,11 @@ public enum Action {
   ROLLBACK("rollback"),
   /** Clustering, insert_overwrite, delete_partition. */
   REPLACECOMMIT("replacecommit"),
+  /**
+   * A clustering's requested and inflight states in timeline layout 2 (table versions 8 and 9; completes as a
+   * replacecommit). Version 6 tables name pending clusterings replacecommit.
+   */
+  CLUSTERING("clustering"),
   /** A savepoint (no requested state). */
   SAVEPOINT("savepoint"),
   /** A restore. */
@@ -51,12 +56,17 @@ public enum Action {
     return switch (this) {
       case COMPACTION -> COMMIT;
       case LOGCOMPACTION -> DELTACOMMIT;
+      case CLUSTERING -> REPLACECOMMIT;
       default -> this;
     };
   }
 
-  /** True for actions that write data files: commit, deltacommit, replacecommit, compaction, log compaction. */
+  /**
+   * True for actions that write data files: commit, deltacommit, replacecommit, compaction, log compaction,
+   * clustering.
+   */
   public boolean writesData() {
-    return this == COMMIT || this == DELTACOMMIT || this == REPLACECOMMIT || this == COMPACTION || this == LOGCOMPACTION;
+    return this == COMMIT || this == DELTACOMMIT || this == REPLACECOMMIT || this == COMPACTION || this == LOGCOMPACTION
+        || this == CLUSTERING;
   }
 }

@@ -142,6 +142,14 @@ final class CommitMetadataJson {
       throw Errors.badTable(where, "the commit metadata is not a JSON object",
           REBUILD);
     }
+    return fromTree(root, where);
+  }
+
+  /**
+   * Commit metadata from its tree (parsed JSON, or an Avro record turned into one): fields by name, unknown ones
+   * ignored, absent ones at Hudi's defaults.
+   */
+  static CommitMetadata fromTree(JsonNode root, String where) {
     try {
       Map<String, List<WriteStat>> parts = new LinkedHashMap<>();
       JsonNode p = root.path("partitionToWriteStats");

@@ -13,23 +13,29 @@ import java.util.function.Predicate;
 
 /**
  * An immutable snapshot of the active timeline: for each (time, action) only its latest state, sorted in Hudi's
- * order (layout version 1, {@code TimelineLayout.TimelineLayoutV1}). It also remembers the times that have
- * compaction files, because a completed compaction is just a {@code <ts>.commit}.
+ * order. It also remembers the times that have compaction files, because a completed compaction is just a
+ * {@code <ts>.commit}, the {@link TimelineLayout} it was loaded from, and (layout 2) the completion times of its
+ * completed instants.
  */
 public final class Timeline {
   private static final Set<Action> WRITE_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT,
-      Action.REPLACECOMMIT, Action.COMPACTION, Action.LOGCOMPACTION);
+      Action.REPLACECOMMIT, Action.COMPACTION, Action.LOGCOMPACTION, Action.CLUSTERING);
   private static final Set<Action> COMMIT_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT, Action.REPLACECOMMIT);
-  private static final Timeline EMPTY = new Timeline(List.of(), Set.of(), Set.of());
+  private static final Timeline EMPTY = new Timeline(List.of(), Set.of(), Set.of(), TimelineLayout.V1, Map.of());
 
   private final List<Instant> instants;
   private final Set<String> compactionTimes;
   private final Set<String> logCompactionTimes;
+  private final TimelineLayout layout;
+  private final Map<String, String> completionTimes;
 
-  private Timeline(List<Instant> sorted, Set<String> compactionTimes, Set<String> logCompactionTimes) {
+  private Timeline(List<Instant> sorted, Set<String> compactionTimes, Set<String> logCompactionTimes,
+      TimelineLayout layout, Map<String, String> completionTimes) {
     this.instants = List.copyOf(sorted);
     this.compactionTimes = compactionTimes;
     this.logCompactionTimes = logCompactionTimes;
+    this.layout = layout;
+    this.completionTimes = completionTimes;
   }
 
   /** A timeline with no instants. */
@@ -42,6 +48,14 @@ public final class Timeline {
    * and keeps the latest state of each.
    */
   public static Timeline of(Collection<Instant> stateFiles) {
+    return of(TimelineLayout.V1, stateFiles, Map.of());
+  }
+
+  /**
+   * As {@link #of(Collection)} for a timeline of {@code layout}, with the completion times the completed files'
+   * names carry (requested time → completion time; layout 2 only).
+   */
+  public static Timeline of(TimelineLayout layout, Collection<Instant> stateFiles, Map<String, String> completionTimes) {
     Map<String, Instant> latest = new HashMap<>();
     Set<String> compactions = new HashSet<>();
     Set<String> logCompactions = new HashSet<>();
@@ -56,7 +70,8 @@ public final class Timeline {
     }
     List<Instant> sorted = new ArrayList<>(latest.values());
     sorted.sort(null);
-    return new Timeline(sorted, Set.copyOf(compactions), Set.copyOf(logCompactions));
+    return new Timeline(sorted, Set.copyOf(compactions), Set.copyOf(logCompactions), layout,
+        Map.copyOf(completionTimes));
   }
 
   /**
@@ -79,7 +94,20 @@ public final class Timeline {
     }
     List<Instant> sorted = new ArrayList<>(latest.values());
     sorted.sort(null);
-    return new Timeline(sorted, Set.copyOf(compactions), Set.copyOf(logCompactions));
+    return new Timeline(sorted, Set.copyOf(compactions), Set.copyOf(logCompactions), layout, completionTimes);
+  }
+
+  /** The layout of the timeline folder this timeline was loaded from (layout 1 unless loaded from layout 2). */
+  public TimelineLayout layout() {
+    return layout;
+  }
+
+  /**
+   * The completion time of the completed instant requested at {@code time}, when its file name carries one (layout
+   * 2); empty for pending instants, instants of layout 1 and completed files left without one by an upgrade.
+   */
+  public Optional<String> completionTime(String time) {
+    return Optional.ofNullable(completionTimes.get(time)).filter(c -> isCompleted(time));
   }
 
   /** The instants, oldest first. */
@@ -120,7 +148,8 @@ public final class Timeline {
         out.add(i);
       }
     }
-    return out.size() == instants.size() ? this : new Timeline(out, compactionTimes, logCompactionTimes);
+    return out.size() == instants.size() ? this
+        : new Timeline(out, compactionTimes, logCompactionTimes, layout, completionTimes);
   }
 
   /** The oldest instant. */
@@ -270,7 +299,8 @@ public final class Timeline {
   @Override
   public boolean equals(Object o) {
     return o instanceof Timeline t && t.instants.equals(instants) && t.compactionTimes.equals(compactionTimes)
-        && t.logCompactionTimes.equals(logCompactionTimes);
+        && t.logCompactionTimes.equals(logCompactionTimes) && t.layout.equals(layout)
+        && t.completionTimes.equals(completionTimes);
   }
 
   @Override

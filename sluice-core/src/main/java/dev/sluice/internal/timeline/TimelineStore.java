@@ -5,7 +5,6 @@ import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
-import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.util.KillPoints;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -14,17 +13,21 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The timeline files under {@code .hoodie/}: loading the active timeline and moving instants through their states
- * (timeline layout version 1: each transition creates the next state's file and keeps the earlier ones). Every
- * state file is created with {@link Storage#createExclusive}, so it appears whole in one step and never replaces
- * an existing file; publishing the completed file is the commit point of a write.
+ * The timeline files of a table: loading the active timeline and moving instants through their states (each
+ * transition creates the next state's file and keeps the earlier ones). Every state file is created with
+ * {@link Storage#createExclusive}, so it appears whole in one step and never replaces an existing file; publishing
+ * the completed file is the commit point of a write. Where the files are and how they are named is the store's
+ * {@link TimelineLayout}; only layout 1 (table version 6) is written, a store of layout 2 refuses every change.
  */
 public final class TimelineStore {
   private static final Set<Action> COMMIT_METADATA_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT,
@@ -36,10 +39,18 @@ public final class TimelineStore {
   private final String basePath;
   private final String metaPath;
   private final String killPointPrefix;
+  private final TimelineLayout layout;
+  // layout 2: completion times of the completed files seen by the last load, to name them again
+  private final Map<String, String> completionTimes = new ConcurrentHashMap<>();
 
-  /** A store for the table at {@code basePath}; does no I/O. */
+  /** A store for the version-6 table (timeline layout 1) at {@code basePath}; does no I/O. */
   public TimelineStore(Storage storage, String basePath) {
     this(storage, basePath, "timeline");
+  }
+
+  /** A store for the table at {@code basePath} whose timeline has {@code layout}; does no I/O. */
+  public TimelineStore(Storage storage, String basePath, TimelineLayout layout) {
+    this(storage, basePath, "timeline", layout);
   }
 
   /**
@@ -47,10 +58,20 @@ public final class TimelineStore {
    * uses its own, so that the crash harness tells its completions from the data table's commit point.
    */
   public TimelineStore(Storage storage, String basePath, String killPointPrefix) {
+    this(storage, basePath, killPointPrefix, TimelineLayout.V1);
+  }
+
+  private TimelineStore(Storage storage, String basePath, String killPointPrefix, TimelineLayout layout) {
     this.storage = storage;
     this.basePath = basePath;
-    this.metaPath = TableLayout.metaFolder(basePath);
+    this.metaPath = layout.folder(basePath);
     this.killPointPrefix = killPointPrefix;
+    this.layout = layout;
+  }
+
+  /** The layout of this store's timeline. */
+  public TimelineLayout layout() {
+    return layout;
   }
 
   /** The table's base path. */
@@ -58,12 +79,23 @@ public final class TimelineStore {
     return basePath;
   }
 
-  /** The path of an instant's file. */
+  /**
+   * The path of an instant's file. A completed instant of layout 2 is named with its completion time, known from
+   * the last {@link #load()} (or, if that did not see it, from a listing of the timeline folder).
+   */
   public String pathOf(Instant instant) {
-    return StoragePaths.join(metaPath, instant.fileName());
+    Optional<String> completion = Optional.empty();
+    if (instant.isCompleted() && layout.slicesByCompletionTime()) {
+      completion = Optional.ofNullable(completionTimes.get(instant.time()));
+      if (completion.isEmpty()) {
+        load();
+        completion = Optional.ofNullable(completionTimes.get(instant.time()));
+      }
+    }
+    return StoragePaths.join(metaPath, layout.fileName(instant, completion));
   }
 
-  /** Loads the active timeline with one listing of {@code .hoodie/}. */
+  /** Loads the active timeline with one listing of the timeline folder. */
   public Timeline load() {
     List<FileInfo> files;
     try {
@@ -72,12 +104,17 @@ public final class TimelineStore {
       throw Errors.storage("list the timeline folder", metaPath, e);
     }
     List<Instant> states = new ArrayList<>();
+    Map<String, String> completions = new HashMap<>();
     for (FileInfo f : files) {
       if (!f.directory()) {
-        Instant.parse(f.name()).ifPresent(states::add);
+        layout.parse(f.name()).ifPresent(file -> {
+          states.add(file.instant());
+          file.completionTime().ifPresent(c -> completions.put(file.instant().time(), c));
+        });
       }
     }
-    return Timeline.of(states);
+    completionTimes.putAll(completions);
+    return Timeline.of(layout, states, completions);
   }
 
   /** Creates the requested state of an instant with {@code content} (may be empty). */
@@ -236,11 +273,12 @@ public final class TimelineStore {
     if (!instant.isCompleted() || !COMMIT_METADATA_ACTIONS.contains(instant.action())) {
       throw Errors.internal("commit metadata exists only for completed commits, not " + instant, null);
     }
-    return readIfExists(instant).map(bytes -> CommitMetadataJson.read(bytes, pathOf(instant)));
+    return readIfExists(instant).map(bytes -> layout.commitMetadata(bytes, pathOf(instant)));
   }
 
   /** Deletes one state file of an instant; false if it was not there. */
   public boolean delete(Instant instant) {
+    layout.requireWritable("Deleting the timeline file of instant " + instant.time());
     String path = pathOf(instant);
     KillPoints.reach(killPointPrefix + ".delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
     try {
@@ -281,6 +319,7 @@ public final class TimelineStore {
   }
 
   private void publish(Instant target, byte[] content, String verb) {
+    layout.requireWritable("Writing instant " + target.time() + " (" + target.action().id() + ")");
     String path = pathOf(target);
     String point = killPointPrefix + "." + target.action().id() + "." + target.state().name().toLowerCase(Locale.ROOT);
     KillPoints.reach(point + ".before");

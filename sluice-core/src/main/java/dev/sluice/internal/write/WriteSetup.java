@@ -3,7 +3,6 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.commit.CommitSettings;
-import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfig;
@@ -33,7 +32,7 @@ public record WriteSetup(Storage storage, String basePath, TableConfig tableConf
 
   /** The table's merge rules. */
   public RecordMerger merger() {
-    return new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass()));
+    return new RecordMerger(tableConfig.mergeMode(), tableConfig.hasMergeMode());
   }
 
   /** True if the configured index is global. */

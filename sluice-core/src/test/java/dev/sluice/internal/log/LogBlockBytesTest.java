@@ -137,6 +137,7 @@ class LogBlockBytesTest {
     assertEquals(List.of("COMMAND_BLOCK", "DELETE_BLOCK", "CORRUPT_BLOCK", "AVRO_DATA_BLOCK", "HFILE_DATA_BLOCK",
         "PARQUET_DATA_BLOCK", "CDC_DATA_BLOCK"), java.util.Arrays.stream(LogBlockType.values()).map(Enum::name).toList());
     assertEquals(List.of("INSTANT_TIME", "TARGET_INSTANT_TIME", "SCHEMA", "COMMAND_BLOCK_TYPE", "COMPACTED_BLOCK_TIMES",
-        "RECORD_POSITIONS", "BLOCK_IDENTIFIER"), java.util.Arrays.stream(HeaderKey.values()).map(Enum::name).toList());
+        "RECORD_POSITIONS", "BLOCK_IDENTIFIER", "IS_PARTIAL", "BASE_FILE_INSTANT_TIME_OF_RECORD_POSITIONS"),
+        java.util.Arrays.stream(HeaderKey.values()).map(Enum::name).toList(), "HeaderMetadataType of Hudi 1.1.1");
   }
 }

@@ -1,0 +1,66 @@
+package dev.sluice.internal.timeline;
+
+import dev.sluice.internal.table.TableLayout;
+import java.util.Optional;
+
+/** Timeline layout 1 (table version 6): instant files directly in {@code .hoodie/}, JSON commit metadata. */
+final class LayoutV1 implements TimelineLayout {
+
+  LayoutV1() {
+  }
+
+  @Override
+  public int tableVersion() {
+    return 6;
+  }
+
+  @Override
+  public String folder(String basePath) {
+    return TableLayout.metaFolder(basePath);
+  }
+
+  @Override
+  public Optional<InstantFile> parse(String fileName) {
+    return Instant.parse(fileName).map(i -> new InstantFile(i, Optional.empty()));
+  }
+
+  @Override
+  public String fileName(Instant instant, Optional<String> completionTime) {
+    return instant.fileName();
+  }
+
+  @Override
+  public CommitMetadata commitMetadata(byte[] content, String where) {
+    return CommitMetadataJson.read(content, where);
+  }
+
+  @Override
+  public boolean slicesByCompletionTime() {
+    return false;
+  }
+
+  @Override
+  public boolean readsMetadataTable() {
+    return true;
+  }
+
+  @Override
+  public void requireArchivedTimelineReadable() {
+    // the archive log files under .hoodie/<hoodie.archivelog.folder>
+  }
+
+  @Override
+  public void requireIncrementalByRequestedTime() {
+    // version 6: incremental ranges are requested instant times
+  }
+
+  @Override
+  public void requireWritable(String what) {
+    // Sluice writes version-6 tables
+  }
+
+  @Override
+  public String toString() {
+    return "timeline layout 1 (table version 6)";
+  }
+}
