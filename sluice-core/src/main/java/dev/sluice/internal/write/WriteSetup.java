@@ -3,6 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.commit.CommitSettings;
+import dev.sluice.internal.index.IndexedTable;
 import dev.sluice.api.MergeMode;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.Storage;
@@ -34,6 +35,11 @@ public record WriteSetup(Storage storage, String basePath, TableConfig tableConf
   /** The table's merge rules. */
   public RecordMerger merger() {
     return new RecordMerger(MergeMode.fromPayloadClass(tableConfig.payloadClass()));
+  }
+
+  /** The table as the index sees it (the record index reads the metadata table when the writer keeps it). */
+  public IndexedTable indexedTable() {
+    return new IndexedTable(basePath, tableConfig, commit.metadataEnabled());
   }
 
   /** True if the configured index is global. */

@@ -37,6 +37,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -73,6 +74,7 @@ public final class MetadataTableReader {
   private final String latestInstant;
   private final Set<String> valid;
   private final FileSystemView view;
+  private final AtomicLong baseFilesOpened = new AtomicLong();
 
   private MetadataTableReader(Storage storage, String basePath, Timeline timeline, String latestInstant,
       Set<String> valid) {
@@ -129,6 +131,14 @@ public final class MetadataTableReader {
   /** Storage list calls of the metadata table's partition folders so far (its timeline's listing not counted). */
   public long listCalls() {
     return view.listCalls();
+  }
+
+  /**
+   * Base HFiles opened by lookups and reads so far (each lookup opens the base file of every file group its keys
+   * route to once), for tests and benchmarks of the record index.
+   */
+  public long baseFilesOpened() {
+    return baseFilesOpened.get();
   }
 
   /** The data table's partitions, relative paths sorted ({@code ""} for a non-partitioned table). */
@@ -298,6 +308,7 @@ public final class MetadataTableReader {
 
   /** Reads {@code keys} (or every cell) of a base HFile with block-index seeks. */
   private <T> void readBase(BaseFile file, Optional<List<String>> keys, Combiner<T> combiner, Map<String, T> out) {
+    baseFilesOpened.incrementAndGet();
     try (HFileReader hfile = HFileReader.open(storage, file.path(), file.size())) {
       byte[] schemaText = hfile.fileInfo("schema").orElseThrow(() -> Errors.badTable(file.path(),
           "the metadata table's base file has no 'schema' file info entry", FIX));
