@@ -43,6 +43,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code hoodie.index.type=RECORD_INDEX} between Sluice and Spark with Hudi 0.15's bundle, on a table Sluice created:
@@ -130,18 +132,7 @@ class RecordIndexInteropTest {
     assertEquals(placement, hudi, "Hudi's record index names the file group each key is in");
     Index ri = Indexes.of(storage, new IndexedTable(path.toString(), config, true),
         new IndexSettings("RECORD_INDEX", true, false, 2));
-    FileSystemView view = MetadataTables.view(storage, path.toString(), new TimelineStore(storage, path.toString())
-        .load(), config, true);
-    List<WriteRecord> probe = new ArrayList<>();
-    for (String k : keys) {
-      probe.add(new WriteRecord(k, "p" + (Integer.parseInt(k.substring(3)) % 3), null, 0L,
-          WriteRecord.DeleteKind.NONE));
-    }
-    Map<String, String> tagged = new TreeMap<>();
-    for (TaggedRecord tr : ri.tag(probe, view)) {
-      tr.location().ifPresent(l -> tagged.put(tr.record().key(), l.partitionPath() + "/" + l.fileId()));
-    }
-    assertEquals(hudi, tagged);
+    assertEquals(hudi, tags(ri, path, config, keys));
     assertTrue(ri.filesOpened() <= 4, "at most one base HFile per shard, no data file: " + ri.filesOpened());
     assertTrue(warnings.isEmpty(), warnings.toString());
 
@@ -188,6 +179,111 @@ class RecordIndexInteropTest {
     assertFalse(byHudi.containsKey("id-999999"));
   }
 
+  /**
+   * Hudi 0.15's Java client builds and keeps the record index too (with {@code hoodie.metadata.record.index.enable};
+   * it cannot tag with it, its index stays BLOOM): its records sit in the shards' log blocks. Sluice tags through
+   * them, upserts, and the Java client writes on.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"cow", "mor"})
+  void theJavaClientsRecordIndexTagsSluiceUpsertsWithoutDuplicates(String type) throws IOException {
+    Path path = dir.resolve(type);
+    HudiOracle oracle = HudiOracle.locate();
+    OracleTableSpec.Builder spec = OracleTableSpec.builder("trips", TripFixture.SCHEMA).partitionBy("part");
+    oracle.create(path, (type.equals("mor") ? spec.mergeOnRead() : spec.copyOnWrite()).build());
+    Map<String, String> conf = Map.of("hoodie.metadata.record.index.enable", "true",
+        "hoodie.metadata.record.index.min.filegroup.count", "4", "hoodie.metadata.record.index.max.filegroup.count",
+        "4", "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000");
+    oracle.write(path, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 30, 3, 1), conf);
+    oracle.write(path, "upsert", TripFixture.SCHEMA, named(TripFixture.trips(20, 20, 3, 2), "java1-"), conf);
+    TableConfig config = TableConfigStore.read(storage, path.toString());
+    assertEquals(List.of("files", "record_index"), config.metadataPartitions());
+
+    List<String> keys = new ArrayList<>(placement(Tables.open(path.toString(), Config.empty())).keySet());
+    assertEquals(40, keys.size());
+    keys.add("id-999999");
+    Map<String, String> hudi = hudiRecordIndex(path, keys);
+    assertEquals(placement(Tables.open(path.toString(), Config.empty())), hudi);
+    Index ri = Indexes.of(storage, new IndexedTable(path.toString(), config, true),
+        new IndexSettings("RECORD_INDEX", true, false, 2));
+    assertEquals(hudi, tags(ri, path, config, keys));
+    assertTrue(ri.filesOpened() == 0, "the Java client's shards are log blocks only: no base file opened");
+    assertTrue(warnings.isEmpty(), warnings.toString());
+
+    Table sluice = Tables.open(path.toString(), Config.of(Map.of("hoodie.index.type", "RECORD_INDEX",
+        "hoodie.metadata.record.index.enable", "true")));
+    sluice.upsert(inSchema(named(TripFixture.trips(35, 10, 3, 3), "sluice-"), sluice.schema()).iterator());
+    Map<String, String> afterSluice = placement(Tables.open(path.toString(), Config.empty()));
+    assertEquals(45, afterSluice.size());
+    for (int i = 35; i < 40; i++) {
+      String k = String.format("id-%06d", i);
+      assertEquals(hudi.get(k), afterSluice.get(k), "updated in the file group Hudi's index names: " + k);
+    }
+    // tighten after the ri-write merge: no warning, record_index kept (see the Spark test)
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("does not list record_index")), warnings.toString());
+
+    // the Java client writes on without the record index: rebuilt over existing data it is broken in Hudi 0.15's
+    // Java client (one file group for all keys on Copy-on-Write, a NullPointerException on Merge-on-Read), and
+    // Sluice's write dropped it until the record-index writer is merged
+    Map<String, String> noIndex = new HashMap<>(conf);
+    noIndex.put("hoodie.metadata.record.index.enable", "false");
+    oracle.write(path, "upsert", TripFixture.SCHEMA, named(TripFixture.trips(0, 50, 3, 4), "java2-"), noIndex);
+    Map<String, String> end = placement(Tables.open(path.toString(), Config.empty()));
+    assertEquals(50, end.size());
+    List<GenericRecord> rows = oracle.read(path, "snapshot", Optional.empty(), true);
+    Map<String, String> byHudi = new TreeMap<>();
+    for (GenericRecord r : rows) {
+      assertEquals(null, byHudi.put(r.get("id").toString(), r.get("name") + "@" + r.get("ts")), "duplicate " + r);
+    }
+    assertEquals(50, rows.size());
+    assertEquals("java2-id-000044@4", byHudi.get("id-000044"));
+  }
+
+  /**
+   * Hudi 0.15's Java client, asked for the record index on a table that has data, bulk-inserts every key into one
+   * file group: its own reader (which routes keys by hash) then misses most keys. Sluice sees the shards are not
+   * hashed and tags as GLOBAL_SIMPLE instead of turning the missed keys into duplicates.
+   */
+  @Test
+  void aRecordIndexTheJavaClientBuiltOverExistingDataIsNotTrusted() throws IOException {
+    Path path = dir.resolve("late");
+    HudiOracle oracle = HudiOracle.locate();
+    oracle.create(path, OracleTableSpec.builder("trips", TripFixture.SCHEMA).partitionBy("part").build());
+    Map<String, String> conf = new HashMap<>(Map.of("hoodie.metadata.record.index.enable", "false",
+        "hoodie.metadata.record.index.min.filegroup.count", "4", "hoodie.metadata.record.index.max.filegroup.count",
+        "4", "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000"));
+    oracle.write(path, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 30, 3, 1), conf);
+    conf.put("hoodie.metadata.record.index.enable", "true");
+    oracle.write(path, "upsert", TripFixture.SCHEMA, TripFixture.trips(25, 10, 3, 2), conf);
+    TableConfig config = TableConfigStore.read(storage, path.toString());
+    assertEquals(List.of("files", "record_index"), config.metadataPartitions());
+
+    Map<String, String> placement = placement(Tables.open(path.toString(), Config.empty()));
+    List<String> keys = new ArrayList<>(placement.keySet());
+    assertEquals(35, keys.size());
+    Map<String, String> hudi = hudiRecordIndex(path, keys);
+    assertTrue(hudi.size() < keys.size(), "Hudi's own reader misses keys of its mis-sharded index: " + hudi.size());
+    Index ri = Indexes.of(storage, new IndexedTable(path.toString(), config, true),
+        new IndexSettings("RECORD_INDEX", true, false, 2));
+    assertEquals(placement, tags(ri, path, config, keys), "every existing key found");
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("not sharded by Hudi's key hash")), warnings.toString());
+  }
+
+  private Map<String, String> tags(Index index, Path path, TableConfig config, List<String> keys) {
+    FileSystemView view = MetadataTables.view(storage, path.toString(), new TimelineStore(storage, path.toString())
+        .load(), config, true);
+    List<WriteRecord> probe = new ArrayList<>();
+    for (String k : keys) {
+      probe.add(new WriteRecord(k, "p" + (Integer.parseInt(k.substring(3)) % 3), null, 0L,
+          WriteRecord.DeleteKind.NONE));
+    }
+    Map<String, String> tagged = new TreeMap<>();
+    for (TaggedRecord tr : index.tag(probe, view)) {
+      tr.location().ifPresent(l -> tagged.put(tr.record().key(), l.partitionPath() + "/" + l.fileId()));
+    }
+    return tagged;
+  }
+
   private static List<GenericRecord> inSchema(List<GenericRecord> records, Schema schema) {
     List<GenericRecord> out = new ArrayList<>();
     for (GenericRecord r : records) {
@@ -205,11 +301,17 @@ class RecordIndexInteropTest {
       while (it.hasNext()) {
         GenericRecord r = it.next();
         String prev = out.put(r.get("_hoodie_record_key").toString(), r.get("_hoodie_partition_path") + "/"
-            + r.get("_hoodie_file_name").toString().split("_")[0]);
+            + fileId(r.get("_hoodie_file_name").toString()));
         assertEquals(null, prev, "duplicate key " + r.get("_hoodie_record_key"));
       }
     }
     return out;
+  }
+
+  /** The file id in a row's {@code _hoodie_file_name}: a base file's name, a log file's, or (log rows) the id. */
+  private static String fileId(String name) {
+    String n = name.startsWith(".") ? name.substring(1) : name;
+    return n.split("_")[0];
   }
 
   /** Hudi 0.15's {@code HoodieBackedTableMetadata.readRecordIndex} of {@code keys}: "partition/fileId" by key. */

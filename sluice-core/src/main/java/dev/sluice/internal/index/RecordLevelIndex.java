@@ -40,14 +40,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * that lives elsewhere only because the index is assumed exact, which the re-check does not assume.
  *
  * <p>Fallback: without a record index to trust (the metadata table off for this writer, {@code record_index} not in
- * {@code hoodie.table.metadata.partitions}, the metadata table missing or behind the timeline, or the partition
- * without file groups) the index tags as {@code GLOBAL_SIMPLE} does, with the record index's update-partition-path
- * setting, and logs a warning naming the reason once per index; never an empty lookup, which would turn every
- * existing key into a duplicate.
+ * {@code hoodie.table.metadata.partitions}, the metadata table missing or behind the timeline, the partition
+ * without file groups, or shards whose base files hold keys that hash elsewhere, as Hudi 0.15's Java client writes
+ * a record index it builds over existing data: checked on the leading keys of each shard's base file) the index
+ * tags as {@code GLOBAL_SIMPLE} does, with the record index's update-partition-path setting (Hudi's fallback takes
+ * {@code hoodie.simple.index.update.partition.path}; here a key moves or not whether or not the index is there),
+ * and logs a warning naming the reason once per index; never an empty lookup, which would turn every existing key
+ * into a duplicate.
  */
 final class RecordLevelIndex implements Index {
   /** Keys per record-index lookup: a million keys and their locations are a few hundred MB on the heap. */
   static final int CHUNK_KEYS = 250_000;
+  /** Leading keys of each shard's base file checked to hash to it: a shard built wrong holds keys of all hashes. */
+  static final int SHARD_SAMPLE = 32;
 
   private static final System.Logger LOG = System.getLogger(RecordLevelIndex.class.getName());
 
@@ -213,6 +218,11 @@ final class RecordLevelIndex implements Index {
     int shards = a.reader().get().fileSlices(MetadataPartition.RECORD_INDEX).size();
     if (shards == 0) {
       return none("the metadata table's " + ri + " partition has no file group");
+    }
+    Optional<String> misplaced = a.reader().get().misplacedKey(MetadataPartition.RECORD_INDEX, SHARD_SAMPLE);
+    if (misplaced.isPresent()) {
+      return none("the " + ri + " partition is not sharded by Hudi's key hash (" + misplaced.get() + "), so lookups "
+          + "would miss keys; rebuild it with a writer that shards it (Hudi's Spark writer, Sluice)");
     }
     return new Resolved(a.reader(), shards, "record index with " + shards + " file groups");
   }

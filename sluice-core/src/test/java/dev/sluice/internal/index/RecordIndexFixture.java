@@ -56,6 +56,15 @@ final class RecordIndexFixture {
 
   /** Writes {@code entries} as a record index of {@code shards} file groups and lists it in the table config. */
   static void build(Storage storage, String basePath, int shards, Map<String, RecordLocation> entries) {
+    build(storage, basePath, shards, entries, false);
+  }
+
+  /**
+   * As {@link #build(Storage, String, int, Map)}; {@code oneShard} puts every key in file group 0 whatever its hash,
+   * as Hudi 0.15's Java client does when it builds a record index over existing data.
+   */
+  static void build(Storage storage, String basePath, int shards, Map<String, RecordLocation> entries,
+      boolean oneShard) {
     String mdt = TableLayout.metadataTableFolder(basePath);
     String instant = new TimelineStore(storage, mdt).load().lastCompleted().orElseThrow().time();
     Path part = Path.of(mdt, MetadataPartition.RECORD_INDEX.path());
@@ -65,7 +74,7 @@ final class RecordIndexFixture {
       for (int s = 0; s < shards; s++) {
         byShard.put(s, new TreeMap<>());
       }
-      entries.forEach((k, v) -> byShard.get(MetadataPartition.fileGroupIndex(k, shards)).put(k, v));
+      entries.forEach((k, v) -> byShard.get(oneShard ? 0 : MetadataPartition.fileGroupIndex(k, shards)).put(k, v));
       for (Map.Entry<Integer, Map<String, RecordLocation>> e : byShard.entrySet()) {
         String fileId = MetadataPartition.RECORD_INDEX.fileId(e.getKey());
         writeBase(storage, part.resolve(fileId + "_0-0-0_" + instant + ".hfile"), e.getValue());

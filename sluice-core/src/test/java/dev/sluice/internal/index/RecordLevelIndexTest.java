@@ -256,6 +256,23 @@ class RecordLevelIndexTest {
   }
 
   @Test
+  void aRecordIndexNotShardedByTheKeyHashIsNotTrusted() throws IOException {
+    Path ri = Path.of(base, ".hoodie/metadata/record_index");
+    try (Stream<Path> files = Files.list(ri)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    RecordIndexFixture.build(storage, base, SHARDS, truth, true);
+    List<WriteRecord> records = batch();
+    RecordLevelIndex index = index(false, 100);
+    assertEquals(globalSimple(records, false), summary(index.tag(records, view())), "no key taken for an insert");
+    assertTrue(index.fallbackReason().orElseThrow().contains("not sharded by Hudi's key hash"),
+        index.fallbackReason().get());
+    assertEquals(1, warnings.size(), warnings.toString());
+  }
+
+  @Test
   void aWriteWithRecordIndexOnATableWithoutOneWarnsAndWritesWhatGlobalSimpleWrites() {
     Map<String, Map<String, String>> results = new TreeMap<>();
     for (String type : List.of("RECORD_INDEX", "GLOBAL_SIMPLE")) {

@@ -188,6 +188,35 @@ public final class MetadataTableReader {
     return read(MetadataPartition.RECORD_INDEX, Optional.of(sorted(keys)), LOCATIONS);
   }
 
+  /**
+   * The first of the leading {@code sample} keys of each base HFile of {@code partition} that is stored in a file
+   * group its hash does not pick ({@link MetadataPartition#fileGroupIndex}), described; empty if they all hash
+   * home. Lookups route keys by hash, so a key stored elsewhere is never found: an index built so (Hudi 0.15's Java
+   * client bulk-inserts a record index built over existing data into one file group) would turn updates into
+   * duplicates. Reads only the first data block(s) of each base file.
+   */
+  public Optional<String> misplacedKey(MetadataPartition partition, int sample) {
+    List<FileSlice> slices = fileSlices(partition);
+    for (int g = 0; g < slices.size(); g++) {
+      Optional<BaseFile> base = slices.get(g).baseFile();
+      if (base.isEmpty()) {
+        continue;
+      }
+      try (HFileReader hfile = HFileReader.open(storage, base.get().path(), base.get().size());
+          CloseableIterator<HFileCell> cells = hfile.scan()) {
+        for (int n = 0; n < sample && cells.hasNext(); n++) {
+          String key = cells.next().keyString();
+          int home = slices.size() == 1 ? 0 : MetadataPartition.fileGroupIndex(key, slices.size());
+          if (home != g) {
+            return Optional.of("key '" + key + "' is stored in " + base.get().fileName() + " (file group " + g + " of "
+                + slices.size() + ") but hashes to file group " + home);
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
   static List<MetadataFile> live(FilesRecord r) {
     List<MetadataFile> out = new ArrayList<>();
     for (Map.Entry<String, FileEntry> e : r.entries().entrySet()) {
