@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Config;
+import dev.sluice.api.Lookup;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
@@ -253,6 +254,16 @@ class RecordLevelIndexTest {
 
     assertEquals(4, warnings.size(), warnings.toString());
     assertTrue(warnings.stream().allMatch(w -> w.contains("tagging with GLOBAL_SIMPLE instead")), warnings.toString());
+  }
+
+  @Test
+  void pointLookupsGoThroughTheRecordIndexOneShardFileEach() {
+    Lookup lookup = Lookup.of(Tables.open(base, Config.of(Map.of("hoodie.index.type", "RECORD_INDEX"))));
+    assertEquals("name-42", lookup.get("id-000042", "ignored by a global index").orElseThrow().get("name").toString());
+    assertEquals("name-7", lookup.get("id-000007", "").orElseThrow().get("name").toString());
+    assertTrue(lookup.get("id-999999", "p0").isEmpty());
+    assertEquals(3, lookup.indexFilesOpened(), "one record-index HFile per lookup, no data file");
+    assertTrue(warnings.isEmpty(), warnings.toString());
   }
 
   @Test
