@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
  * {@code sluice metadata validate TABLE} checks that listing against storage.
  */
 @Command(name = "metadata", description = "Show the partitions and files the table's metadata table (.hoodie/metadata) "
-    + "lists, and whether reads list through it.", subcommands = {MetadataValidateCommand.class})
+    + "lists, and whether reads list through it.", subcommands = {MetadataValidateCommand.class,
+    MetadataInitCommand.class, MetadataDeleteCommand.class})
 final class MetadataCommand implements Callable<Integer> {
   // optional so that 'metadata validate TABLE' parses; without a subcommand it is required (checked in call)
   @Parameters(index = "0", arity = "0..1", paramLabel = "TABLE", description = "Table path or URI.")

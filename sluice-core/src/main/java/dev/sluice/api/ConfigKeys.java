@@ -39,7 +39,8 @@ public final class ConfigKeys {
   // ---- Index ----
   /** Index used for tagging. */
   public static final ConfigKey<String> INDEX_TYPE = ConfigKey.ofString("hoodie.index.type", "BLOOM",
-      "Index for tagging: BLOOM, SIMPLE, GLOBAL_BLOOM, GLOBAL_SIMPLE.");
+      "Index for tagging: BLOOM, SIMPLE, GLOBAL_BLOOM, GLOBAL_SIMPLE, RECORD_INDEX (the metadata table's record-level "
+          + "index; global; falls back to GLOBAL_SIMPLE with a warning when the table has no valid record index).");
   /** Key-range pruning before bloom probes. */
   public static final ConfigKey<Boolean> BLOOM_PRUNE_BY_RANGES = ConfigKey.ofBoolean("hoodie.bloom.index.prune.by.ranges",
       true, "Compare a key only against base files whose min/max key range contains it.");
@@ -64,6 +65,11 @@ public final class ConfigKeys {
   public static final ConfigKey<Boolean> SIMPLE_UPDATE_PARTITION_PATH = ConfigKey.ofBoolean(
       "hoodie.simple.index.update.partition.path", true,
       "Global simple index: a record whose partition changed is deleted from the old partition and inserted in the new.");
+  /** Record index: move records whose partition changed. */
+  public static final ConfigKey<Boolean> RECORD_INDEX_UPDATE_PARTITION_PATH = ConfigKey.ofBoolean(
+      "hoodie.record.index.update.partition.path", false,
+      "RECORD_INDEX: a record whose partition changed is deleted from the old partition and inserted in the new; "
+          + "false (Hudi's default): it updates the record in the partition the index names.");
 
   // ---- Write ----
   /** Combine duplicate keys of one batch. */
@@ -321,7 +327,9 @@ public final class ConfigKeys {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
         PARQUET_DICTIONARY, SMALL_FILE_LIMIT, RECORD_SIZE_ESTIMATE, RECORD_SIZE_THRESHOLD, INDEX_TYPE,
         BLOOM_PRUNE_BY_RANGES, BLOOM_FILTER_TYPE, BLOOM_NUM_ENTRIES, BLOOM_FPP, BLOOM_DYNAMIC_MAX_ENTRIES,
-        BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH, COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
+        BLOOM_UPDATE_PARTITION_PATH, SIMPLE_UPDATE_PARTITION_PATH,
+        RECORD_INDEX_UPDATE_PARTITION_PATH,
+        COMBINE_BEFORE_UPSERT, COMBINE_BEFORE_INSERT,
         WRITE_PARALLELISM, PAYLOAD_CLASS, MERGE_SMALL_FILE_GROUP_CANDIDATES_LIMIT, LOGFILE_MAX_SIZE,
         LOGFILE_DATA_BLOCK_FORMAT, LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY,
         WRITE_CONCURRENCY_MODE, TABLE_CONCURRENCY_MODE, LOCK_PROVIDER,

@@ -43,7 +43,7 @@ public final class Lookup {
 
   /** Lookups on the latest snapshot of {@code table}, with its index ({@code hoodie.index.type}). */
   public static Lookup of(Table table) {
-    return new Lookup(table, table.fileSystemView(), TableSettings.index(table.storage(), table.options()));
+    return new Lookup(table, table.fileSystemView(), TableSettings.index(table));
   }
 
   /**

@@ -112,6 +112,7 @@ public final class MetadataTableView {
   private MetadataTableReader required() {
     return reader().orElseThrow(() -> Errors.badRequest("Reading the metadata table of " + table.location(),
         exists ? "it has no completed instant" : "the table has no metadata table (.hoodie/metadata)",
-        "Write the table with Hudi's metadata table on (hoodie.metadata.enable=true) to build one."));
+        "Build one with `sluice metadata init` (Table.initMetadataTable) or write the table with Hudi's metadata table on "
+            + "(hoodie.metadata.enable=true)."));
   }
 }

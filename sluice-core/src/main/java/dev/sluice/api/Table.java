@@ -11,6 +11,9 @@ import dev.sluice.internal.read.SnapshotPlanner;
 import dev.sluice.internal.schema.Peeked;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.storage.Storage;
+import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.commit.InstantLifecycle;
+import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.schema.TableSchema;
@@ -115,6 +118,45 @@ public final class Table implements AutoCloseable {
    */
   public MetadataTableView metadataTable() {
     return new MetadataTableView(this, config(), timeline(), TableSettings.read(config).metadataTable());
+  }
+
+  /**
+   * The property that asks the metadata table's writer for the record-level index ({@code record_index}), Hudi's
+   * {@code hoodie.metadata.record.index.enable}: passed by name, the writer that builds the index declares it.
+   */
+  static final String RECORD_INDEX_ENABLE = "hoodie.metadata.record.index.enable";
+
+  /**
+   * Builds the metadata table if the table has none ({@code sluice metadata init}): its {@code files} partition from
+   * a listing, at the latest completed instant, under the table lock; with {@code recordIndex} also asks for the
+   * record-level index ({@code hoodie.metadata.record.index.enable=true}). Refuses while a write or table service
+   * is pending (as Hudi, which then goes on without one). Later writes keep it: they default to
+   * {@code hoodie.metadata.enable=true} on a table that has one; the record index stays only for writers that ask
+   * for it. Returns the metadata table as it is afterwards.
+   */
+  public MetadataTableView initMetadataTable(boolean recordIndex) {
+    Config on = config.with(ConfigKeys.METADATA_ENABLE.name(), "true");
+    if (recordIndex) {
+      on = on.with(RECORD_INDEX_ENABLE, "true");
+    }
+    MetadataTableWriter.prepare(storage, location, TableSettings.commit(on));
+    MetadataTableView view = new MetadataTableView(this, config(), timeline(), true);
+    if (!view.partitionsEnabled().contains("files")) {
+      throw Errors.conflict("Initializing the metadata table of " + location, "the table has a pending instant "
+          + "(a write or table service in progress or failed); it is built only over completed instants");
+    }
+    return view;
+  }
+
+  /**
+   * Removes the metadata table ({@code sluice metadata delete}) under the table lock, as a Hudi writer with
+   * {@code hoodie.metadata.enable=false} does: {@code hoodie.table.metadata.partitions} cleared first, then
+   * {@code .hoodie/metadata}. Later writes and reads list storage (and do not rebuild it unless asked with
+   * {@code hoodie.metadata.enable=true}). Returns whether there was anything to remove.
+   */
+  public boolean deleteMetadataTable() {
+    return InstantLifecycle.of(storage, location, TableSettings.commit(config))
+        .locked("delete the metadata table", () -> MetadataTable.removeIfPresent(storage, location));
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.sluice.internal.compact.CompactionSettings;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.IndexSettings;
+import dev.sluice.internal.index.IndexedTable;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.read.ReadSettings;
 import dev.sluice.internal.service.TableActions;
@@ -125,9 +126,11 @@ final class TableSettings {
         () -> BaseFileWriterOptions.from(config));
   }
 
-  /** The configured index; checks its keys. */
-  static Index index(Storage storage, Config config) {
-    return Indexes.of(storage, IndexSettings.from(config));
+  /** The configured index over {@code table} as it is now; checks its keys. */
+  static Index index(Table table) {
+    Config config = table.options();
+    return Indexes.of(table.storage(), new IndexedTable(table.location(), table.config(),
+        ReadSettings.from(config).metadataTable()), IndexSettings.from(config));
   }
 
   /** The read options. */

@@ -34,6 +34,11 @@ final class BlockReader {
   private HFileCompression compression = HFileCompression.NONE;
   /** The last block read: lookups in key order (Hudi's pattern) hit the same data block again and again. */
   private Block last;
+  /**
+   * The last index block read, kept apart: with a multi-level block index every seek reads a leaf index block
+   * before its data block, and one slot for both would decompress the data block again on every key.
+   */
+  private Block lastIndex;
 
   BlockReader(SeekableInput in, String path, long base, long length) {
     this.in = in;
@@ -77,13 +82,21 @@ final class BlockReader {
     return buf;
   }
 
-  /** Reads, verifies and decompresses the block at {@code offset} (the last one read is kept). */
+  /** Reads, verifies and decompresses the block at {@code offset} (the last one read, and the last index block, kept). */
   synchronized Block read(long offset) {
     if (last != null && last.offset() == offset) {
       return last;
     }
-    last = readBlock(offset);
-    return last;
+    if (lastIndex != null && lastIndex.offset() == offset) {
+      return lastIndex;
+    }
+    Block b = readBlock(offset);
+    if (b.type() == BlockType.LEAF_INDEX || b.type() == BlockType.INTERMEDIATE_INDEX) {
+      lastIndex = b;
+    } else {
+      last = b;
+    }
+    return b;
   }
 
   private Block readBlock(long offset) {

@@ -11,8 +11,9 @@ import java.util.Locale;
  *
  * @param type {@link ConfigKeys#INDEX_TYPE}, upper case, one of {@link Indexes#TYPES}
  * @param pruneByRanges {@link ConfigKeys#BLOOM_PRUNE_BY_RANGES}
- * @param updatePartitionPath for a global index, {@link ConfigKeys#BLOOM_UPDATE_PARTITION_PATH} or
- *     {@link ConfigKeys#SIMPLE_UPDATE_PARTITION_PATH} by its type; false otherwise
+ * @param updatePartitionPath for a global index, {@link ConfigKeys#BLOOM_UPDATE_PARTITION_PATH},
+ *     {@link ConfigKeys#SIMPLE_UPDATE_PARTITION_PATH} or {@link ConfigKeys#RECORD_INDEX_UPDATE_PARTITION_PATH} by its
+ *     type (the record index's fallback to a global simple lookup keeps the record index's); false otherwise
  * @param threads {@link ConfigKeys#WRITE_PARALLELISM}: the threads that look keys up
  */
 public record IndexSettings(String type, boolean pruneByRanges, boolean updatePartitionPath, int threads) {
@@ -24,6 +25,7 @@ public record IndexSettings(String type, boolean pruneByRanges, boolean updatePa
       case "BLOOM", "SIMPLE" -> false;
       case "GLOBAL_BLOOM" -> config.get(ConfigKeys.BLOOM_UPDATE_PARTITION_PATH);
       case "GLOBAL_SIMPLE" -> config.get(ConfigKeys.SIMPLE_UPDATE_PARTITION_PATH);
+      case Indexes.RECORD_INDEX -> config.get(ConfigKeys.RECORD_INDEX_UPDATE_PARTITION_PATH);
       default -> throw Errors.badConfig(ConfigKeys.INDEX_TYPE.name(), type, "one of " + Indexes.TYPES);
     };
     return new IndexSettings(type, config.get(ConfigKeys.BLOOM_PRUNE_BY_RANGES), update,
@@ -32,6 +34,6 @@ public record IndexSettings(String type, boolean pruneByRanges, boolean updatePa
 
   /** True if keys are unique across partitions. */
   public boolean global() {
-    return type.startsWith("GLOBAL_");
+    return type.startsWith("GLOBAL_") || type.equals(Indexes.RECORD_INDEX);
   }
 }

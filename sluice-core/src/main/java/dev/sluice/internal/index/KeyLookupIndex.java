@@ -114,16 +114,29 @@ final class KeyLookupIndex implements Index {
       Location loc = inScope == null ? null : inScope.get(r.key());
       if (loc == null) {
         out.add(TaggedRecord.insert(r));
-      } else if (!global || loc.partitionPath().equals(r.partitionPath())) {
+      } else if (!global) {
         out.add(new TaggedRecord(r, Optional.of(loc)));
-      } else if (updatePartitionPath && !r.isDelete()) {
-        out.add(new TaggedRecord(r.asDeleteIn(loc.partitionPath()), Optional.of(loc)));
-        out.add(TaggedRecord.insert(r));
       } else {
-        out.add(new TaggedRecord(r.inPartition(loc.partitionPath()), Optional.of(loc)));
+        tagFound(r, loc, updatePartitionPath, out);
       }
     }
     return out;
+  }
+
+  /**
+   * Adds the tags of {@code r}, whose key a global index found at {@code loc}: an update there if the partitions
+   * agree; else, with {@code updatePartitionPath}, a delete in the old partition plus an insert in the new one (a
+   * delete stays a delete in the old partition); else an update in the old partition.
+   */
+  static void tagFound(WriteRecord r, Location loc, boolean updatePartitionPath, List<TaggedRecord> out) {
+    if (loc.partitionPath().equals(r.partitionPath())) {
+      out.add(new TaggedRecord(r, Optional.of(loc)));
+    } else if (updatePartitionPath && !r.isDelete()) {
+      out.add(new TaggedRecord(r.asDeleteIn(loc.partitionPath()), Optional.of(loc)));
+      out.add(TaggedRecord.insert(r));
+    } else {
+      out.add(new TaggedRecord(r.inPartition(loc.partitionPath()), Optional.of(loc)));
+    }
   }
 
   private List<Match> lookup(FileTask task) {

@@ -40,7 +40,7 @@ final class InMemoryBatch implements PlanSource {
     if (op == WriteOperation.BULK_INSERT) {
       records.forEach(batch::addInsert);
     } else {
-      Index index = Indexes.of(setup.storage(), setup.settings().index());
+      Index index = Indexes.of(setup.storage(), setup.indexedTable(), setup.settings().index());
       for (TaggedRecord t : index.tag(records, view)) {
         WriteRecord r = t.record();
         if (t.location().isPresent()) {

@@ -83,7 +83,7 @@ final class SpillingWrite implements PlanSource {
         }
         return;
       }
-      Index index = Indexes.of(setup.storage(), setup.settings().index());
+      Index index = Indexes.of(setup.storage(), setup.indexedTable(), setup.settings().index());
       List<WriteRecord> chunk = new ArrayList<>();
       long bytes = 0;
       while (records.hasNext()) {

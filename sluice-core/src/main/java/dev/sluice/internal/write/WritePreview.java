@@ -67,7 +67,7 @@ public record WritePreview(long records, long inserts, List<Target> targets, lon
   public static WritePreview of(WriteSetup setup, WriteOperation op, Iterator<GenericRecord> input, FileSystemView view) {
     boolean combine = setup.settings().combine(op);
     List<WriteRecord> records = new BatchPreparer(setup).prepare(input, op, combine);
-    Index index = Indexes.of(setup.storage(), setup.settings().index());
+    Index index = Indexes.of(setup.storage(), setup.indexedTable(), setup.settings().index());
     List<TaggedRecord> tagged = op == WriteOperation.BULK_INSERT ? untagged(records) : index.tag(records, view);
     Map<FileGroupId, long[]> byGroup = new LinkedHashMap<>();
     long inserts = 0;

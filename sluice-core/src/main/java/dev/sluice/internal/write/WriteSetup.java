@@ -3,6 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.commit.CommitSettings;
+import dev.sluice.internal.index.IndexedTable;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfig;
@@ -33,6 +34,11 @@ public record WriteSetup(Storage storage, String basePath, TableConfig tableConf
   /** The table's merge rules. */
   public RecordMerger merger() {
     return new RecordMerger(tableConfig.mergeMode(), tableConfig.hasMergeMode());
+  }
+
+  /** The table as the index sees it (the record index reads the metadata table when the writer keeps it). */
+  public IndexedTable indexedTable() {
+    return new IndexedTable(basePath, tableConfig, commit.metadataEnabled());
   }
 
   /** True if the configured index is global. */

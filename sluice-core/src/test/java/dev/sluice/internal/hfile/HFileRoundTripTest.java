@@ -108,6 +108,36 @@ class HFileRoundTripTest {
   }
 
   @Test
+  void sortedLookupsOverATwoLevelIndexReadEachBlockOnce() throws IOException {
+    List<HFileCell> cells = cells(500, 3);
+    Path f = write(dir.resolve("seeks.hfile"), cells, HFileWriterOptions.defaults().withBlockSize(512).withIndex(1024, 16));
+    long[] bytes = new long[1];
+    dev.sluice.storage.Storage counted = new dev.sluice.storage.InterceptedStorage(HFileTestFiles.STORAGE,
+        new dev.sluice.storage.InterceptedStorage.Interceptor() {
+          @Override
+          public void before(dev.sluice.storage.InterceptedStorage.Call call) {
+          }
+
+          @Override
+          public dev.sluice.storage.SeekableInput opened(dev.sluice.storage.InterceptedStorage.Call call,
+              dev.sluice.storage.SeekableInput in) {
+            return dev.sluice.storage.ObservedInput.counting(in, n -> bytes[0] += n);
+          }
+        });
+    try (HFileReader r = HFileReader.open(counted, f.toString(), java.nio.file.Files.size(f))) {
+      assertEquals(2, r.indexLevels());
+      long opened = bytes[0];
+      // every key in order: each data and leaf index block is read once, not once per key
+      for (HFileCell c : cells) {
+        assertTrue(r.get(c.keyString()).isPresent());
+      }
+      long read = bytes[0] - opened;
+      assertTrue(read <= java.nio.file.Files.size(f), "read " + read + " bytes of a " + java.nio.file.Files.size(f)
+          + "-byte file for 500 sorted lookups");
+    }
+  }
+
+  @Test
   void randomShapes() throws IOException {
     Random rnd = new Random(42);
     for (int round = 0; round < 12; round++) {

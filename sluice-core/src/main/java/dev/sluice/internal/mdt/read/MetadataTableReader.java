@@ -37,6 +37,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -73,6 +74,7 @@ public final class MetadataTableReader {
   private final String latestInstant;
   private final Set<String> valid;
   private final FileSystemView view;
+  private final AtomicLong baseFilesOpened = new AtomicLong();
 
   private MetadataTableReader(Storage storage, String basePath, Timeline timeline, String latestInstant,
       Set<String> valid) {
@@ -131,6 +133,14 @@ public final class MetadataTableReader {
     return view.listCalls();
   }
 
+  /**
+   * Base HFiles opened by lookups and reads so far (each lookup opens the base file of every file group its keys
+   * route to once), for tests and benchmarks of the record index.
+   */
+  public long baseFilesOpened() {
+    return baseFilesOpened.get();
+  }
+
   /** The data table's partitions, relative paths sorted ({@code ""} for a non-partitioned table). */
   public List<String> partitions() {
     Optional<FilesRecord> list = Optional.ofNullable(filesRecords(List.of(FilesRecord.ALL_PARTITIONS))
@@ -176,6 +186,35 @@ public final class MetadataTableReader {
   /** Where the record index puts each of {@code keys} that it holds (keys it does not hold are absent). */
   public SortedMap<String, RecordLocation> recordLocations(Collection<String> keys) {
     return read(MetadataPartition.RECORD_INDEX, Optional.of(sorted(keys)), LOCATIONS);
+  }
+
+  /**
+   * The first of the leading {@code sample} keys of each base HFile of {@code partition} that is stored in a file
+   * group its hash does not pick ({@link MetadataPartition#fileGroupIndex}), described; empty if they all hash
+   * home. Lookups route keys by hash, so a key stored elsewhere is never found: an index built so (Hudi 0.15's Java
+   * client bulk-inserts a record index built over existing data into one file group) would turn updates into
+   * duplicates. Reads only the first data block(s) of each base file.
+   */
+  public Optional<String> misplacedKey(MetadataPartition partition, int sample) {
+    List<FileSlice> slices = fileSlices(partition);
+    for (int g = 0; g < slices.size(); g++) {
+      Optional<BaseFile> base = slices.get(g).baseFile();
+      if (base.isEmpty()) {
+        continue;
+      }
+      try (HFileReader hfile = HFileReader.open(storage, base.get().path(), base.get().size());
+          CloseableIterator<HFileCell> cells = hfile.scan()) {
+        for (int n = 0; n < sample && cells.hasNext(); n++) {
+          String key = cells.next().keyString();
+          int home = slices.size() == 1 ? 0 : MetadataPartition.fileGroupIndex(key, slices.size());
+          if (home != g) {
+            return Optional.of("key '" + key + "' is stored in " + base.get().fileName() + " (file group " + g + " of "
+                + slices.size() + ") but hashes to file group " + home);
+          }
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   static List<MetadataFile> live(FilesRecord r) {
@@ -298,6 +337,7 @@ public final class MetadataTableReader {
 
   /** Reads {@code keys} (or every cell) of a base HFile with block-index seeks. */
   private <T> void readBase(BaseFile file, Optional<List<String>> keys, Combiner<T> combiner, Map<String, T> out) {
+    baseFilesOpened.incrementAndGet();
     try (HFileReader hfile = HFileReader.open(storage, file.path(), file.size())) {
       byte[] schemaText = hfile.fileInfo("schema").orElseThrow(() -> Errors.badTable(file.path(),
           "the metadata table's base file has no 'schema' file info entry", FIX));
