@@ -148,7 +148,7 @@ public final class Table implements AutoCloseable {
     TableServices services = TableSettings.services(config);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
     MetadataTableWriter.prepare(storage, location, TableSettings.commit(config),
-        Optional.of(new MetadataCompactionPlans()));
+        Optional.of(new MetadataCompactionPlans()), TableSettings.recordIndex(storage, location, config));
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();
@@ -233,7 +233,11 @@ public final class Table implements AutoCloseable {
 
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
   public RestoreInfo restore(String savepointTime) {
-    return Infos.restore(actions().restore(savepointTime));
+    RestoreInfo info = Infos.restore(actions().restore(savepointTime));
+    // the restore dropped the record index (it is rebuilt, not re-synced): built again now from the restored table
+    MetadataTableWriter.prepare(storage, location, TableSettings.commit(config), Optional.empty(),
+        TableSettings.recordIndex(storage, location, config));
+    return info;
   }
 
   /**

@@ -13,7 +13,9 @@ import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.IndexSettings;
 import dev.sluice.internal.index.Indexes;
+import dev.sluice.internal.mdt.write.RecordIndexSetup;
 import dev.sluice.internal.read.ReadSettings;
+import dev.sluice.internal.read.SliceKeyReader;
 import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.table.TableConfig;
@@ -96,6 +98,16 @@ final class TableSettings {
   /** The commit protocol's options (lock, heartbeats, the metadata table). */
   static CommitSettings commit(Config config) {
     return CommitSettings.from(config);
+  }
+
+  /**
+   * What a write wants of the record index ({@code hoodie.metadata.record.index.enable}): built from the live keys
+   * of the latest file slices when missing (read with the read options' log merge budget), or dropped.
+   */
+  static RecordIndexSetup recordIndex(Storage storage, String location, Config config) {
+    ReadSettings read = ReadSettings.from(config);
+    return RecordIndexSetup.of(CommitSettings.from(config), Optional.of(new SliceKeyReader(storage, location,
+        read.logMergeMaxMemory(), read.spillDirectory())));
   }
 
   /** Rollback, savepoint and restore. */
