@@ -116,7 +116,10 @@ public final class MetadataTableWriter {
     }
     MetadataTableWriter writer = of(storage, basePath);
     int max = settings.metadataCompactMaxDeltaCommits();
-    if (writer.needsPrepare(true, recordIndex) || compaction.isPresent() && writer.compactionDue(max).isPresent()) {
+    // a compaction left pending by a crash is rolled back before this write's deltacommit, or that deltacommit's logs
+    // would go to the unfinished compaction's slice (and the compaction could never be rolled back)
+    if (writer.needsPrepare(true, recordIndex) || compaction.isPresent() && (writer.compactionDue(max).isPresent()
+        || writer.compactionPending())) {
       InstantLifecycle.of(storage, basePath, settings).locked("prepare the metadata table", () -> {
         if (writer.prepare(true, recordIndex) && compaction.isPresent()) {
           writer.compactIfDue(max, compaction.get(), recordIndex);
@@ -124,6 +127,11 @@ public final class MetadataTableWriter {
         return null;
       });
     }
+  }
+
+  /** True if the metadata table has a compaction that did not complete. */
+  boolean compactionPending() {
+    return !mdt.load().filter(i -> i.action() == Action.COMPACTION && !i.isCompleted()).isEmpty();
   }
 
   /** The instant of the metadata compaction due now, if one is ({@link FilesCompaction#due}). */

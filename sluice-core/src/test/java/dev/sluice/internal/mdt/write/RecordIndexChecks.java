@@ -44,4 +44,22 @@ public final class RecordIndexChecks {
     }
     return out;
   }
+
+  /**
+   * The differences between the record index of {@code table} and its live keys, over {@code candidates} (keys ever
+   * written) and every live key: missing, wrong or stale entries, named.
+   */
+  public static List<String> problems(Table table, List<String> candidates) {
+    Map<String, String> truth = truth(table);
+    java.util.Set<String> keys = new java.util.TreeSet<>(candidates);
+    keys.addAll(truth.keySet());
+    Map<String, String> indexed = indexed(table.storage(), table.location(), List.copyOf(keys));
+    List<String> out = new java.util.ArrayList<>();
+    for (String k : keys) {
+      if (!java.util.Objects.equals(truth.get(k), indexed.get(k))) {
+        out.add("record index: key " + k + " is at " + truth.get(k) + " but indexed at " + indexed.get(k));
+      }
+    }
+    return out;
+  }
 }

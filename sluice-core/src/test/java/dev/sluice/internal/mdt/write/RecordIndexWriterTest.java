@@ -13,6 +13,7 @@ import dev.sluice.api.Table;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
+import dev.sluice.internal.log.CommandBlock;
 import dev.sluice.internal.log.DeleteBlock;
 import dev.sluice.internal.log.LogBlock;
 import dev.sluice.internal.log.LogReader;
@@ -190,6 +191,33 @@ class RecordIndexWriterTest {
   }
 
   @Test
+  void metadataCompactionThatDiedIsRolledBackBeforeTheNextDeltacommit() {
+    Map<String, String> options = new HashMap<>(RI);
+    options.put("hoodie.metadata.compact.max.delta.commits", "4");
+    options.put("hoodie.metadata.record.index.min.filegroup.count", "3");
+    Table t = create(TableType.COPY_ON_WRITE, options);
+    t.insert(trips(0, 30, 2, 1).iterator());
+    t.upsert(trips(20, 20, 2, 2).iterator());
+    // the next write's metadata compaction dies writing the base file of the second record-index shard
+    FailingStorage failing = new FailingStorage(new LocalStorage());
+    failing.failOn(InterceptedStorage.Op.CREATE, 1, p -> p.contains("/record_index/record-index-0001-0_")
+        && p.endsWith("001.hfile"));
+    Table dying = Tables.open(failing.storage(), dir.toString(), Config.of(options));
+    assertThrows(SluiceException.class, () -> dying.upsert(trips(40, 10, 2, 3).iterator()));
+    assertFalse(mdtTimeline().filter(i -> i.action() == Action.COMPACTION && !i.isCompleted()).isEmpty(),
+        "the compaction was left pending");
+    // the next write rolls it back first (else its deltacommit would go to the unfinished compaction's slice)
+    Table next = open(options);
+    next.upsert(trips(40, 10, 2, 3).iterator());
+    assertTrue(mdtTimeline().filter(i -> i.action() == Action.COMPACTION && !i.isCompleted()).isEmpty(),
+        "no compaction is left pending (one that is would block every later one)");
+    assertFalse(mdtTimeline().filter(i -> i.action() == Action.COMMIT && i.isCompleted()).isEmpty(),
+        "the compaction was redone");
+    assertEquals(List.of(), MetadataTableChecks.problems(storage, dir.toString()));
+    assertIndexMatches(next, "after the compaction's retry");
+  }
+
+  @Test
   void failedWriteIsRolledBackInTheIndex() {
     Table t = create(TableType.MERGE_ON_READ, Map.of("hoodie.compact.inline", "false"));
     t.insert(trips(0, 30, 3, 1).iterator());
@@ -199,6 +227,25 @@ class RecordIndexWriterTest {
     Table broken = Tables.open(failing.storage(), dir.toString(), Config.of(RI));
     assertThrows(SluiceException.class, () -> broken.upsert(trips(25, 30, 3, 2).iterator()));
     assertIndexMatches(t, "after the failed write's rollback");
+    // the failed write's blocks in the record index's shards are rolled back by command blocks there too
+    String failed = new TimelineStore(storage, dir.toString()).load().filter(i -> i.action() == Action.ROLLBACK)
+        .lastInstant().map(i -> i.time()).orElseThrow();
+    long commandBlocks = 0;
+    try (Stream<Path> files = Files.list(ri())) {
+      for (Path f : files.filter(p -> p.getFileName().toString().startsWith(".record-index-")).toList()) {
+        try (LogReader r = LogReader.open(storage, f.toString())) {
+          while (r.hasNext()) {
+            if (r.next() instanceof CommandBlock c && c.isRollback()
+                && c.instantTime().orElse("").equals(failed + "006")) {
+              commandBlocks++;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+    assertTrue(commandBlocks > 0, "rollback command blocks in the record index's shards");
     Map<String, String> indexed = RecordIndexChecks.indexed(storage, dir.toString(), List.of("id-000050"));
     assertTrue(indexed.isEmpty(), "an insert of the rolled-back write is not indexed: " + indexed);
     t.upsert(trips(40, 10, 3, 3).iterator());
