@@ -164,8 +164,8 @@ public final class MetadataTableWriter {
    * timeline when it is listed) to run before deciding to take the lock.
    */
   public boolean needsPrepare(boolean enabled) {
-    return needsPrepare(enabled, new RecordIndexSetup(Optional.empty(), 1, Optional.empty(), 0,
-        java.nio.file.Path.of(".")));
+    // the record index is left as it is: a caller that does not know the writer's setting neither builds nor drops it
+    return needsPrepare(enabled, RecordIndexSetup.unchanged());
   }
 
   /** As {@link #needsPrepare(boolean)}, with the record index as {@code recordIndex} wants it. */
@@ -175,7 +175,7 @@ public final class MetadataTableWriter {
       return MetadataTable.isPresent(storage, basePath, config);
     }
     boolean listed = config.metadataPartitions().contains(RecordIndexPartition.PATH);
-    boolean riWanted = recordIndex.drop() ? false : recordIndex.build() || listed;
+    boolean riWanted = !recordIndex.drop() && (recordIndex.build() || listed);
     List<String> expected = riWanted ? List.of(MetadataPartition.FILES.path(), RecordIndexPartition.PATH)
         : List.of(MetadataPartition.FILES.path());
     return !config.metadataPartitions().equals(expected) || !config.metadataPartitionsInflight().isEmpty()
@@ -190,7 +190,7 @@ public final class MetadataTableWriter {
    * available afterwards.
    */
   public boolean prepare(boolean enabled) {
-    return prepare(enabled, new RecordIndexSetup(Optional.empty(), 1, Optional.empty(), 0, java.nio.file.Path.of(".")));
+    return prepare(enabled, RecordIndexSetup.unchanged());
   }
 
   /**
@@ -479,6 +479,13 @@ public final class MetadataTableWriter {
         || compacted.map(c -> target.compareTo(c) <= 0).orElse(false);
     if (inBaseFile) {
       targetCommit = Optional.empty();
+    }
+    if (hasRecordIndex() && target.compareTo(new RecordIndexPartition(storage, mdt).shards(tl).values().stream()
+        .map(FilesPartitionState::baseInstant).max(String::compareTo).orElse("")) < 0) {
+      // the target's record-index entries are in the shards' base files (built or compacted after it): no block can
+      // take them out again, nor bring back the keys it deleted; the index is dropped (config first, then its folder)
+      // and the next write with it on builds it again from the rolled-back table
+      dropUnmaintained(false);
     }
     FilesChange mirrored = inBaseFile ? change.withDeleted(deletedFiles) : change;
     if (!tl.isCompleted(rollbackTime)) {

@@ -2,7 +2,6 @@ package dev.sluice.internal.mdt.write;
 
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.log.AppendResult;
@@ -296,17 +295,6 @@ final class RecordIndexPartition {
           break;
         }
       }
-    }
-    return out;
-  }
-
-  /** Log files of the partition written at {@code instant} (the paths its deltacommit's stats name), by file id. */
-  static Map<String, Map<String, Long>> logsOf(CommitMetadata md, String mdtBase) {
-    Map<String, Map<String, Long>> out = new TreeMap<>();
-    for (WriteStat s : md.partitionToWriteStats().getOrDefault(PATH, List.of())) {
-      s.path().filter(p -> FileNames.parseLog(StoragePaths.name(p)).isPresent()).ifPresent(p ->
-          out.computeIfAbsent(s.fileId(), k -> new TreeMap<>()).put(StoragePaths.join(mdtBase, p),
-              s.fileSizeInBytes()));
     }
     return out;
   }

@@ -24,7 +24,12 @@ public record RecordIndexSetup(Optional<Boolean> enabled, int shards, Optional<S
     Objects.requireNonNull(spillDirectory, "spillDirectory");
   }
 
-  /** Leave the record index as it is. */
+  /** Leave the record index as it is (nothing to build, so no budget). */
+  public static RecordIndexSetup unchanged() {
+    return new RecordIndexSetup(Optional.empty(), 1, Optional.empty(), 0, Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  /** Leave the record index as it is; a metadata compaction sorts within the settings' budget. */
   public static RecordIndexSetup keep(CommitSettings settings) {
     return new RecordIndexSetup(Optional.empty(), settings.recordIndexFileGroups(), Optional.empty(),
         settings.memoryBudget(), settings.spillDirectory());

@@ -253,6 +253,31 @@ class RecordIndexWriterTest {
   }
 
   @Test
+  void rollbackOfAnInstantInTheIndexBaseFilesDropsItAndTheNextWriteRebuildsIt() {
+    Table t = create(TableType.COPY_ON_WRITE, Map.of("hoodie.metadata.record.index.enable", "false"));
+    t.insert(trips(0, 30, 3, 1).iterator());
+    String last = t.upsert(trips(25, 20, 3, 2).iterator()).instantTime();
+    Table on = open(RI);
+    on.upsert(trips(0, 3, 3, 3).iterator());
+    // the index was built at <last>010, from base files holding what <last> wrote
+    on.rollback(on.upsert(trips(0, 2, 3, 4).iterator()).instantTime());
+    assertEquals(List.of("files", "record_index"), TableConfigStore.read(storage, dir.toString()).metadataPartitions(),
+        "a rollback of an instant in the shards' logs keeps the index");
+    assertIndexMatches(on, "after the rollback of the latest write");
+    on.rollback(new TimelineStore(storage, dir.toString()).load().commitsTimeline().completed().lastInstant()
+        .orElseThrow().time());
+    on.rollback(last);
+    assertEquals(List.of("files"), TableConfigStore.read(storage, dir.toString()).metadataPartitions(),
+        "the rollback of an instant the index's base files hold drops the index");
+    assertFalse(Files.exists(ri()));
+    on.upsert(trips(100, 5, 3, 5).iterator());
+    assertEquals(List.of("files", "record_index"), TableConfigStore.read(storage, dir.toString()).metadataPartitions());
+    assertIndexMatches(on, "rebuilt after the rollback");
+    assertTrue(RecordIndexChecks.indexed(storage, dir.toString(), List.of("id-000040")).isEmpty(),
+        "a key only the rolled-back instant wrote is not indexed");
+  }
+
+  @Test
   void restoreRebuildsTheIndex() {
     Table t = create(TableType.COPY_ON_WRITE, Map.of());
     String first = t.insert(trips(0, 30, 3, 1).iterator()).instantTime();
