@@ -4,11 +4,9 @@ import static dev.sluice.cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.api.ConfigKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,20 +101,27 @@ class MetadataInitDeleteCliTest {
     assertFalse(Files.exists(t.resolve(".hoodie/metadata/files")));
   }
 
-  /**
-   * {@code --record-index} builds {@code record_index}. The metadata table writer that builds it is declared with
-   * {@code hoodie.metadata.record.index.enable} in {@link ConfigKeys}; until that key is there this Sluice has no
-   * record-index writer and the test is skipped by its assumption (it then runs by itself).
-   */
+  /** {@code --record-index} builds {@code record_index} beside {@code files}. */
   @Test
   void initWithRecordIndexBuildsTheRecordIndexPartition() throws IOException {
-    assumeTrue(ConfigKeys.all().stream().anyMatch(k -> k.name().equals("hoodie.metadata.record.index.enable")),
-        "the record-index writer (hoodie.metadata.record.index.enable) is not merged yet");
     Path t = table();
     CliTest.Run init = run("metadata", "init", t.toString(), "--record-index");
     assertEquals(0, init.exit(), init.out() + init.err());
     assertTrue(props(t).getProperty("hoodie.table.metadata.partitions").contains("record_index"),
         props(t).toString());
     assertTrue(Files.isDirectory(t.resolve(".hoodie/metadata/record_index")));
+
+    // a later write that does not set hoodie.metadata.record.index.enable keeps the index; one update, one insert
+    Path more = dir.resolve("more.jsonl");
+    Files.writeString(more, """
+        {"id": "a", "ts": 2, "city": "oslo", "fare": 11.5}
+        {"id": "c", "ts": 1, "city": "oslo", "fare": 7.0}
+        """);
+    CliTest.Run up = run("upsert", t.toString(), more.toString(), "--conf", "hoodie.index.type=RECORD_INDEX");
+    assertEquals(0, up.exit(), up.out() + up.err());
+    assertEquals("files,record_index", props(t).getProperty("hoodie.table.metadata.partitions"));
+    CliTest.Run q = run("query", t.toString(), "--format", "jsonl");
+    assertEquals(0, q.exit(), q.err());
+    assertEquals(3, q.out().lines().filter(l -> l.startsWith("{")).count(), q.out());
   }
 }

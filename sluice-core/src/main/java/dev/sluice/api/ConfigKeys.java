@@ -173,6 +173,18 @@ public final class ConfigKeys {
       "hoodie.metadata.compact.max.delta.commits", 10, "The metadata table is compacted (<instant>001) before a write "
           + "once this many of its deltacommits followed its last compaction and no older data-table instant is pending.");
 
+  /** Whether writers keep the metadata table's record-level index ({@code record_index}); default false as Hudi 0.15. */
+  public static final ConfigKey<Boolean> RECORD_INDEX_ENABLE = ConfigKey.ofBoolean(
+      "hoodie.metadata.record.index.enable", false, "With the metadata table on: true keeps its record_index partition "
+          + "(record key to partition and file group; built from the latest file slices by the first action that finds "
+          + "none, then kept by every write); false drops a record_index partition another writer built, keeping "
+          + "'files' (as Hudi 0.15's writers, whose default is false). Unset: true for a table that has one.");
+  /** File groups (shards) of a new record index. */
+  public static final ConfigKey<Integer> RECORD_INDEX_MIN_FILEGROUP_COUNT = ConfigKey.ofInt(
+      "hoodie.metadata.record.index.min.filegroup.count", 10, "File groups (shards) the record index is built with; "
+          + "fixed once built. Hudi's estimate (max(this, records x 2 / 22.4M)) gives this minimum below about 112M "
+          + "records; Sluice uses it as given.");
+
   // ---- Cleaning (HoodieCleanConfig) ----
   /** Which file versions the cleaner keeps. */
   public static final ConfigKey<String> CLEANER_POLICY = ConfigKey.ofString("hoodie.cleaner.policy",
@@ -334,7 +346,8 @@ public final class ConfigKeys {
         LOGFILE_DATA_BLOCK_FORMAT, LOG_MERGE_MAX_MEMORY, WRITE_MAX_MEMORY, SPILLABLE_MAP_PATH, FAILED_WRITES_POLICY,
         WRITE_CONCURRENCY_MODE, TABLE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
-        HEARTBEAT_TOLERABLE_MISSES, METADATA_ENABLE, METADATA_COMPACT_MAX_DELTA_COMMITS,
+        HEARTBEAT_TOLERABLE_MISSES, METADATA_ENABLE, METADATA_COMPACT_MAX_DELTA_COMMITS, RECORD_INDEX_ENABLE,
+        RECORD_INDEX_MIN_FILEGROUP_COUNT,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
         CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,

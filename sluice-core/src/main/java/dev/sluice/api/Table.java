@@ -120,11 +120,6 @@ public final class Table implements AutoCloseable {
     return new MetadataTableView(this, config(), timeline(), TableSettings.read(config).metadataTable());
   }
 
-  /**
-   * The property that asks the metadata table's writer for the record-level index ({@code record_index}), Hudi's
-   * {@code hoodie.metadata.record.index.enable}: passed by name, the writer that builds the index declares it.
-   */
-  static final String RECORD_INDEX_ENABLE = "hoodie.metadata.record.index.enable";
 
   /**
    * Builds the metadata table if the table has none ({@code sluice metadata init}): its {@code files} partition from
@@ -137,9 +132,10 @@ public final class Table implements AutoCloseable {
   public MetadataTableView initMetadataTable(boolean recordIndex) {
     Config on = config.with(ConfigKeys.METADATA_ENABLE.name(), "true");
     if (recordIndex) {
-      on = on.with(RECORD_INDEX_ENABLE, "true");
+      on = on.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), "true");
     }
-    MetadataTableWriter.prepare(storage, location, TableSettings.commit(on));
+    MetadataTableWriter.prepare(storage, location, TableSettings.commit(on), Optional.empty(),
+        TableSettings.recordIndex(storage, location, on));
     MetadataTableView view = new MetadataTableView(this, config(), timeline(), true);
     if (!view.partitionsEnabled().contains("files")) {
       throw Errors.conflict("Initializing the metadata table of " + location, "the table has a pending instant "
@@ -201,7 +197,7 @@ public final class Table implements AutoCloseable {
     requireWritable("Writing (" + op.name().toLowerCase(java.util.Locale.ROOT) + ")");
     TableServices services = TableSettings.services(config);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
-    services.prepareMetadataTable(storage, location);
+    services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, config));
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();
@@ -293,7 +289,11 @@ public final class Table implements AutoCloseable {
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
   public RestoreInfo restore(String savepointTime) {
     requireWritable("Restore");
-    return Infos.restore(actions().restore(savepointTime));
+    RestoreInfo info = Infos.restore(actions().restore(savepointTime));
+    // the restore dropped the record index (it is rebuilt, not re-synced): built again now from the restored table
+    MetadataTableWriter.prepare(storage, location, TableSettings.commit(config), Optional.empty(),
+        TableSettings.recordIndex(storage, location, config));
+    return info;
   }
 
   /**

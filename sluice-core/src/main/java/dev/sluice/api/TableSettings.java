@@ -14,7 +14,9 @@ import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.IndexSettings;
 import dev.sluice.internal.index.IndexedTable;
 import dev.sluice.internal.index.Indexes;
+import dev.sluice.internal.mdt.write.RecordIndexSetup;
 import dev.sluice.internal.read.ReadSettings;
+import dev.sluice.internal.read.SliceKeyReader;
 import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.table.TableConfig;
@@ -73,17 +75,25 @@ final class TableSettings {
    * {@code options} with {@code hoodie.metadata.enable} decided for {@code table} when the caller left it unset: on
    * for a table that has a metadata table ({@code hoodie.table.metadata.partitions} lists {@code files}), so a write
    * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked). Off
-   * for a table whose metadata table Sluice does not read ({@link TimelineLayout#readsMetadataTable()}).
+   * for a table whose metadata table Sluice does not read ({@link TimelineLayout#readsMetadataTable()}). Likewise
+   * {@code hoodie.metadata.record.index.enable}: on when the table has a {@code record_index} partition.
    */
   static Config withMetadataDefault(Config options, TableConfig table, TimelineLayout layout) {
     if (!layout.readsMetadataTable()) {
       return options.with(ConfigKeys.METADATA_ENABLE.name(), "false");
     }
-    if (options.isSet(ConfigKeys.METADATA_ENABLE)) {
-      return options;
+    Config out = options;
+    if (!out.isSet(ConfigKeys.METADATA_ENABLE)) {
+      boolean present = table.metadataPartitions().contains("files");
+      out = out.with(ConfigKeys.METADATA_ENABLE.name(), Boolean.toString(present));
     }
-    boolean present = table.metadataPartitions().contains("files");
-    return options.with(ConfigKeys.METADATA_ENABLE.name(), Boolean.toString(present));
+    if (!out.isSet(ConfigKeys.RECORD_INDEX_ENABLE)) {
+      // as the metadata table itself: a writer that does not say keeps the record index another writer built (Hudi's
+      // writers, whose default is false, drop it)
+      boolean present = table.metadataPartitions().contains("record_index");
+      out = out.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), Boolean.toString(present));
+    }
+    return out;
   }
 
   /** The post-commit services of a write; checks their settings (clean, archive, compaction, in that order). */
@@ -102,6 +112,16 @@ final class TableSettings {
   /** The commit protocol's options (lock, heartbeats, the metadata table). */
   static CommitSettings commit(Config config) {
     return CommitSettings.from(config);
+  }
+
+  /**
+   * What a write wants of the record index ({@code hoodie.metadata.record.index.enable}): built from the live keys
+   * of the latest file slices when missing (read with the read options' log merge budget), or dropped.
+   */
+  static RecordIndexSetup recordIndex(Storage storage, String location, Config config) {
+    ReadSettings read = ReadSettings.from(config);
+    return RecordIndexSetup.of(CommitSettings.from(config), Optional.of(new SliceKeyReader(storage, location,
+        read.logMergeMaxMemory(), read.spillDirectory())));
   }
 
   /** Rollback, savepoint and restore. */

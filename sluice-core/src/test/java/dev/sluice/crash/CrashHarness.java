@@ -120,6 +120,7 @@ public final class CrashHarness {
 
   private final Settings settings;
   private final Hook hook;
+  private java.util.function.Predicate<String> preferred = p -> false;
   private final List<String> failures = new ArrayList<>();
   private final Map<String, Integer> perScenario = new LinkedHashMap<>();
   private int pointTrials;
@@ -136,6 +137,15 @@ public final class CrashHarness {
   public CrashHarness(Settings settings, Hook hook) {
     this.settings = settings;
     this.hook = hook;
+  }
+
+  /**
+   * Kill points matching {@code preferred} are tried before the seeded sample of the others (after the two around the
+   * commit point), so that a short run covers the steps a test is about.
+   */
+  public CrashHarness preferring(java.util.function.Predicate<String> preferred) {
+    this.preferred = preferred;
+    return this;
   }
 
   /** Runs every scenario's trials and returns what happened. */
@@ -233,7 +243,7 @@ public final class CrashHarness {
   private void runTrials(Traced t, int points, int randoms, Random random) {
     CrashScenario s = t.scenario();
     int commitPoint = commitPoint(t.trace());
-    List<String> chosen = choose(t.trace(), commitPoint, points, random);
+    List<String> chosen = choose(t.trace(), commitPoint, points, random, preferred);
     int trial = 0;
     for (String point : chosen) {
       int idx = t.trace().indexOf(point);
@@ -264,7 +274,8 @@ public final class CrashHarness {
   }
 
   /** The points on both sides of the commit point, then a seeded sample of the rest, in trace order. */
-  private static List<String> choose(List<String> trace, int commitPoint, int n, Random random) {
+  private static List<String> choose(List<String> trace, int commitPoint, int n, Random random,
+      java.util.function.Predicate<String> preferred) {
     Set<String> picked = new LinkedHashSet<>();
     if (commitPoint > 0 && n >= 2) {
       picked.add(trace.get(commitPoint - 1));
@@ -273,6 +284,8 @@ public final class CrashHarness {
     List<String> rest = new ArrayList<>(trace);
     rest.removeAll(picked);
     Collections.shuffle(rest, random);
+    // stable: the preferred points first, each group in its shuffled order
+    rest.sort((a, b) -> Boolean.compare(!preferred.test(a), !preferred.test(b)));
     for (String p : rest) {
       if (picked.size() >= n) {
         break;

@@ -31,4 +31,16 @@ class MetadataKillPointsTest {
     assertEquals(settings.points(), report.killPoints(), "every kill point was tried");
     assertTrue(report.failures().isEmpty(), String.join("\n", report.failures()) + "\n" + report.summary(settings.seed()));
   }
+
+  @Test
+  void aKilledWriteKeepingTheRecordIndexLeavesItExactAfterTheNextWrite() {
+    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 8, 0);
+    // the record index's own steps first: its bootstrap, its log appends, its shards' compaction
+    CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> { })
+        .preferring(p -> p.startsWith("metadata.ri."))
+        .run(List.of(Scenarios.byName("cow-upsert-ri"), Scenarios.byName("mor-upsert-ri-compaction")));
+    System.out.println(report.summary(settings.seed()));
+    assertEquals(settings.points(), report.killPoints(), "every kill point was tried");
+    assertTrue(report.failures().isEmpty(), String.join("\n", report.failures()) + "\n" + report.summary(settings.seed()));
+  }
 }

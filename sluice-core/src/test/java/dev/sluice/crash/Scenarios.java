@@ -21,6 +21,7 @@ import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.CrashingStorage;
 import dev.sluice.api.TableType;
 import dev.sluice.internal.mdt.write.MetadataTableChecks;
+import dev.sluice.internal.mdt.write.RecordIndexChecks;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.State;
@@ -69,6 +70,8 @@ public final class Scenarios {
     out.add(metadataTable("cow-upsert-mdt", TableType.COPY_ON_WRITE));
     out.add(metadataTable("mor-upsert-mdt", TableType.MERGE_ON_READ));
     out.add(metadataServices("cow-upsert-mdt-services"));
+    out.add(recordIndex("cow-upsert-ri", TableType.COPY_ON_WRITE, false));
+    out.add(recordIndex("mor-upsert-ri-compaction", TableType.MERGE_ON_READ, true));
     out.add(new CrashScenario("rollback-latest", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
       t.insert(trips(0, 40, 2, 1).iterator());
@@ -377,6 +380,41 @@ public final class Scenarios {
       return List.of(rows(t));
     }, t -> t.upsert(upsertBatch().iterator()), false, t -> { }, false, false)
         .withFinalCheck(t -> MetadataTableChecks.problems(t.storage(), t.location()));
+  }
+
+  /**
+   * An upsert that keeps the record index: on a table without a metadata table (the write bootstraps both partitions,
+   * then appends its changes to the shards), or on one whose metadata table is due for compaction (the write compacts
+   * the {@code files} slice and every record-index shard first). After the next write the record index holds exactly
+   * the table's live keys at their file groups, and the metadata table lists what is on storage.
+   */
+  private static CrashScenario recordIndex(String name, TableType type, boolean compaction) {
+    Map<String, String> without = options(type == TableType.MERGE_ON_READ ? Map.of("hoodie.parquet.small.file.limit",
+        "0") : Map.of());
+    Map<String, String> with = new java.util.HashMap<>(without);
+    with.put("hoodie.metadata.enable", "true");
+    with.put("hoodie.metadata.record.index.enable", "true");
+    with.put("hoodie.metadata.record.index.min.filegroup.count", "3");
+    // deltacommits 010, 011 and the setup's two writes: the crashing write's prepare compacts the metadata table
+    with.put("hoodie.metadata.compact.max.delta.commits", "4");
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      keys.add(String.format("id-%06d", i));
+      keys.add(String.format("new-%06d", i));
+    }
+    return new CrashScenario(name, Map.copyOf(with), (dir, crashing) -> {
+      Table t = create(dir, type, compaction ? with : without);
+      t.insert(trips(0, 40, 2, 1).iterator());
+      if (compaction) {
+        t.upsert(trips(30, 20, 2, 2).iterator());
+      }
+      return List.of(rows(t));
+    }, t -> t.upsert(upsertBatch().iterator()), false, t -> { }, false, false)
+        .withFinalCheck(t -> {
+          List<String> problems = new ArrayList<>(MetadataTableChecks.problems(t.storage(), t.location()));
+          problems.addAll(RecordIndexChecks.problems(t, keys));
+          return problems;
+        });
   }
 
   /** The scenario called {@code name}. */

@@ -116,6 +116,33 @@ public final class HudiOracle {
     return parseListing(run(List.of("mdt-files", "--table", table.toString())));
   }
 
+  /**
+   * What Hudi 0.15's {@code HoodieBackedTableMetadata.readRecordIndex} returns for {@code keys} with HFile reader
+   * {@code reader} ({@code "hbase"} or {@code "native"}): each key found to "partition/fileId". Fails if the metadata
+   * table or its record index cannot be read.
+   */
+  public Map<String, String> metadataRecordIndex(Path table, List<String> keys, String reader) {
+    Path keysFile = keysFile(keys);
+    try {
+      return parseRecordIndex(run(recordIndexArgs(table, keysFile, reader)));
+    } finally {
+      deleteIfExists(keysFile);
+    }
+  }
+
+  static List<String> recordIndexArgs(Path table, Path keysFile, String reader) {
+    return List.of("mdt-index", "--table", table.toString(), "--keys-file", keysFile.toString(), "--reader", reader);
+  }
+
+  static Map<String, String> parseRecordIndex(List<String> lines) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    for (JsonNode node : jsonLines(lines)) {
+      node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().get("partition").asText() + "/"
+          + e.getValue().get("fileId").asText()));
+    }
+    return out;
+  }
+
   private static Map<String, Map<String, Long>> parseListing(List<String> lines) {
     Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
     for (JsonNode node : jsonLines(lines)) {

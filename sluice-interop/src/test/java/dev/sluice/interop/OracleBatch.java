@@ -110,6 +110,13 @@ public final class OracleBatch {
     return add(args, lines -> lines.get(lines.size() - 1).trim());
   }
 
+  /** Like {@link HudiOracle#metadataRecordIndex}. */
+  public Pending<Map<String, String>> metadataRecordIndex(Path table, List<String> keys, String reader) {
+    Path keysFile = HudiOracle.keysFile(keys);
+    temps.add(keysFile);
+    return add(HudiOracle.recordIndexArgs(table, keysFile, reader), HudiOracle::parseRecordIndex);
+  }
+
   /** Like {@link HudiOracle#write}: the last output line is the instant time. */
   public Pending<String> write(Path table, String op, Schema schema, List<GenericRecord> records,
       Map<String, String> conf) {

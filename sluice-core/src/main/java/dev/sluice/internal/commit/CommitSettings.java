@@ -22,11 +22,18 @@ import dev.sluice.api.ConfigKeys;
  * @param metadataEnabled {@link ConfigKeys#METADATA_ENABLE}: every action keeps the metadata table (its mirror commit
  *     is part of the publish), or removes it
  * @param metadataCompactMaxDeltaCommits {@link ConfigKeys#METADATA_COMPACT_MAX_DELTA_COMMITS}
+ * @param recordIndexEnabled {@link ConfigKeys#RECORD_INDEX_ENABLE}: with the metadata table on, keep its
+ *     {@code record_index} partition (built when missing) or drop it
+ * @param recordIndexFileGroups {@link ConfigKeys#RECORD_INDEX_MIN_FILEGROUP_COUNT}: shards of a new record index
+ * @param memoryBudget {@link ConfigKeys#WRITE_MAX_MEMORY}: the heap the record index's bootstrap, change collection
+ *     and compaction each sort within before spilling
+ * @param spillDirectory {@link ConfigKeys#SPILLABLE_MAP_PATH}
  */
 public record CommitSettings(String concurrencyMode, String failedWritesPolicy, String lockProvider,
     String lockFilesystemPath, int lockFilesystemExpireMinutes, long lockWaitMillis, long lockRetryMillis,
     long heartbeatIntervalMillis, int heartbeatTolerableMisses, boolean metadataEnabled,
-    int metadataCompactMaxDeltaCommits) {
+    int metadataCompactMaxDeltaCommits, boolean recordIndexEnabled, int recordIndexFileGroups,
+    long memoryBudget, java.nio.file.Path spillDirectory) {
 
   /** The commit options in {@code config}. */
   public static CommitSettings from(Config config) {
@@ -35,7 +42,9 @@ public record CommitSettings(String concurrencyMode, String failedWritesPolicy, 
         config.get(ConfigKeys.LOCK_FILESYSTEM_EXPIRE), config.get(ConfigKeys.LOCK_WAIT_TIME_MS),
         config.get(ConfigKeys.LOCK_RETRY_WAIT_MS), config.get(ConfigKeys.HEARTBEAT_INTERVAL_MS),
         config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES), config.get(ConfigKeys.METADATA_ENABLE),
-        config.get(ConfigKeys.METADATA_COMPACT_MAX_DELTA_COMMITS));
+        config.get(ConfigKeys.METADATA_COMPACT_MAX_DELTA_COMMITS), config.get(ConfigKeys.RECORD_INDEX_ENABLE),
+        config.get(ConfigKeys.RECORD_INDEX_MIN_FILEGROUP_COUNT), config.get(ConfigKeys.WRITE_MAX_MEMORY),
+        java.nio.file.Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)));
   }
 
   /** The defaults (a single writer). */

@@ -8,6 +8,7 @@ import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.compact.MetadataCompactionPlans;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.mdt.write.RecordIndexSetup;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
@@ -16,7 +17,7 @@ import dev.sluice.storage.Storage;
 /**
  * The metadata table made ready before a write and its own table services, in the order of Hudi 0.15's
  * {@code performTableServices}: the metadata table prepared (bootstrapped, or removed when off:
- * {@link MetadataTableWriter#prepare(boolean)}), then its clean ({@code <t>002}, {@link MetadataCleaner}), its
+ * {@link MetadataTableWriter#prepare(boolean, RecordIndexSetup)}), then its clean ({@code <t>002}, {@link MetadataCleaner}), its
  * compaction ({@code <t>001}, {@link MetadataTableWriter#compactIfDue}) and the archival of its timeline
  * ({@link Archiver#ofMetadataTable}), each a separate step that does nothing unless due. All under the data table's
  * lock, taken only when one of them has something to do: the checks before read the metadata table's timeline (and
@@ -38,8 +39,11 @@ final class MetadataTableServices {
     this.archive = archive;
   }
 
-  /** Prepares the metadata table and runs its services that are due. */
-  void run() {
+  /**
+   * Prepares the metadata table (its record index as {@code recordIndex} wants it: built, dropped or left) and runs
+   * its services that are due.
+   */
+  void run(RecordIndexSetup recordIndex) {
     if (!commit.metadataEnabled()) {
       MetadataTableWriter.prepare(storage, basePath, commit);
       return;
@@ -48,13 +52,13 @@ final class MetadataTableServices {
     int maxDeltaCommits = commit.metadataCompactMaxDeltaCommits();
     MetadataCleaner cleaner = MetadataCleaner.of(storage, basePath, clean);
     Archiver archiver = Archiver.ofMetadataTable(storage, basePath, archive, cleaner.settings(), maxDeltaCommits);
-    if (!writer.needsPrepare(true) && !due(writer, cleaner, archiver, maxDeltaCommits)) {
+    if (!writer.needsPrepare(true, recordIndex) && !due(writer, cleaner, archiver, maxDeltaCommits)) {
       return;
     }
     InstantLifecycle.of(storage, basePath, commit).locked("prepare the metadata table and run its services", () -> {
-      if (writer.prepare(true)) {
+      if (writer.prepare(true, recordIndex)) {
         cleaner.cleanIfDue();
-        writer.compactIfDue(maxDeltaCommits, new MetadataCompactionPlans());
+        writer.compactIfDue(maxDeltaCommits, new MetadataCompactionPlans(), recordIndex);
         archiver.archive();
       }
       return null;

@@ -11,6 +11,7 @@ import dev.sluice.internal.archive.ArchiveSettings;
 import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.api.SluiceException;
+import dev.sluice.internal.mdt.write.RecordIndexSetup;
 import dev.sluice.storage.Storage;
 import dev.sluice.api.TableType;
 import dev.sluice.internal.timeline.Timeline;
@@ -57,8 +58,8 @@ public final class TableServices {
    * (bootstrapped if missing, removed when off), then its own clean, compaction and archival when due
    * ({@link MetadataTableServices}).
    */
-  public void prepareMetadataTable(Storage storage, String basePath) {
-    new MetadataTableServices(storage, basePath, commit, clean, archive).run();
+  public void prepareMetadataTable(Storage storage, String basePath, RecordIndexSetup recordIndex) {
+    new MetadataTableServices(storage, basePath, commit, clean, archive).run(recordIndex);
   }
 
   /** The compaction settings of these services. */

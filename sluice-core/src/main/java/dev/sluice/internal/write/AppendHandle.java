@@ -3,6 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.api.FileWriteResult;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.FileSlice;
@@ -56,11 +57,13 @@ final class AppendHandle {
   private final Markers markers;
   private final String instant;
   private final Optional<FieldPath> orderingField;
+  private final RecordIndexChanges recordIndex;
 
-  AppendHandle(WriteSetup setup, Markers markers, String instant) {
+  AppendHandle(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex) {
     this.setup = setup;
     this.markers = markers;
     this.instant = instant;
+    this.recordIndex = recordIndex;
     this.orderingField = setup.tableConfig().precombineField()
         .filter(f -> setup.userSchema().getField(f.split("\\.")[0]) != null)
         .map(f -> FieldPath.resolve(setup.userSchema(), f, "precombine"));
@@ -104,6 +107,8 @@ final class AppendHandle {
           bytes += size.applyAsLong(r);
           if (r.isDelete()) {
             deletes.add(new DeleteRecord(r.key(), r.partitionPath(), deleteOrdering(r)));
+            // as Hudi's write statuses: a delete appended to the log leaves the index (its ordering is not weighed)
+            recordIndex.delete(r.key());
           } else {
             String seqNo = MetaFields.seqNo(instant, taskIndex, RECORD_COUNTER.getAndIncrement());
             rows.add(assembler.row(r, instant, seqNo, fileId));

@@ -6,6 +6,7 @@ import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.DictionaryChoice;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.basefile.WrittenFile;
+import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.commit.IOType;
@@ -24,11 +25,13 @@ final class CreateHandle {
   private final WriteSetup setup;
   private final Markers markers;
   private final String instant;
+  private final RecordIndexChanges recordIndex;
 
-  CreateHandle(WriteSetup setup, Markers markers, String instant) {
+  CreateHandle(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex) {
     this.setup = setup;
     this.markers = markers;
     this.instant = instant;
+    this.recordIndex = recordIndex;
   }
 
   /**
@@ -76,6 +79,7 @@ final class CreateHandle {
         while (records.hasNext()) {
           WriteRecord r = records.next();
           writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, written), fileName));
+          recordIndex.insert(r.key(), partition, fileId);
           written++;
           if (writer.estimatedBytes() >= setup.maxFileSize()) {
             break;

@@ -6,6 +6,7 @@ import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.basefile.WrittenFile;
+import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
@@ -29,11 +30,13 @@ final class MergeHandle {
   private final Markers markers;
   private final String instant;
   private final RecordMerger merger;
+  private final RecordIndexChanges recordIndex;
 
-  MergeHandle(WriteSetup setup, Markers markers, String instant) {
+  MergeHandle(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex) {
     this.setup = setup;
     this.markers = markers;
     this.instant = instant;
+    this.recordIndex = recordIndex;
     this.merger = setup.merger();
   }
 
@@ -76,12 +79,14 @@ final class MergeHandle {
 
             @Override
             public void delete(WriteRecord r) {
+              recordIndex.delete(r.key());
               n.deleted++;
             }
 
             @Override
             public void insert(WriteRecord r) {
               writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, n.written), fileName));
+              recordIndex.insert(r.key(), partition, fileId);
               n.written++;
               n.inserted++;
             }
@@ -89,6 +94,7 @@ final class MergeHandle {
       while (inserts.hasNext()) {
         WriteRecord r = inserts.next();
         writer.write(assembler.row(r, instant, MetaFields.seqNo(instant, taskIndex, n.written), fileName));
+        recordIndex.insert(r.key(), partition, fileId);
         n.written++;
         n.inserted++;
       }

@@ -1,6 +1,7 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.api.FileWriteResult;
+import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.commit.Markers;
 import java.io.Closeable;
@@ -24,11 +25,14 @@ interface PlanSource extends Closeable {
   record TaggedGroup(FileGroupId id, String baseInstant, long updates) {
   }
 
-  /** The handles a write's file groups are written with, all of one instant. */
+  /**
+   * The handles a write's file groups are written with, all of one instant, each telling {@code recordIndex} the
+   * keys it wrote to a new location or deleted.
+   */
   record Handles(CreateHandle creates, MergeHandle merges, AppendHandle appends) {
-    static Handles of(WriteSetup setup, Markers markers, String instant) {
-      return new Handles(new CreateHandle(setup, markers, instant), new MergeHandle(setup, markers, instant),
-          new AppendHandle(setup, markers, instant));
+    static Handles of(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex) {
+      return new Handles(new CreateHandle(setup, markers, instant, recordIndex),
+          new MergeHandle(setup, markers, instant, recordIndex), new AppendHandle(setup, markers, instant, recordIndex));
     }
   }
 

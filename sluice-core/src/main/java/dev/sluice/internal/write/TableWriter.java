@@ -6,7 +6,9 @@ import dev.sluice.api.TableType;
 import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.read.MetadataTables;
+import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.timeline.Action;
@@ -77,7 +79,8 @@ public final class TableWriter {
     Instant requested = txn.requested();
     String instantTime = requested.time();
     Markers markers = new Markers(setup.storage(), setup.basePath(), instantTime);
-    try {
+    // the record index's changes of this write, fed by the handles, spilled past their share of the budget
+    try (RecordIndexChanges recordIndex = recordIndexChanges(budget)) {
       // tagging and planning need the committed files only: the metadata table lists them when it is valid
       FileSystemView view = MetadataTables.view(setup.storage(), setup.basePath(), timeline, setup.tableConfig(),
           setup.commit().metadataEnabled());
@@ -93,10 +96,10 @@ public final class TableWriter {
         Set<String> partitions = new LinkedHashSet<>();
         plan.forEach(w -> partitions.add(w.id().partitionPath()));
         ensurePartitions(partitions, instantTime);
-        files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime));
+        files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime, recordIndex));
       }
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
-      Instant completed = txn.publish(inflight, metadata);
+      Instant completed = txn.publish(inflight, metadata, recordIndex);
       return new Committed(new CommitResult(instantTime, op, files),
           txn.timelineAfterPublish().orElseGet(() -> timeline.plus(completed)));
     } catch (RuntimeException e) {
@@ -104,6 +107,19 @@ public final class TableWriter {
     } finally {
       txn.close();
     }
+  }
+
+  /**
+   * A collector of record-index changes when the table keeps a record index in its metadata table (listed in
+   * {@code hoodie.table.metadata.partitions}), else one that keeps nothing.
+   */
+  private RecordIndexChanges recordIndexChanges(PreparedBatch.Budget budget) {
+    if (!setup.commit().metadataEnabled()
+        || !setup.tableConfig().metadataPartitions().contains(MetadataPartition.RECORD_INDEX.path())) {
+      return RecordIndexChanges.none();
+    }
+    return RecordIndexChanges.collecting(setup.commit().recordIndexFileGroups(),
+        Math.max(MIN_WRITE_BUDGET, budget.bytes() / 8), budget.spillDirectory());
   }
 
   /** Tags and routes a spilled batch into a spilling write, then lets the batch's sort runs go. */

@@ -11,6 +11,7 @@ import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.FilesChange;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.Action;
@@ -185,6 +186,14 @@ public final class WriteTransaction implements AutoCloseable {
    * if that fails the commit stands and the folder stays until a later rollback, clean or archival sweeps it.
    */
   public Instant publish(Instant inflight, CommitMetadata metadata) {
+    return publish(inflight, metadata, RecordIndexChanges.none());
+  }
+
+  /**
+   * As {@link #publish(Instant, CommitMetadata)}, the metadata table's deltacommit also carrying the write's
+   * record-index changes {@code recordIndex}.
+   */
+  public Instant publish(Instant inflight, CommitMetadata metadata, RecordIndexChanges recordIndex) {
     Instant requested = open.instant();
     seenAtPublish = timeline;
     Instant completed = open.publish(inflight, metadata.toJson(), Publish.UNDER_LOCK, "commit instant " + requested.time(),
@@ -196,7 +205,8 @@ public final class WriteTransaction implements AutoCloseable {
           new ConflictDetector(storage, basePath).check(now, requested, lastCompleted, pendingAtStart, metadata);
           if (metadataEnabled) {
             // the metadata table's deltacommit at this instant completes first (Hudi's writeTableMetadata)
-            MetadataTableWriter.of(storage, basePath).commit(requested.time(), FilesChange.ofCommit(metadata));
+            MetadataTableWriter.of(storage, basePath).commit(requested.time(), FilesChange.ofCommit(metadata),
+                recordIndex);
           }
         });
     afterPublish = seenAtPublish.plus(completed);

@@ -9,8 +9,19 @@ import java.util.Optional;
  */
 public interface CompactionRecorder {
   /**
-   * A plan with one operation: compact the slice ({@code fileId}, {@code baseInstant}) of {@code partition}, its base
+   * One operation of a plan: compact the slice ({@code fileId}, {@code baseInstant}) of {@code partition}, its base
    * file {@code baseFile} (a name, if any) and log files {@code logFiles} (names, in order).
+   *
+   * @param partition the metadata partition
+   * @param fileId the file group
+   * @param baseInstant the slice's base instant
+   * @param baseFile the base file's name, if the slice has one
+   * @param logFiles the log file names in order
    */
-  byte[] plan(String partition, String fileId, String baseInstant, Optional<String> baseFile, List<String> logFiles);
+  record Operation(String partition, String fileId, String baseInstant, Optional<String> baseFile,
+      List<String> logFiles) {
+  }
+
+  /** A plan of {@code operations}: every file group of the metadata table, compacted together. */
+  byte[] plan(List<Operation> operations);
 }

@@ -17,13 +17,18 @@ import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * The metadata table's compaction as Hudi 0.15 runs it before a write ({@code compactIfNecessary}): at
+ * The metadata table's compaction (of {@code files} and, when listed, every {@code record_index} shard) as Hudi 0.15
+ * runs it before a write ({@code compactIfNecessary}): at
  * {@code <latest deltacommit>001}, only when that many deltacommits followed the last compaction, no compaction is
  * pending and no data-table instant at or before the latest deltacommit is pending (so every block it folds in is
  * final). The one file slice of {@code files} (base file and trusted log blocks, merged with
@@ -76,12 +81,17 @@ final class FilesCompaction {
    * Returns whether none is pending now.
    */
   boolean rollbackPending(Timeline tl) {
+    List<String> dirs = List.of(filesDir, new RecordIndexPartition(storage, mdt).dir());
     for (Instant pending : tl.filter(i -> i.action() == Action.COMPACTION && !i.isCompleted()).instants()) {
-      List<FileInfo> entries;
-      try {
-        entries = storage.list(filesDir);
-      } catch (IOException e) {
-        throw Errors.storage("list the metadata table partition", filesDir, e);
+      List<FileInfo> entries = new ArrayList<>();
+      for (String dir : dirs) {
+        try {
+          if (storage.info(dir).isPresent()) {
+            entries.addAll(storage.list(dir));
+          }
+        } catch (IOException e) {
+          throw Errors.storage("list the metadata table partition", dir, e);
+        }
       }
       boolean logsInSlice = entries.stream().anyMatch(f -> FileNames.parseLog(f.name())
           .filter(l -> l.baseInstant().equals(pending.time())).isPresent());
@@ -102,16 +112,27 @@ final class FilesCompaction {
     return true;
   }
 
-  /** Compacts the {@code files} slice at {@code time} (a due compaction). */
-  void run(String time, CompactionRecorder recorder) {
+  /**
+   * Compacts every file group at {@code time} (a due compaction): the {@code files} slice, then, when
+   * {@code recordIndex} (the partition is listed), each record-index shard as a streaming merge within
+   * {@code budget} bytes ({@link RecordIndexCompaction}). One plan and one commit cover them all, as Hudi's unbounded
+   * strategy compacts every slice of the metadata table together.
+   */
+  void run(String time, CompactionRecorder recorder, boolean recordIndex, long budget, Path spillDirectory) {
     Timeline tl = mdt.load();
     FilesPartitionState slice = FilesPartitionState.load(storage, filesDir, tl);
     Map<String, FilesRecord> merged = slice.merged(storage, tl);
     String fileId = MetadataTableWriter.FILE_ID;
     String partition = MetadataPartition.FILES.path();
-    Instant requested = Instant.requested(time, Action.COMPACTION);
-    mdt.createRequested(requested, recorder.plan(partition, fileId, slice.baseInstant(),
+    RecordIndexPartition ri = new RecordIndexPartition(storage, mdt);
+    SortedMap<String, FilesPartitionState> shards = recordIndex ? ri.shards(tl) : new TreeMap<>();
+    List<CompactionRecorder.Operation> ops = new ArrayList<>();
+    ops.add(new CompactionRecorder.Operation(partition, fileId, slice.baseInstant(),
         Optional.of(slice.baseFileName()).filter(n -> !n.isEmpty()), slice.logFileNames()));
+    shards.values().forEach(s -> ops.add(new CompactionRecorder.Operation(RecordIndexPartition.PATH, s.fileId(),
+        s.baseInstant(), Optional.of(s.baseFileName()).filter(n -> !n.isEmpty()), s.logFileNames())));
+    Instant requested = Instant.requested(time, Action.COMPACTION);
+    mdt.createRequested(requested, recorder.plan(ops));
     Instant inflight = mdt.transitionToInflight(requested, new byte[0]);
     String name = fileId + "_" + MetadataTableWriter.WRITE_TOKEN + "_" + time + ".hfile";
     String path = StoragePaths.join(filesDir, name);
@@ -120,7 +141,18 @@ final class FilesCompaction {
     WriteStat stat = WriteStat.builder().fileId(fileId).path(partition + "/" + name).prevCommit(slice.baseInstant())
         .partitionPath(partition).numWrites(merged.size()).numUpdateWrites(merged.size()).totalWriteBytes(size)
         .fileSizeInBytes(size).totalLogFilesCompacted(slice.logFileNames().size()).build();
-    CommitMetadata md = new CommitMetadata(Map.of(partition, List.of(stat)), true,
+    Map<String, List<WriteStat>> stats = new TreeMap<>();
+    stats.put(partition, List.of(stat));
+    if (!shards.isEmpty()) {
+      RecordIndexCompaction shardCompaction = new RecordIndexCompaction(storage, ri.dir(), budget, spillDirectory);
+      List<WriteStat> riStats = new ArrayList<>();
+      for (FilesPartitionState shard : shards.values()) {
+        KillPoints.reach("metadata.ri.compaction.shard");
+        riStats.add(shardCompaction.compact(shard, tl, time));
+      }
+      stats.put(RecordIndexPartition.PATH, riStats);
+    }
+    CommitMetadata md = new CommitMetadata(stats, true,
         Map.of(CommitMetadata.SCHEMA_KEY, MetadataRecords.schema().toString()), WriteOperationType.COMPACT);
     KillPoints.reach("metadata.compaction.commit");
     mdt.complete(inflight, md.toJson());

@@ -9,6 +9,7 @@ import dev.sluice.internal.hfile.HFileCell;
 import dev.sluice.internal.hfile.HFileReader;
 import dev.sluice.internal.log.CommandBlock;
 import dev.sluice.internal.log.DataBlock;
+import dev.sluice.internal.log.DeleteBlock;
 import dev.sluice.internal.log.LogBlock;
 import dev.sluice.internal.log.LogBlockType;
 import dev.sluice.internal.log.LogReader;
@@ -35,19 +36,22 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
 /**
- * The {@code files} partition's file group as the writer sees it: its latest base file (from a completed instant)
- * and that slice's log files, and the records they merge to. The merge trusts every block of a completed metadata
- * instant that no later rollback command block undid: what Hudi's readers trust once the data table's instants are
- * complete (which is the case the writer needs: a restore's re-sync, a compaction).
+ * A metadata file group as the writer sees it (the {@code files} partition's one, or a record-index shard): its
+ * latest base file (from a completed instant) and that slice's log files, and the records they merge to. The merge
+ * trusts every block of a completed metadata instant that no later rollback command block undid: what Hudi's readers
+ * trust once the data table's instants are complete (which is the case the writer needs: a restore's re-sync, a
+ * compaction).
  */
 final class FilesPartitionState {
   private static final String FILE_ID = MetadataPartition.FILES.fileId(0);
 
+  private final String fileId;
   private final Optional<FileInfo> baseFile;
   private final String baseInstant;
   private final List<FileInfo> logFiles;
 
-  private FilesPartitionState(Optional<FileInfo> baseFile, String baseInstant, List<FileInfo> logFiles) {
+  private FilesPartitionState(String fileId, Optional<FileInfo> baseFile, String baseInstant, List<FileInfo> logFiles) {
+    this.fileId = fileId;
     this.baseFile = baseFile;
     this.baseInstant = baseInstant;
     this.logFiles = logFiles;
@@ -59,17 +63,38 @@ final class FilesPartitionState {
    * planned belong to its new slice); the logs with that base instant, in version order.
    */
   static FilesPartitionState load(Storage storage, String filesDir, Timeline mdt) {
-    List<FileInfo> entries;
-    try {
-      entries = storage.list(filesDir);
-    } catch (IOException e) {
-      throw Errors.storage("list the metadata table partition", filesDir, e);
+    return of(list(storage, filesDir), FILE_ID, mdt);
+  }
+
+  /**
+   * The slice new log files go to of every file group of a partition whose folder {@code dir} holds them (one listing),
+   * by file id, sorted: the record index's shards.
+   */
+  static java.util.SortedMap<String, FilesPartitionState> loadAll(Storage storage, String dir, Timeline mdt) {
+    List<FileInfo> entries = list(storage, dir);
+    java.util.SortedMap<String, FilesPartitionState> out = new TreeMap<>();
+    for (FileInfo f : entries) {
+      Optional<String> id = FileNames.parseBase(f.name()).map(BaseFileName::fileId)
+          .or(() -> FileNames.parseLog(f.name()).map(LogFileName::fileId));
+      id.filter(i -> !out.containsKey(i)).ifPresent(i -> out.put(i, of(entries, i, mdt)));
     }
+    return out;
+  }
+
+  private static List<FileInfo> list(Storage storage, String dir) {
+    try {
+      return storage.list(dir);
+    } catch (IOException e) {
+      throw Errors.storage("list the metadata table partition", dir, e);
+    }
+  }
+
+  private static FilesPartitionState of(List<FileInfo> entries, String fileId, Timeline mdt) {
     Optional<FileInfo> base = Optional.empty();
     String baseTime = "";
     Timeline committed = mdt.commitsTimeline().completed();
     for (FileInfo f : entries) {
-      Optional<BaseFileName> b = FileNames.parseBase(f.name()).filter(n -> n.fileId().equals(FILE_ID));
+      Optional<BaseFileName> b = FileNames.parseBase(f.name()).filter(n -> n.fileId().equals(fileId));
       // a compaction archived off the metadata timeline completed (archival moves only completed instants)
       if (b.isPresent() && committed.containsOrBeforeStart(b.get().instantTime())
           && b.get().instantTime().compareTo(baseTime) > 0) {
@@ -86,19 +111,34 @@ final class FilesPartitionState {
     if (baseTime.isEmpty()) {
       // only the log of the initialization (a base file not written yet): the earliest log's base instant
       baseTime = entries.stream().map(f -> FileNames.parseLog(f.name())).flatMap(Optional::stream)
-          .filter(l -> l.fileId().equals(FILE_ID)).map(LogFileName::baseInstant).min(String::compareTo).orElse("");
+          .filter(l -> l.fileId().equals(fileId)).map(LogFileName::baseInstant).min(String::compareTo).orElse("");
     }
     String slice = baseTime;
     List<FileInfo> logs = new ArrayList<>();
     for (FileInfo f : entries) {
       Optional<LogFileName> l = FileNames.parseLog(f.name());
-      if (l.isPresent() && l.get().fileId().equals(FILE_ID) && l.get().baseInstant().equals(slice)
+      if (l.isPresent() && l.get().fileId().equals(fileId) && l.get().baseInstant().equals(slice)
           && l.get().extension().equals(FileNames.LOG_EXTENSION)) {
         logs.add(f);
       }
     }
     logs.sort(Comparator.comparingInt(f -> FileNames.parseLog(f.name()).orElseThrow().version()));
-    return new FilesPartitionState(base, slice, List.copyOf(logs));
+    return new FilesPartitionState(fileId, base, slice, List.copyOf(logs));
+  }
+
+  /** The file group's id. */
+  String fileId() {
+    return fileId;
+  }
+
+  /** The base file, if the slice has one. */
+  Optional<FileInfo> baseFile() {
+    return baseFile;
+  }
+
+  /** The slice's log files in version order. */
+  List<FileInfo> logFiles() {
+    return logFiles;
   }
 
   /** The slice's base instant (empty if the partition has no file group yet). */
@@ -123,24 +163,10 @@ final class FilesPartitionState {
   Map<String, FilesRecord> merged(Storage storage, Timeline mdt) {
     Map<String, FilesRecord> out = new TreeMap<>();
     baseFile.ifPresent(f -> readBase(storage, f).forEach(r -> out.merge(r.key(), r, FilesRecord::merge)));
-    // blocks by instant, in log order; a rollback command block drops the blocks of its target written before it
     List<Map.Entry<DataBlock, String>> blocks = new ArrayList<>();
-    // blocks of deltacommits archived off the metadata timeline count (as for Hudi's log scanner): archival moves
-    // only completed instants
-    Timeline completed = mdt.commitsTimeline().completed();
-    for (FileInfo f : logFiles) {
-      try (LogReader reader = LogReader.open(storage, f.path())) {
-        while (reader.hasNext()) {
-          LogBlock b = reader.next();
-          String instant = b.instantTime().orElse("");
-          if (b instanceof CommandBlock c && c.isRollback() && mdt.containsOrBeforeStart(instant)) {
-            String target = c.targetInstant().orElse("");
-            blocks.removeIf(e -> e.getValue().equals(target));
-          } else if (b instanceof DataBlock d && d.type() == LogBlockType.HFILE_DATA_BLOCK
-              && completed.containsOrBeforeStart(instant)) {
-            blocks.add(Map.entry(d, instant));
-          }
-        }
+    for (Map.Entry<LogBlock, String> e : trustedBlocks(storage, mdt)) {
+      if (e.getKey() instanceof DataBlock d) {
+        blocks.add(Map.entry(d, e.getValue()));
       }
     }
     for (Map.Entry<DataBlock, String> e : blocks) {
@@ -157,6 +183,33 @@ final class FilesPartitionState {
       }
     }
     return out;
+  }
+
+  /**
+   * The slice's log blocks a writer trusts, in log order with their instants: HFile data blocks and delete blocks of
+   * instants completed on {@code mdt}; a rollback command block drops the blocks of its target written before it.
+   */
+  List<Map.Entry<LogBlock, String>> trustedBlocks(Storage storage, Timeline mdt) {
+    List<Map.Entry<LogBlock, String>> blocks = new ArrayList<>();
+    // blocks of deltacommits archived off the metadata timeline count (as for Hudi's log scanner): archival moves
+    // only completed instants
+    Timeline completed = mdt.commitsTimeline().completed();
+    for (FileInfo f : logFiles) {
+      try (LogReader reader = LogReader.open(storage, f.path())) {
+        while (reader.hasNext()) {
+          LogBlock b = reader.next();
+          String instant = b.instantTime().orElse("");
+          if (b instanceof CommandBlock c && c.isRollback() && mdt.containsOrBeforeStart(instant)) {
+            String target = c.targetInstant().orElse("");
+            blocks.removeIf(e -> e.getValue().equals(target));
+          } else if ((b instanceof DataBlock d && d.type() == LogBlockType.HFILE_DATA_BLOCK
+              || b instanceof DeleteBlock) && completed.containsOrBeforeStart(instant)) {
+            blocks.add(Map.entry(b, instant));
+          }
+        }
+      }
+    }
+    return blocks;
   }
 
   private static List<FilesRecord> readBase(Storage storage, FileInfo f) {

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.avro.generic.GenericRecord;
@@ -89,7 +90,8 @@ public final class MetadataTableWriter {
    * table lock only when there is something to do. Not for a caller that holds the lock already.
    */
   public static void prepare(Storage storage, String basePath, CommitSettings settings) {
-    prepare(storage, basePath, settings, Optional.empty());
+    // the record index is dropped when the settings turn it off; it is built only by a write (which reads keys)
+    prepare(storage, basePath, settings, Optional.empty(), RecordIndexSetup.of(settings, Optional.empty()));
   }
 
   /**
@@ -98,6 +100,15 @@ public final class MetadataTableWriter {
    */
   public static void prepare(Storage storage, String basePath, CommitSettings settings,
       Optional<CompactionRecorder> compaction) {
+    prepare(storage, basePath, settings, compaction, RecordIndexSetup.keep(settings));
+  }
+
+  /**
+   * As {@link #prepare(Storage, String, CommitSettings, Optional)}, with the record index as {@code recordIndex} wants
+   * it: dropped, built when missing, or left as it is.
+   */
+  public static void prepare(Storage storage, String basePath, CommitSettings settings,
+      Optional<CompactionRecorder> compaction, RecordIndexSetup recordIndex) {
     if (!settings.metadataEnabled()) {
       // as before the metadata table was kept: removed without the lock, config first
       MetadataTable.removeIfPresent(storage, basePath);
@@ -105,14 +116,22 @@ public final class MetadataTableWriter {
     }
     MetadataTableWriter writer = of(storage, basePath);
     int max = settings.metadataCompactMaxDeltaCommits();
-    if (writer.needsPrepare(true) || compaction.isPresent() && writer.compactionDue(max).isPresent()) {
+    // a compaction left pending by a crash is rolled back before this write's deltacommit, or that deltacommit's logs
+    // would go to the unfinished compaction's slice (and the compaction could never be rolled back)
+    if (writer.needsPrepare(true, recordIndex) || compaction.isPresent() && (writer.compactionDue(max).isPresent()
+        || writer.compactionPending())) {
       InstantLifecycle.of(storage, basePath, settings).locked("prepare the metadata table", () -> {
-        if (writer.prepare(true) && compaction.isPresent()) {
-          writer.compactIfDue(max, compaction.get());
+        if (writer.prepare(true, recordIndex) && compaction.isPresent()) {
+          writer.compactIfDue(max, compaction.get(), recordIndex);
         }
         return null;
       });
     }
+  }
+
+  /** True if the metadata table has a compaction that did not complete. */
+  boolean compactionPending() {
+    return !mdt.load().filter(i -> i.action() == Action.COMPACTION && !i.isCompleted()).isEmpty();
   }
 
   /** The instant of the metadata compaction due now, if one is ({@link FilesCompaction#due}). */
@@ -140,13 +159,14 @@ public final class MetadataTableWriter {
    * Compacts the {@code files} partition if due: an unfinished earlier compaction is rolled back first. Run under the
    * table lock, before an action. Returns the compaction's instant.
    */
-  public Optional<String> compactIfDue(int maxDeltaCommits, CompactionRecorder recorder) {
+  public Optional<String> compactIfDue(int maxDeltaCommits, CompactionRecorder recorder, RecordIndexSetup setup) {
     FilesCompaction compaction = new FilesCompaction(storage, filesDir, mdt);
     if (!isAvailable() || !compaction.rollbackPending(mdt.load())) {
       return Optional.empty();
     }
     Optional<String> due = compactionDue(maxDeltaCommits);
-    due.ifPresent(time -> compaction.run(time, recorder));
+    boolean recordIndex = hasRecordIndex();
+    due.ifPresent(time -> compaction.run(time, recorder, recordIndex, setup.budget(), setup.spillDirectory()));
     return due;
   }
 
@@ -155,12 +175,22 @@ public final class MetadataTableWriter {
    * timeline when it is listed) to run before deciding to take the lock.
    */
   public boolean needsPrepare(boolean enabled) {
+    // the record index is left as it is: a caller that does not know the writer's setting neither builds nor drops it
+    return needsPrepare(enabled, RecordIndexSetup.unchanged());
+  }
+
+  /** As {@link #needsPrepare(boolean)}, with the record index as {@code recordIndex} wants it. */
+  public boolean needsPrepare(boolean enabled, RecordIndexSetup recordIndex) {
     TableConfig config = TableConfigStore.read(storage, basePath);
     if (!enabled) {
       return MetadataTable.isPresent(storage, basePath, config);
     }
-    return !config.metadataPartitions().equals(List.of(MetadataPartition.FILES.path()))
-        || !config.metadataPartitionsInflight().isEmpty() || !hasCompletedInstant();
+    boolean listed = config.metadataPartitions().contains(RecordIndexPartition.PATH);
+    boolean riWanted = !recordIndex.drop() && (recordIndex.build() || listed);
+    List<String> expected = riWanted ? List.of(MetadataPartition.FILES.path(), RecordIndexPartition.PATH)
+        : List.of(MetadataPartition.FILES.path());
+    return !config.metadataPartitions().equals(expected) || !config.metadataPartitionsInflight().isEmpty()
+        || !hasCompletedInstant();
   }
 
   /**
@@ -171,22 +201,71 @@ public final class MetadataTableWriter {
    * available afterwards.
    */
   public boolean prepare(boolean enabled) {
+    return prepare(enabled, RecordIndexSetup.unchanged());
+  }
+
+  /**
+   * As {@link #prepare(boolean)}, then the record index as {@code recordIndex} wants it: dropped (config first, then
+   * its folder), or, when missing and the data table has no pending instant, built from the latest file slices at
+   * {@code <latest completed instant>011} (or the next free suffix; {@link RecordIndexPartition#bootstrap}).
+   */
+  public boolean prepare(boolean enabled, RecordIndexSetup recordIndex) {
     if (!enabled) {
       MetadataTable.removeIfPresent(storage, basePath);
       return false;
     }
-    TableConfig config = dropUnmaintained();
-    if (config.metadataPartitions().contains(MetadataPartition.FILES.path()) && hasCompletedInstant()) {
-      return true;
+    TableConfig config = dropUnmaintained(!recordIndex.drop());
+    Timeline dt = null;
+    if (!config.metadataPartitions().contains(MetadataPartition.FILES.path()) || !hasCompletedInstant()) {
+      // listed but not usable, or a leftover of an interrupted bootstrap: it goes before anything is rebuilt
+      MetadataTable.removeIfPresent(storage, basePath);
+      dt = new TimelineStore(storage, basePath).load();
+      if (hasPending(dt)) {
+        return false;
+      }
+      new Bootstrap(storage, basePath, mdt).run(dt);
+      config = TableConfigStore.read(storage, basePath);
     }
-    // listed but not usable, or a leftover of an interrupted bootstrap: it goes before anything is rebuilt
-    MetadataTable.removeIfPresent(storage, basePath);
-    Timeline dt = new TimelineStore(storage, basePath).load();
-    if (dt.instants().stream().anyMatch(i -> !i.isCompleted() && i.action() != Action.INDEXING)) {
-      return false;
+    if (recordIndex.build() && !config.metadataPartitions().contains(RecordIndexPartition.PATH)) {
+      dt = dt == null ? new TimelineStore(storage, basePath).load() : dt;
+      if (!hasPending(dt)) {
+        bootstrapRecordIndex(dt, recordIndex);
+      }
     }
-    new Bootstrap(storage, basePath, mdt).run(dt);
     return true;
+  }
+
+  private static boolean hasPending(Timeline dt) {
+    return dt.instants().stream().anyMatch(i -> !i.isCompleted() && i.action() != Action.INDEXING);
+  }
+
+  /**
+   * Builds the record index of the data table whose timeline is {@code dt}: an interrupted earlier attempt's pending
+   * instant goes first; the partition is listed in the data table's config only once its deltacommit completed.
+   */
+  private void bootstrapRecordIndex(Timeline dt, RecordIndexSetup setup) {
+    Timeline tl = mdt.load();
+    for (Instant pending : tl.filter(i -> !i.isCompleted() && i.action() == Action.DELTACOMMIT
+        && i.time().length() == 20 && i.time().substring(17).compareTo(INIT_SUFFIX) >= 0).instants()) {
+      mdt.deleteInstantFiles(Instant.requested(pending.time(), Action.DELTACOMMIT));
+    }
+    tl = mdt.load();
+    String base = dt.lastCompleted().map(Instant::time).orElse(SOLO_COMMIT);
+    String init = base + INIT_SUFFIX;
+    for (int offset = 1; tl.contains(init); offset++) {
+      init = base + String.format("%03d", Integer.parseInt(INIT_SUFFIX) + offset);
+    }
+    new RecordIndexPartition(storage, mdt).bootstrap(basePath, dt, init, setup.shards(), setup.keys().orElseThrow(),
+        setup.budget(), setup.spillDirectory());
+    KillPoints.reach("metadata.ri.bootstrap.list");
+    TableConfigStore.update(storage, basePath, c -> c.with(TableConfig.METADATA_PARTITIONS,
+        String.join(",", new TreeSet<>(List.of(MetadataPartition.FILES.path(), RecordIndexPartition.PATH))))
+        .with(TableConfig.METADATA_PARTITIONS_INFLIGHT, ""));
+  }
+
+  /** True if the data table lists the {@code record_index} partition. */
+  public boolean hasRecordIndex() {
+    return TableConfigStore.read(storage, basePath).metadataPartitions().contains(RecordIndexPartition.PATH);
   }
 
   /** True if the data table lists the {@code files} partition (readers then trust the metadata table). */
@@ -206,20 +285,28 @@ public final class MetadataTableWriter {
   }
 
   /**
-   * Removes the partitions other than {@code files} from {@code hoodie.table.metadata.partitions} and
+   * Removes the partitions other than {@code files} (and {@code record_index} when {@code keepRecordIndex} and
+   * {@code files} is listed) from {@code hoodie.table.metadata.partitions} and
    * {@code ...inflight} (the config first, so no reader finds a listed partition missing), then their folders, as a
    * Hudi writer with those indexes disabled does. Returns the config as it is now.
    */
-  private TableConfig dropUnmaintained() {
+  private TableConfig dropUnmaintained(boolean keepRecordIndex) {
     TableConfig config = TableConfigStore.read(storage, basePath);
     Set<String> drop = new TreeSet<>(config.metadataPartitions());
     drop.addAll(config.metadataPartitionsInflight());
     drop.remove(MetadataPartition.FILES.path());
+    Set<String> keep = new TreeSet<>();
+    if (config.metadataPartitions().contains(MetadataPartition.FILES.path())) {
+      keep.add(MetadataPartition.FILES.path());
+      if (keepRecordIndex && config.metadataPartitions().contains(RecordIndexPartition.PATH)) {
+        keep.add(RecordIndexPartition.PATH);
+        drop.remove(RecordIndexPartition.PATH);
+      }
+    }
     if (drop.isEmpty() && config.metadataPartitionsInflight().isEmpty()) {
       return config;
     }
-    String kept = config.metadataPartitions().contains(MetadataPartition.FILES.path()) ? MetadataPartition.FILES.path()
-        : "";
+    String kept = String.join(",", keep);
     config = TableConfigStore.update(storage, basePath, c -> c.with(TableConfig.METADATA_PARTITIONS, kept)
         .with(TableConfig.METADATA_PARTITIONS_INFLIGHT, ""));
     for (String p : drop) {
@@ -243,6 +330,14 @@ public final class MetadataTableWriter {
    * happens; a deltacommit already completed at this instant (a retried publish) is kept as it is.
    */
   public void commit(String instant, FilesChange change) {
+    commit(instant, change, RecordIndexChanges.none());
+  }
+
+  /**
+   * As {@link #commit(String, FilesChange)}, with the record index's {@code changes} of the action (new locations
+   * and deletes of keys) appended to the shards they touch when the table has a record index.
+   */
+  public void commit(String instant, FilesChange change, RecordIndexChanges changes) {
     if (!usable()) {
       return;
     }
@@ -251,7 +346,7 @@ public final class MetadataTableWriter {
       return;
     }
     discardPending(tl, instant);
-    deltacommit(instant, change, WriteOperationType.UPSERT_PREPPED);
+    deltacommit(instant, change, WriteOperationType.UPSERT_PREPPED, changes);
   }
 
   /**
@@ -259,7 +354,7 @@ public final class MetadataTableWriter {
    * (nothing completed) or an unlisted leftover folder is removed instead, so that it is never stale.
    */
   private boolean usable() {
-    TableConfig config = dropUnmaintained();
+    TableConfig config = dropUnmaintained(true);
     if (config.metadataPartitions().contains(MetadataPartition.FILES.path()) && hasCompletedInstant()) {
       return true;
     }
@@ -277,6 +372,11 @@ public final class MetadataTableWriter {
 
   /** Writes a deltacommit at {@code instant}: requested, inflight, one log file with the records, completed. */
   private void deltacommit(String instant, FilesChange change, WriteOperationType operation) {
+    deltacommit(instant, change, operation, RecordIndexChanges.none());
+  }
+
+  private void deltacommit(String instant, FilesChange change, WriteOperationType operation,
+      RecordIndexChanges changes) {
     Instant requested = Instant.requested(instant, Action.DELTACOMMIT);
     mdt.createRequested(requested, new byte[0]);
     Instant inflight = mdt.transitionToInflight(requested, new byte[0]);
@@ -298,6 +398,22 @@ public final class MetadataTableWriter {
           .totalWriteBytes(res.size()).fileSizeInBytes(res.file().size()).totalLogRecords(records.size())
           .totalLogBlocks(1).delta(true).logVersion(res.version()).logOffset(res.offset())
           .baseFile(slice.baseFileName()).logFiles(List.copyOf(new TreeSet<>(logs))).build()));
+    }
+    if (changes.size() > 0 && hasRecordIndex()) {
+      RecordIndexPartition ri = new RecordIndexPartition(storage, mdt);
+      SortedMap<String, FilesPartitionState> shards = ri.shards(mdt.load());
+      if (shards.isEmpty()) {
+        throw Errors.badTable(ri.dir(), "the record index is listed but has no file group",
+            "Drop the record index (hoodie.metadata.record.index.enable=false for one write); the next write with it"
+                + " on rebuilds it.");
+      }
+      if (shards.size() == changes.shards()) {
+        stats.put(RecordIndexPartition.PATH, ri.append(instant, changes, shards));
+      } else {
+        try (RecordIndexChanges resharded = changes.resharded(shards.size())) {
+          stats.put(RecordIndexPartition.PATH, ri.append(instant, resharded, shards));
+        }
+      }
     }
     CommitMetadata md = new CommitMetadata(stats, false, Map.of(CommitMetadata.SCHEMA_KEY,
         MetadataRecords.schema().toString()), operation);
@@ -375,6 +491,13 @@ public final class MetadataTableWriter {
     if (inBaseFile) {
       targetCommit = Optional.empty();
     }
+    if (hasRecordIndex() && target.compareTo(new RecordIndexPartition(storage, mdt).shards(tl).values().stream()
+        .map(FilesPartitionState::baseInstant).max(String::compareTo).orElse("")) < 0) {
+      // the target's record-index entries are in the shards' base files (built or compacted after it): no block can
+      // take them out again, nor bring back the keys it deleted; the index is dropped (config first, then its folder)
+      // and the next write with it on builds it again from the rolled-back table
+      dropUnmaintained(false);
+    }
     FilesChange mirrored = inBaseFile ? change.withDeleted(deletedFiles) : change;
     if (!tl.isCompleted(rollbackTime)) {
       discardPending(tl, rollbackTime);
@@ -396,22 +519,32 @@ public final class MetadataTableWriter {
       return;
     }
     FilesPartitionState slice = FilesPartitionState.load(storage, filesDir, tl);
-    Map<String, Long> targetLogs = new TreeMap<>();
+    Map<String, Map<String, Long>> targetLogs = new TreeMap<>();
     if (target.isCompleted()) {
       mdt.readCommitMetadata(target).ifPresent(md -> md.allStats().forEach(s -> s.path().ifPresent(p ->
-          targetLogs.put(StoragePaths.join(mdtBase, p), s.fileSizeInBytes()))));
+          targetLogs.computeIfAbsent(s.partitionPath() + "/" + s.fileId(), k -> new TreeMap<>())
+              .put(StoragePaths.join(mdtBase, p), s.fileSizeInBytes()))));
     }
-    String partitionDir = filesDir;
+    List<RollbackRecorder.Target> groups = new ArrayList<>();
+    String files = MetadataPartition.FILES.path();
+    groups.add(new RollbackRecorder.Target(files, FILE_ID, slice.baseInstant(),
+        targetLogs.getOrDefault(files + "/" + FILE_ID, Map.of())));
+    // every record-index shard that got a block at the target: its blocks are no longer trusted either (found in the
+    // logs, so a pending target or an interrupted earlier attempt is covered as a completed one)
+    RecordIndexPartition ri = new RecordIndexPartition(storage, mdt);
+    SortedMap<String, FilesPartitionState> shards = ri.shards(tl);
+    Map<String, FilesPartitionState> touched = ri.shardsWithBlocksOf(target.time(), shards);
+    touched.forEach((id, shard) -> groups.add(new RollbackRecorder.Target(RecordIndexPartition.PATH, id,
+        shard.baseInstant(), targetLogs.getOrDefault(RecordIndexPartition.PATH + "/" + id, Map.of()))));
     Instant requested = Instant.requested(time, Action.ROLLBACK);
     Optional<Instant> earlier = tl.find(time);
     Instant inflight;
     if (earlier.isPresent() && earlier.get().isInflight()) {
-      // an interrupted attempt: its command block, if written, targets a deltacommit that is going anyway
+      // an interrupted attempt: its command blocks, if written, target a deltacommit that is going anyway
       inflight = earlier.get();
     } else {
       if (earlier.isEmpty()) {
-        mdt.createRequested(requested, recorder.plan(target, MetadataPartition.FILES.path(), FILE_ID,
-            slice.baseInstant(), targetLogs));
+        mdt.createRequested(requested, recorder.plan(target, groups));
       }
       inflight = mdt.transitionToInflight(requested, new byte[0]);
     }
@@ -419,11 +552,21 @@ public final class MetadataTableWriter {
     if (target.isCompleted()) {
       mdt.delete(target);
     }
+    Map<String, Map<String, Long>> rollbackLogs = new TreeMap<>();
     AppendResult res = append(slice.baseInstant(), CommandBlock.rollback(time, target.time()));
+    rollbackLogs.computeIfAbsent(files, k -> new TreeMap<>()).put(StoragePaths.join(filesDir, res.file().fileName()),
+        res.file().size());
+    for (FilesPartitionState shard : touched.values()) {
+      KillPoints.reach("metadata.ri.rollback.block");
+      try (LogWriter writer = LogWriter.builder(storage, ri.dir(), shard.fileId(), shard.baseInstant())
+          .ownFileEachSession().writeToken(WRITE_TOKEN).open()) {
+        AppendResult r = writer.appendBlocks(List.of(CommandBlock.rollback(time, target.time())));
+        rollbackLogs.computeIfAbsent(RecordIndexPartition.PATH, k -> new TreeMap<>())
+            .put(StoragePaths.join(ri.dir(), r.file().fileName()), r.file().size());
+      }
+    }
     mdt.deleteInstantFiles(Instant.requested(target.time(), Action.DELTACOMMIT));
-    byte[] metadata = recorder.metadata(time, target, MetadataPartition.FILES.path(),
-        StoragePaths.join(partitionDir, res.file().fileName()), res.file().size(), targetLogs);
-    mdt.complete(inflight, metadata);
+    mdt.complete(inflight, recorder.metadata(time, target, rollbackLogs, groups));
     KillPoints.reach("metadata.rollback.after");
   }
 
@@ -435,6 +578,11 @@ public final class MetadataTableWriter {
   public void restore(String restoreTime) {
     if (!usable()) {
       return;
+    }
+    // the record index of the restored table is rebuilt, not re-synced: dropped here (config first), built again by
+    // the next prepare that wants it (api.Table.restore runs one at once)
+    if (hasRecordIndex()) {
+      dropUnmaintained(false);
     }
     Timeline tl = mdt.load();
     if (tl.isCompleted(restoreTime)) {

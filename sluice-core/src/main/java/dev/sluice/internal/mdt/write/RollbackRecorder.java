@@ -1,6 +1,7 @@
 package dev.sluice.internal.mdt.write;
 
 import dev.sluice.internal.timeline.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -10,15 +11,23 @@ import java.util.Map;
  */
 public interface RollbackRecorder {
   /**
-   * The plan: roll back {@code target} by appending a rollback block to the slice ({@code fileId},
-   * {@code baseInstant}) of {@code partition} whose logs {@code target} wrote ({@code targetLogs}: path to size).
+   * One file group the rollback appends a rollback block to: the slice ({@code fileId}, {@code baseInstant}) of
+   * {@code partition} and the logs the rolled-back deltacommit wrote to it ({@code targetLogs}: path to size).
+   *
+   * @param partition the metadata partition
+   * @param fileId the file group
+   * @param baseInstant the slice's base instant
+   * @param targetLogs log files (full paths) the target wrote, to their sizes
    */
-  byte[] plan(Instant target, String partition, String fileId, String baseInstant, Map<String, Long> targetLogs);
+  record Target(String partition, String fileId, String baseInstant, Map<String, Long> targetLogs) {
+  }
+
+  /** The plan: roll back {@code target} by appending a rollback block to each of {@code groups}. */
+  byte[] plan(Instant target, List<Target> groups);
 
   /**
-   * The completed rollback's metadata: rollback instant {@code time}, the log file {@code rollbackLog} (full path) of
-   * {@code size} bytes that holds the command block, and {@code targetLogs}.
+   * The completed rollback's metadata: rollback instant {@code time}; per metadata partition the log files (full
+   * paths) that hold its command blocks, to their sizes; and the groups of the plan.
    */
-  byte[] metadata(String time, Instant target, String partition, String rollbackLog, long size,
-      Map<String, Long> targetLogs);
+  byte[] metadata(String time, Instant target, Map<String, Map<String, Long>> rollbackLogs, List<Target> groups);
 }

@@ -1,0 +1,197 @@
+package dev.sluice.internal.mdt.write;
+
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.internal.mdt.MetadataPartition;
+import dev.sluice.internal.spill.ExternalSorter;
+import dev.sluice.internal.spill.RecordSerializer;
+import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * What one data-table write changes in the record index, collected from the write handles as they write (Hudi
+ * derives the same from its write statuses, {@code getRecordIndexUpdates}): a key written to a new location (an
+ * insert, or a key a global index moved to another partition) and a key deleted. Updates in place change nothing and
+ * are not collected. Bounded memory: pairs go to an {@link ExternalSorter} keyed by shard then key in HFile order, so
+ * {@link #changes()} hands them out per shard, sorted, as the record index's log blocks need them.
+ *
+ * <p>Thread-safe: the handles of one write run in parallel.
+ */
+public final class RecordIndexChanges implements Closeable {
+  private static final String DELETE = "D";
+  private static final char INSERT = 'I';
+  private static final char SEPARATOR = '\0';
+
+  private final int shards;
+  private final ExternalSorter<String> sorter;
+  private final long budgetBytes;
+  private final Path spillDirectory;
+
+  private RecordIndexChanges(int shards, long budgetBytes, Path spillDirectory) {
+    this.shards = shards;
+    this.budgetBytes = budgetBytes;
+    this.spillDirectory = spillDirectory;
+    this.sorter = shards == 0 ? null : ExternalSorter.builder(RecordSerializer.string())
+        .memoryBudgetBytes(budgetBytes).spillDirectory(spillDirectory).build();
+  }
+
+  /** A collector that keeps nothing: the table has no record index. */
+  public static RecordIndexChanges none() {
+    return new RecordIndexChanges(0, 0, null);
+  }
+
+  /**
+   * A collector for a record index of {@code shards} file groups, holding up to {@code budgetBytes} of changes on the
+   * heap, sorted runs beyond that in {@code spillDirectory}.
+   */
+  public static RecordIndexChanges collecting(int shards, long budgetBytes, Path spillDirectory) {
+    if (shards < 1) {
+      throw new IllegalArgumentException("a record index has at least one file group, not " + shards);
+    }
+    return new RecordIndexChanges(shards, budgetBytes, spillDirectory);
+  }
+
+  /** True if changes are kept (the table has a record index). */
+  public boolean isCollecting() {
+    return sorter != null;
+  }
+
+  /** The shard count the changes are sorted for (0 when nothing is collected). */
+  int shards() {
+    return shards;
+  }
+
+  /** {@code key} was written to the file group {@code fileId} of {@code partition} by this write (a new location). */
+  public void insert(String key, String partition, String fileId) {
+    insert(key, partition, fileId, "");
+  }
+
+  /** {@code key} is in the file group {@code fileId} of {@code partition} since {@code instant}. */
+  void insert(String key, String partition, String fileId, String instant) {
+    if (sorter != null) {
+      add(key, INSERT + partition + SEPARATOR + fileId + SEPARATOR + instant);
+    }
+  }
+
+  /** {@code key} was deleted. */
+  public void delete(String key) {
+    if (sorter != null) {
+      add(key, DELETE);
+    }
+  }
+
+  private synchronized void add(String key, String value) {
+    sorter.add(sortKey(MetadataPartition.fileGroupIndex(key, shards), key), value);
+  }
+
+  /** How many changes were collected (before a key's insert and delete are netted). */
+  public synchronized long size() {
+    return sorter == null ? 0 : sorter.size();
+  }
+
+  /**
+   * The shard (as a char, so it sorts first) then the key's UTF-8 bytes as Latin-1 chars: {@link String#compareTo}
+   * of these is the unsigned byte order HFile cells need.
+   */
+  private static String sortKey(int shard, String key) {
+    return (char) shard + new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+  }
+
+  private static String keyOf(String sortKey) {
+    return new String(sortKey.substring(1).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * One key's net change.
+   *
+   * @param shard the file group index of the key
+   * @param key the record key
+   * @param partition the data partition of the new location ({@code ""} for a delete)
+   * @param fileId the file group of the new location ({@code ""} for a delete)
+   * @param instant the instant of the location ({@code ""}: the write's own)
+   */
+  public record Change(int shard, String key, String partition, String fileId, String instant) {
+    /** True if the key is deleted. */
+    public boolean isDelete() {
+      return fileId.isEmpty();
+    }
+  }
+
+  /**
+   * The net change of each key, by shard, then in HFile key order: a key inserted and deleted in one write (a global
+   * index's partition move: deleted from the old partition, inserted into the new) keeps its insert. Read once.
+   */
+  synchronized CloseableIterator<Change> changes() {
+    if (sorter == null) {
+      return CloseableIterator.empty();
+    }
+    CloseableIterator<Map.Entry<String, String>> sorted = sorter.sorted();
+    return new CloseableIterator<>() {
+      private Map.Entry<String, String> pending = sorted.hasNext() ? sorted.next() : null;
+
+      @Override
+      public boolean hasNext() {
+        return pending != null;
+      }
+
+      @Override
+      public Change next() {
+        if (pending == null) {
+          throw new NoSuchElementException();
+        }
+        String sortKey = pending.getKey();
+        String value = pending.getValue();
+        pending = null;
+        while (sorted.hasNext()) {
+          Map.Entry<String, String> e = sorted.next();
+          if (!e.getKey().equals(sortKey)) {
+            pending = e;
+            break;
+          }
+          // the insert wins over the delete; of two inserts (none expected) the later
+          if (!e.getValue().equals(DELETE)) {
+            value = e.getValue();
+          }
+        }
+        String key = keyOf(sortKey);
+        if (value.equals(DELETE)) {
+          return new Change(sortKey.charAt(0), key, "", "", "");
+        }
+        int sep = value.indexOf(SEPARATOR);
+        int sep2 = value.indexOf(SEPARATOR, sep + 1);
+        return new Change(sortKey.charAt(0), key, value.substring(1, sep), value.substring(sep + 1, sep2),
+            value.substring(sep2 + 1));
+      }
+
+      @Override
+      public void close() {
+        sorted.close();
+      }
+    };
+  }
+
+  /** The same changes sorted for {@code n} shards (the record index has another count than expected). */
+  RecordIndexChanges resharded(int n) {
+    RecordIndexChanges out = collecting(n, budgetBytes, spillDirectory);
+    try (CloseableIterator<Change> it = changes()) {
+      while (it.hasNext()) {
+        Change c = it.next();
+        if (c.isDelete()) {
+          out.delete(c.key());
+        } else {
+          out.insert(c.key(), c.partition(), c.fileId(), c.instant());
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (sorter != null) {
+      sorter.close();
+    }
+  }
+}
