@@ -149,13 +149,14 @@ class RecordIndexInteropTest {
       String k = String.format("id-%06d", i);
       assertEquals(hudi.get(k), afterSluice.get(k), "updated in the file group Hudi's index names: " + k);
     }
-    // Until the record-index writer (ri-write) is merged, Sluice's metadata writer drops record_index before the
-    // write tags ("unmaintained"), so the write tags as GLOBAL_SIMPLE with a warning: same placement, no duplicates.
-    // After that merge, tighten to: no warning, and record_index still listed after the write.
-    assertTrue(warnings.stream().anyMatch(w -> w.contains("does not list record_index")), warnings.toString());
-    assertFalse(TableConfigStore.read(storage, path.toString()).metadataPartitions().contains("record_index"));
+    // Sluice tagged through Hudi's record index (no fallback) and kept it: Hudi's reader finds Sluice's inserts and
+    // the moved key where Sluice put them
+    assertTrue(warnings.isEmpty(), warnings.toString());
+    assertTrue(TableConfigStore.read(storage, path.toString()).metadataPartitions().contains("record_index"));
+    assertEquals(afterSluice, hudiRecordIndex(path, new ArrayList<>(afterSluice.keySet())),
+        "Hudi's record index after Sluice's upsert");
 
-    // Spark upserts again through the record index (rebuilt if Sluice dropped it)
+    // Spark upserts again through the record index Sluice kept
     spark.write(path, "upsert", named(TripFixture.trips(55, 15, 3, 4), "spark2-"), DDL, sparkOptions(), dir);
     Map<String, String> afterSpark = placement(Tables.open(path.toString(), Config.empty()));
     List<String> all = new ArrayList<>(afterSpark.keySet());
@@ -219,12 +220,13 @@ class RecordIndexInteropTest {
       String k = String.format("id-%06d", i);
       assertEquals(hudi.get(k), afterSluice.get(k), "updated in the file group Hudi's index names: " + k);
     }
-    // tighten after the ri-write merge: no warning, record_index kept (see the Spark test)
-    assertTrue(warnings.stream().anyMatch(w -> w.contains("does not list record_index")), warnings.toString());
+    // tagged through the Java client's index and kept it: Hudi's reader finds every key where Sluice left it
+    assertTrue(warnings.isEmpty(), warnings.toString());
+    assertEquals(afterSluice, hudiRecordIndex(path, new ArrayList<>(afterSluice.keySet())));
 
-    // the Java client writes on without the record index: rebuilt over existing data it is broken in Hudi 0.15's
-    // Java client (one file group for all keys on Copy-on-Write, a NullPointerException on Merge-on-Read), and
-    // Sluice's write dropped it until the record-index writer is merged
+    // the Java client writes on with the record index off (it drops it, as Hudi 0.15's writers do): rebuilt over
+    // existing data it is broken in Hudi 0.15's Java client (one file group for all keys on Copy-on-Write, a
+    // NullPointerException on Merge-on-Read)
     Map<String, String> noIndex = new HashMap<>(conf);
     noIndex.put("hoodie.metadata.record.index.enable", "false");
     oracle.write(path, "upsert", TripFixture.SCHEMA, named(TripFixture.trips(0, 50, 3, 4), "java2-"), noIndex);
