@@ -291,12 +291,17 @@ class RecordIndexWriterTest {
   }
 
   @Test
-  void turningItOffDropsThePartitionAndKeepsFiles() {
+  void leftUnsetItIsKeptTurnedOffItIsDroppedAndFilesStays() {
     Table t = create(TableType.COPY_ON_WRITE, Map.of());
     t.insert(trips(0, 20, 2, 1).iterator());
     assertTrue(Files.exists(ri()));
-    Table off = open(Map.of("hoodie.metadata.enable", "true"));
-    off.upsert(trips(5, 10, 2, 2).iterator());
+    // a writer that does not set hoodie.metadata.record.index.enable keeps the index the table has, and keeps it exact
+    Table unset = open(Map.of("hoodie.metadata.enable", "true"));
+    unset.upsert(trips(15, 10, 2, 2).iterator());
+    assertEquals(List.of("files", "record_index"), TableConfigStore.read(storage, dir.toString()).metadataPartitions());
+    assertIndexMatches(unset, "after a write that left the setting unset");
+    Table off = open(Map.of("hoodie.metadata.enable", "true", "hoodie.metadata.record.index.enable", "false"));
+    off.upsert(trips(5, 10, 2, 3).iterator());
     assertEquals(List.of("files"), TableConfigStore.read(storage, dir.toString()).metadataPartitions());
     assertFalse(Files.exists(ri()));
     assertTrue(Files.exists(dir.resolve(".hoodie/metadata/files")));
