@@ -2,6 +2,7 @@ package dev.sluice.internal.hfile;
 
 import dev.sluice.internal.error.Errors;
 import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.ComputingIterator;
 import dev.sluice.storage.SeekableInput;
 import dev.sluice.storage.Storage;
 import java.io.Closeable;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -273,6 +275,69 @@ public final class HFileReader implements Closeable {
     }
   }
 
+  /**
+   * The cells of {@code keys} that the file holds, in the order of the keys. Made for many keys in sorted order (a
+   * batch looked up in a record-index shard): a key in the same data block as the one before goes on from where that
+   * one stopped instead of walking the block from its start, and the cells passed over are compared in place, not
+   * copied, so a batch costs one pass over the blocks it touches. Keys out of order are still found (the walk then
+   * starts over in their block).
+   */
+  public CloseableIterator<HFileCell> getAll(Iterator<byte[]> keys) {
+    if (root.isEmpty()) {
+      return CloseableIterator.empty();
+    }
+    return new ComputingIterator<>() {
+      private long blockOffset = -1;
+      private byte[] payload;
+      private int pos;
+      private byte[] previous;
+
+      @Override
+      protected HFileCell computeNext() {
+        while (keys.hasNext()) {
+          byte[] key = keys.next();
+          long at = locate(key);
+          if (at != blockOffset) {
+            payload = expect(blocks.read(at), BlockType.DATA, "data block the index points at").payload();
+            blockOffset = at;
+            pos = 0;
+          } else if (previous != null && HFileFormat.compare(key, previous) < 0) {
+            pos = 0;
+          }
+          previous = key;
+          HFileCell found = seek(key);
+          if (found != null) {
+            return found;
+          }
+        }
+        return end();
+      }
+
+      /** Moves past the cells before {@code key} in the current block; the cell if it is there, else null. */
+      private HFileCell seek(byte[] key) {
+        while (pos < payload.length) {
+          CellBounds c = CellBounds.at(payload, pos, tags, mvcc, () -> blockOffset, blocks);
+          int cmp = Arrays.compareUnsigned(payload, c.rowStart(), c.rowStart() + c.rowLength(), key, 0, key.length);
+          if (cmp > 0) {
+            return null;
+          }
+          pos = c.end();
+          if (cmp == 0) {
+            return new HFileCell(Arrays.copyOfRange(payload, c.rowStart(), c.rowStart() + c.rowLength()),
+                Arrays.copyOfRange(payload, c.valueStart(), c.valueStart() + c.valueLength()));
+          }
+        }
+        // past the last cell of the block the index names: the file does not hold the key
+        return null;
+      }
+
+      @Override
+      public void close() {
+        payload = null;
+      }
+    };
+  }
+
   /** Every cell in key order. */
   public CloseableIterator<HFileCell> scan() {
     return root.isEmpty() ? CloseableIterator.empty() : new Cursor(locate(new byte[0]), null, null);
@@ -418,39 +483,13 @@ public final class HFileReader implements Closeable {
       block = null;
     }
 
-    /** int32 key length, int32 value length, key, value, [int16 tags length, tags], [mvcc VLong]. */
+    /** The cell at {@code pos}; moves past it. */
     private HFileCell readCell() {
       byte[] p = block.payload();
-      int cellStart = pos;
-      try {
-        int keyLength = HFileFormat.getInt(p, pos);
-        int valueLength = HFileFormat.getInt(p, pos + 4);
-        int keyStart = pos + 8;
-        if (keyLength < HFileFormat.KEY_FIXED || valueLength < 0 || (long) keyStart + keyLength + valueLength > p.length) {
-          throw new IndexOutOfBoundsException("key length " + keyLength + ", value length " + valueLength);
-        }
-        int rowLength = HFileFormat.getShort(p, keyStart);
-        if (rowLength + HFileFormat.KEY_FIXED > keyLength) {
-          throw new IndexOutOfBoundsException("row length " + rowLength + " in a key of " + keyLength + " bytes");
-        }
-        byte[] row = Arrays.copyOfRange(p, keyStart + 2, keyStart + 2 + rowLength);
-        int valueStart = keyStart + keyLength;
-        byte[] value = Arrays.copyOfRange(p, valueStart, valueStart + valueLength);
-        pos = valueStart + valueLength;
-        if (tags) {
-          pos += 2 + HFileFormat.getShort(p, pos);
-        }
-        if (mvcc) {
-          pos += HFileFormat.readVLong(p, pos, p.length).size();
-        }
-        if (pos > p.length) {
-          throw new IndexOutOfBoundsException("cell ends at " + pos);
-        }
-        return new HFileCell(row, value);
-      } catch (IndexOutOfBoundsException e) {
-        throw blocks.damaged(block.offset(), "the data block's cell at payload offset " + cellStart + " is malformed ("
-            + e.getMessage() + ")", e);
-      }
+      CellBounds c = CellBounds.at(p, pos, tags, mvcc, block::offset, blocks);
+      pos = c.end();
+      return new HFileCell(Arrays.copyOfRange(p, c.rowStart(), c.rowStart() + c.rowLength()),
+          Arrays.copyOfRange(p, c.valueStart(), c.valueStart() + c.valueLength()));
     }
   }
 

@@ -6,7 +6,6 @@ import dev.sluice.internal.hfile.HFileReader;
 import dev.sluice.internal.hfile.HFileWriter;
 import dev.sluice.internal.hfile.HFileWriterOptions;
 import dev.sluice.api.CloseableIterator;
-import dev.sluice.api.ComputingIterator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +14,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.AvroTypeException;
 import org.apache.avro.Schema;
@@ -117,26 +115,9 @@ final class HFileBlockContent {
   static CloseableIterator<GenericRecord> lookup(StoredContent content, Schema writerSchema, Schema readerSchema,
       List<String> sortedKeys) {
     HFileReader hfile = HFileReader.open(content.storage(), content.path(), content.offset(), content.length());
-    Iterator<String> keys = sortedKeys.iterator();
-    // the look-ahead of ComputingIterator: the next asked key that the file holds
-    CloseableIterator<HFileCell> cells = new ComputingIterator<>() {
-      @Override
-      protected HFileCell computeNext() {
-        while (keys.hasNext()) {
-          byte[] key = keys.next().getBytes(StandardCharsets.UTF_8);
-          Optional<byte[]> value = hfile.get(key);
-          if (value.isPresent()) {
-            return new HFileCell(key, value.get());
-          }
-        }
-        return end();
-      }
-
-      @Override
-      public void close() {
-        // the HFile reader is closed by the decoding iterator that owns it
-      }
-    };
+    // one forward pass over the blocks the sorted keys fall in (HFileReader#getAll)
+    Iterator<byte[]> keys = sortedKeys.stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).iterator();
+    CloseableIterator<HFileCell> cells = hfile.getAll(keys);
     return decode(content, hfile, cells, writerSchema, readerSchema);
   }
 

@@ -134,6 +134,14 @@ class HFileRoundTripTest {
       long read = bytes[0] - opened;
       assertTrue(read <= java.nio.file.Files.size(f), "read " + read + " bytes of a " + java.nio.file.Files.size(f)
           + "-byte file for 500 sorted lookups");
+      // the same batch in one getAll pass: found in order, no block read twice either
+      long before = bytes[0];
+      List<HFileCell> found = new ArrayList<>();
+      try (CloseableIterator<HFileCell> it = r.getAll(cells.stream().map(HFileCell::key).iterator())) {
+        it.forEachRemaining(found::add);
+      }
+      assertEquals(cells.size(), found.size());
+      assertTrue(bytes[0] - before <= java.nio.file.Files.size(f), "getAll read " + (bytes[0] - before) + " bytes");
     }
   }
 
@@ -211,6 +219,36 @@ class HFileRoundTripTest {
   }
 
   /** Every key by get, absent keys around each, scans from and prefixes of keys. */
+  /**
+   * {@link HFileReader#getAll}: the cells of a sorted batch of present and absent keys (before, between and after
+   * the cells) come back in order, each present one once; reversed, the same cells in reverse order.
+   */
+  static void checkGetAll(HFileReader r, List<HFileCell> cells) {
+    List<String> asked = new ArrayList<>();
+    asked.add("");
+    for (HFileCell c : cells) {
+      String k = c.keyString();
+      asked.add(k.substring(0, k.length() - 1));
+      asked.add(k);
+      asked.add(k + "\u0000");
+    }
+    asked.add("zzz");
+    java.util.function.Function<List<String>, List<HFileCell>> getAll = keys -> {
+      List<HFileCell> out = new ArrayList<>();
+      try (CloseableIterator<HFileCell> it = r.getAll(keys.stream()
+          .map(k -> k.getBytes(java.nio.charset.StandardCharsets.UTF_8)).iterator())) {
+        it.forEachRemaining(out::add);
+      }
+      return out;
+    };
+    assertCells(cells, getAll.apply(asked), "getAll of the sorted keys");
+    List<String> reversed = new ArrayList<>(asked);
+    java.util.Collections.reverse(reversed);
+    List<HFileCell> expected = new ArrayList<>(cells);
+    java.util.Collections.reverse(expected);
+    assertCells(expected, getAll.apply(reversed), "getAll of the keys in reverse order");
+  }
+
   static void checkLookups(HFileReader r, List<HFileCell> cells) {
     for (int i = 0; i < cells.size(); i++) {
       HFileCell c = cells.get(i);
@@ -228,6 +266,7 @@ class HFileRoundTripTest {
     }
     assertEquals(Optional.empty(), r.get(""));
     assertEquals(Optional.empty(), r.get("zzz"));
+    checkGetAll(r, cells);
     try (CloseableIterator<HFileCell> it = r.scanFrom("zzz")) {
       assertFalse(it.hasNext());
     }

@@ -350,10 +350,13 @@ public final class MetadataTableReader {
       GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(writer, MetadataRecords.storedSchema());
       BinaryDecoder decoder = null;
       if (keys.isPresent()) {
-        for (String k : keys.get()) {
-          Optional<byte[]> value = hfile.get(k);
-          if (value.isPresent()) {
-            decoder = DecoderFactory.get().binaryDecoder(value.get(), decoder);
+        // the keys come sorted: one forward pass over the blocks they fall in
+        try (CloseableIterator<HFileCell> cells = hfile.getAll(keys.get().stream()
+            .map(k -> k.getBytes(StandardCharsets.UTF_8)).iterator())) {
+          while (cells.hasNext()) {
+            HFileCell c = cells.next();
+            String k = c.keyString();
+            decoder = DecoderFactory.get().binaryDecoder(c.value(), decoder);
             out.put(k, combiner.decode(decode(reader, decoder, k, file), file.path()));
           }
         }
