@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.Config;
@@ -25,7 +24,6 @@ import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.storage.LocalStorage;
 import dev.sluice.storage.Storage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -314,19 +312,9 @@ class RecordIndexInteropTest {
     return n.split("_")[0];
   }
 
-  /** Hudi 0.15's {@code HoodieBackedTableMetadata.readRecordIndex} of {@code keys}: "partition/fileId" by key. */
-  private static Map<String, String> hudiRecordIndex(Path table, List<String> keys) throws IOException {
-    Path file = HudiOracle.keysFile(keys);
-    try {
-      List<String> lines = HudiOracle.locate().run(List.of("mdt-index", "--table", table.toString(), "--keys-file",
-          file.toString()));
-      JsonNode doc = JSON.readTree(String.join("\n", lines));
-      Map<String, String> out = new TreeMap<>();
-      doc.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().get("partition").asText() + "/"
-          + e.getValue().get("fileId").asText()));
-      return out;
-    } finally {
-      Files.deleteIfExists(file);
-    }
+  /** Hudi 0.15's {@code HoodieBackedTableMetadata.readRecordIndex} of {@code keys}, HBase's reader: partition/fileId. */
+  private static Map<String, String> hudiRecordIndex(Path table, List<String> keys) {
+    return HudiOracle.locate().metadataRecordIndex(table, keys, "hbase");
   }
+
 }
