@@ -60,9 +60,12 @@ public final class Table implements AutoCloseable {
     return layout.tableVersion();
   }
 
-  /** Fails with UNSUPPORTED, naming the table version, if Sluice cannot change this table (versions 8 and 9). */
-  private void requireWritable(String what) {
-    layout.requireWritable(what);
+  /**
+   * Fails with UNSUPPORTED, naming the table version, if Sluice does not run table services on this table (versions 8
+   * and 9: it writes and rolls back failed writes there, nothing else yet).
+   */
+  private void requireServices(String what) {
+    layout.requireServices(what);
   }
 
   /** The table's base path or URI. */
@@ -194,9 +197,9 @@ public final class Table implements AutoCloseable {
    * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default).
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
-    requireWritable("Writing (" + op.name().toLowerCase(java.util.Locale.ROOT) + ")");
     TableServices services = TableSettings.services(config);
-    // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
+    // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off (as
+    // always on versions 8/9, whose metadata table Sluice does not keep: Hudi 1.x's readers must not see a stale one)
     services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, config));
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
@@ -209,11 +212,15 @@ public final class Table implements AutoCloseable {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
     WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, config);
-    Optional<Compactor> async = services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
+    // versions 8/9: no table service runs after the write yet (Sluice does not run them there; Hudi 1.x does)
+    boolean runServices = layout.runsTableServices();
+    Optional<Compactor> async = runServices && services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
         ? Optional.of(startCompactor()) : Optional.empty();
     TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded);
-    services.afterCommit(storage, location, tc.type(), committed.result().instantTime(), Optional.of(committed.timeline()),
-        async);
+    if (runServices) {
+      services.afterCommit(storage, location, tc.type(), committed.result().instantTime(),
+          Optional.of(committed.timeline()), async);
+    }
     return committed.result();
   }
 
@@ -244,13 +251,11 @@ public final class Table implements AutoCloseable {
 
   /** Rolls back an instant: a pending (failed) write, or the latest completed commit. */
   public RollbackInfo rollback(String instantTime) {
-    requireWritable("Rolling back " + instantTime);
     return Infos.rollback(actions().rollback(instantTime));
   }
 
   /** Rolls back every failed write (in multi-writer mode only those whose writer's heartbeat expired). */
   public List<RollbackInfo> rollbackFailedWrites() {
-    requireWritable("Rolling back failed writes");
     return actions().rollbackFailedWrites().stream().map(Infos::rollback).toList();
   }
 
@@ -265,7 +270,7 @@ public final class Table implements AutoCloseable {
    */
   public RepairReport repair(boolean apply) {
     // even the dry run: the repair planner knows version 6's files only and would call 8/9's files leftovers
-    requireWritable("Repair");
+    requireServices("Repair");
     return Infos.repair(actions().repair(apply));
   }
 
@@ -276,19 +281,19 @@ public final class Table implements AutoCloseable {
 
   /** Savepoints a completed commit, the latest if {@code instantTime} is empty, recording who and why. */
   public SavepointInfo savepoint(Optional<String> instantTime, String user, String comment) {
-    requireWritable("Savepoint");
+    requireServices("Savepoint");
     return Infos.savepoint(actions().savepoint(instantTime, user, comment));
   }
 
   /** Deletes the savepoint at {@code instantTime}. */
   public void deleteSavepoint(String instantTime) {
-    requireWritable("Deleting a savepoint");
+    requireServices("Deleting a savepoint");
     actions().deleteSavepoint(instantTime);
   }
 
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
   public RestoreInfo restore(String savepointTime) {
-    requireWritable("Restore");
+    requireServices("Restore");
     RestoreInfo info = Infos.restore(actions().restore(savepointTime));
     // the restore dropped the record index (it is rebuilt, not re-synced): built again now from the restored table
     MetadataTableWriter.prepare(storage, location, TableSettings.commit(config), Optional.empty(),
@@ -301,13 +306,13 @@ public final class Table implements AutoCloseable {
    * the cleans completed, none if there was nothing to clean.
    */
   public List<CleanInfo> clean() {
-    requireWritable("Clean");
+    requireServices("Clean");
     return TableSettings.cleaner(storage, location, config).clean().completed().stream().map(Infos::clean).toList();
   }
 
   /** What {@link #clean()} would delete now (nothing is written). */
   public CleanPlanInfo cleanPreview() {
-    requireWritable("Clean (preview)");
+    requireServices("Clean (preview)");
     return Infos.cleanPlan(TableSettings.cleaner(storage, location, config).preview());
   }
 
@@ -316,14 +321,14 @@ public final class Table implements AutoCloseable {
    * {@code hoodie.keep.max.commits}).
    */
   public ArchiveInfo archive() {
-    requireWritable("Archival");
+    requireServices("Archival");
     ArchiveResult r = TableSettings.archiver(storage, location, config).archive();
     return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
   }
 
   /** The instants {@link #archive()} would archive now (nothing is written). */
   public List<InstantInfo> archivePreview() {
-    requireWritable("Archival (preview)");
+    requireServices("Archival (preview)");
     return Infos.instants(TableSettings.archiver(storage, location, config).preview());
   }
 
@@ -337,7 +342,7 @@ public final class Table implements AutoCloseable {
   }
 
   private Compaction engineCompaction() {
-    requireWritable("Compaction");
+    requireServices("Compaction");
     return TableSettings.compaction(storage, location, config);
   }
 

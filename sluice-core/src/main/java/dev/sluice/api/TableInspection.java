@@ -262,7 +262,6 @@ public final class TableInspection {
    * records, tag them against the table's index on this inspection's file listing); nothing is written.
    */
   public WritePreviewInfo previewUpsert(Iterator<GenericRecord> records) {
-    timeline.layout().requireWritable("Previewing an upsert");
     WriteSetup setup = TableSettings.writeSetup(table.storage(), table.location(), config, table.schema(),
         table.options());
     return Infos.preview(WritePreview.of(setup, WriteOperation.UPSERT, records, view()));

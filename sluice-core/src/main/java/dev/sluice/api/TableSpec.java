@@ -20,10 +20,15 @@ import org.apache.avro.Schema;
  * @param schema the Avro record schema of the table (no {@code _hoodie_*} fields)
  * @param mergeMode event-time ordering (default) or commit-time overwrite
  * @param properties more table properties for {@code hoodie.properties}
+ * @param tableVersion the Hudi table version to create: 6 (default; Hudi 0.14 and later read it), 8 (Hudi 1.0 and
+ *     later) or 9 (Hudi 1.1 and later)
  */
 public record TableSpec(String name, TableType type, List<String> recordKeyFields, Optional<String> precombineField,
     List<String> partitionFields, boolean hiveStylePartitioning, Schema schema, MergeMode mergeMode,
-    Map<String, String> properties) {
+    Map<String, String> properties, int tableVersion) {
+
+  /** The version of a table created without {@link Builder#tableVersion}. */
+  public static final int DEFAULT_TABLE_VERSION = 6;
 
   /** A builder for a table called {@code name}. */
   public static Builder builder(String name) {
@@ -41,6 +46,7 @@ public record TableSpec(String name, TableType type, List<String> recordKeyField
     private Schema schema;
     private MergeMode mergeMode = MergeMode.EVENT_TIME_ORDERING;
     private final Map<String, String> properties = new LinkedHashMap<>();
+    private int tableVersion = DEFAULT_TABLE_VERSION;
 
     private Builder(String name) {
       this.name = name;
@@ -97,6 +103,19 @@ public record TableSpec(String name, TableType type, List<String> recordKeyField
     }
 
     /** Validates and builds. */
+    /**
+     * The table version: 6 (the default), 8 ({@code hoodie.properties} and timeline as Hudi 1.0.2 write them) or 9
+     * (as Hudi 1.1.1 writes them). Any other is BAD_REQUEST.
+     */
+    public Builder tableVersion(int v) {
+      if (v != 6 && v != 8 && v != 9) {
+        throw Errors.badRequest("Table version " + v, "Sluice creates tables of version 6, 8 or 9",
+            "Give --table-version 6, 8 or 9.");
+      }
+      this.tableVersion = v;
+      return this;
+    }
+
     public TableSpec build() {
       if (name == null || name.isBlank()) {
         throw Errors.badRequest("Table name", "it is empty", "Give the table a name (--name).");
@@ -119,7 +138,7 @@ public record TableSpec(String name, TableType type, List<String> recordKeyField
         }
       }
       return new TableSpec(name, type, List.copyOf(keys), Optional.ofNullable(precombine), List.copyOf(partitions),
-          hiveStyle, schema, mergeMode, Map.copyOf(properties));
+          hiveStyle, schema, mergeMode, Map.copyOf(properties), tableVersion);
     }
   }
 }

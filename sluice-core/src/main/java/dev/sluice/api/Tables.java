@@ -58,7 +58,11 @@ public final class Tables {
         .recordKeyFields(spec.recordKeyFields())
         .partitionFields(spec.partitionFields())
         .hiveStylePartitioning(spec.hiveStylePartitioning())
-        .payloadClass(spec.mergeMode().payloadClass());
+        .tableVersion(spec.tableVersion())
+        .commitTimeOrdering(spec.mergeMode() == MergeMode.COMMIT_TIME_ORDERING);
+    if (spec.tableVersion() == 6) {
+      b.payloadClass(spec.mergeMode().payloadClass());
+    }
     spec.precombineField().ifPresent(b::precombineField);
     b.property(Table.CREATE_SCHEMA, spec.schema().toString());
     for (Map.Entry<String, String> e : spec.properties().entrySet()) {

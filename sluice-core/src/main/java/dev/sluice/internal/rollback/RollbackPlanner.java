@@ -11,6 +11,7 @@ import dev.sluice.internal.fsview.LogFileName;
 import dev.sluice.internal.log.CorruptBlock;
 import dev.sluice.internal.log.LogBlock;
 import dev.sluice.internal.log.LogReader;
+import dev.sluice.internal.commit.IOType;
 import dev.sluice.internal.commit.Marker;
 import dev.sluice.internal.commit.Markers;
 import dev.sluice.storage.FileInfo;
@@ -98,9 +99,16 @@ final class RollbackPlanner {
       switch (m.ioType()) {
         case CREATE, MERGE -> {
           if (log.isPresent()) {
+            // versions 8/9 (and Hudi 1.x writers): a log file of the instant's own name gets a CREATE marker and is
+            // rolled back by deleting it
+            if (m.ioType() == IOType.CREATE && log.get().baseInstant().equals(target.time())) {
+              out.add(RollbackRequest.delete(m.partitionPath(), path));
+              continue;
+            }
             throw Errors.badTable(markers.directory(), "the marker of log file " + m.relativeFilePath() + " is of type "
-                + m.ioType() + "; log files have only APPEND markers", "Delete the marker folder of instant "
-                + target.time() + " after checking which files it wrote.");
+                + m.ioType() + "; a log file has an APPEND marker, or a CREATE marker if it is named after the "
+                + "instant that wrote it", "Delete the marker folder of instant " + target.time()
+                + " after checking which files it wrote.");
           }
           if (base.isEmpty()) {
             throw Errors.badTable(markers.directory(), "marker " + m.relativeFilePath() + " names no base file",

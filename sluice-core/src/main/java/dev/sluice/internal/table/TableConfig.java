@@ -86,6 +86,22 @@ public final class TableConfig {
   public static final String NONPARTITIONED_KEYGEN = "org.apache.hudi.keygen.NonpartitionedKeyGenerator";
   /** The table version Sluice writes. */
   public static final int CURRENT_TABLE_VERSION = 6;
+  /** {@code hoodie.table.initial.version} (Hudi 1.x): the version the table was created with. */
+  public static final String INITIAL_VERSION = "hoodie.table.initial.version";
+  /** {@code hoodie.timeline.path} (Hudi 1.x): the active timeline's folder under {@code .hoodie}. */
+  public static final String TIMELINE_PATH = "hoodie.timeline.path";
+  /** {@code hoodie.timeline.history.path} (Hudi 1.x): the LSM archive's folder under the timeline folder. */
+  public static final String TIMELINE_HISTORY_PATH = "hoodie.timeline.history.path";
+  /** {@code hoodie.table.keygenerator.type} (Hudi 1.x): the key generator by name. */
+  public static final String KEY_GENERATOR_TYPE = "hoodie.table.keygenerator.type";
+  /** {@code hoodie.record.merge.strategy.id} (Hudi 1.x name of the merger strategy key). */
+  public static final String RECORD_MERGE_STRATEGY_ID = "hoodie.record.merge.strategy.id";
+  /** {@code hoodie.table.multiple.base.file.formats.enable} (Hudi 1.x). */
+  public static final String MULTIPLE_BASE_FILE_FORMATS = "hoodie.table.multiple.base.file.formats.enable";
+  /** Hudi 1.x's merge strategy of commit-time ordering ({@code COMMIT_TIME_BASED_MERGE_STRATEGY_UUID}). */
+  public static final String COMMIT_TIME_MERGE_STRATEGY = "ce9acb64-bde0-424c-9b91-f6ebba25356d";
+  /** Hudi's event-time payload, the version-8 payload of event-time ordering. */
+  public static final String EVENT_TIME_PAYLOAD_CLASS = "org.apache.hudi.common.model.DefaultHoodieRecordPayload";
 
   private final Map<String, String> props;
 
@@ -368,6 +384,8 @@ public final class TableConfig {
     private TimelineTimezone timezone;
     private String baseFileFormat = "PARQUET";
     private boolean populateMetaFields = true;
+    private int tableVersion = CURRENT_TABLE_VERSION;
+    private boolean commitTimeOrdering;
     private final Map<String, String> extra = new LinkedHashMap<>();
 
     private Builder() {
@@ -461,6 +479,29 @@ public final class TableConfig {
       return this;
     }
 
+    /**
+     * The table version: 6 (default, as Hudi 0.15 writes it), 8 (as Hudi 1.0.2 writes it) or 9 (as Hudi 1.1.1's Java
+     * client writes it).
+     */
+    public Builder tableVersion(int v) {
+      if (v != 6 && v != 8 && v != 9) {
+        throw Errors.badRequest("Table version " + v, "Sluice creates tables of version 6, 8 or 9",
+            "Give --table-version 6, 8 or 9.");
+      }
+      this.tableVersion = v;
+      return this;
+    }
+
+    /**
+     * Versions 8 and 9: the merge mode, commit-time ordering if {@code true}, else event-time ordering (which needs an
+     * ordering field: without one the table is commit-time ordered, as Hudi 1.x infers it). Version 6 takes the
+     * payload class instead.
+     */
+    public Builder commitTimeOrdering(boolean v) {
+      this.commitTimeOrdering = v;
+      return this;
+    }
+
     /** Any further raw property, written after the standard ones. */
     public Builder property(String key, String value) {
       extra.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
@@ -471,6 +512,9 @@ public final class TableConfig {
     public TableConfig build() {
       if (name == null || name.isBlank()) {
         throw Errors.badRequest("Creating a table", "no table name was given", "Set the table name.");
+      }
+      if (tableVersion != CURRENT_TABLE_VERSION) {
+        return new TableConfig(hudi1Properties());
       }
       Map<String, String> m = new LinkedHashMap<>();
       if (databaseName != null && !databaseName.isEmpty()) {
@@ -513,5 +557,95 @@ public final class TableConfig {
       m.remove(CHECKSUM);
       return new TableConfig(m);
     }
+
+    /**
+     * The properties of a new version-8 table as Hudi 1.0.2 writes them (merge mode with its payload class and merge
+     * strategy, the ordering field as {@code hoodie.table.precombine.field}) or of a version-9 table as Hudi 1.1.1's
+     * Java client does (merge mode and {@code hoodie.table.ordering.fields} only). Both: timeline layout 2 under
+     * {@code .hoodie/timeline}, the initial version, the key generator by type and not by class (a key generator
+     * without a type name keeps its class, as {@code USER_PROVIDED}). No metadata-table keys: Sluice does not keep a
+     * metadata table on these versions.
+     */
+    private Map<String, String> hudi1Properties() {
+      boolean ordered = precombineField != null && !precombineField.isEmpty();
+      boolean commitTime = commitTimeOrdering || !ordered;
+      String keyGen = keyGeneratorClass != null ? keyGeneratorClass : inferKeyGenerator(recordKeyFields, partitionFields);
+      Optional<String> keyGenType = keyGeneratorType(keyGen);
+      Map<String, String> m = new LinkedHashMap<>();
+      if (databaseName != null && !databaseName.isEmpty()) {
+        m.put(DATABASE_NAME, databaseName);
+      }
+      m.put(NAME, name);
+      m.put(TYPE, type.name());
+      m.put(VERSION, Integer.toString(tableVersion));
+      m.put(INITIAL_VERSION, Integer.toString(tableVersion));
+      m.put(RECORD_MERGE_MODE, commitTime ? "COMMIT_TIME_ORDERING" : "EVENT_TIME_ORDERING");
+      if (tableVersion == 8) {
+        // HoodieTableConfig.inferCorrectMergingBehavior [1.0.2]: payload and strategy of the mode, always written
+        m.put(PAYLOAD_CLASS, commitTime ? DEFAULT_PAYLOAD_CLASS : EVENT_TIME_PAYLOAD_CLASS);
+        m.put(RECORD_MERGE_STRATEGY_ID, commitTime ? COMMIT_TIME_MERGE_STRATEGY : DEFAULT_MERGER_STRATEGY);
+        if (ordered) {
+          m.put(PRECOMBINE_FIELD, precombineField);
+        }
+      } else if (ordered) {
+        m.put(ORDERING_FIELDS, precombineField);
+      }
+      m.put(ARCHIVELOG_FOLDER, "archived");
+      m.put(TIMELINE_LAYOUT_VERSION, "2");
+      m.put(TIMELINE_PATH, "timeline");
+      m.put(TIMELINE_HISTORY_PATH, "history");
+      m.put(BASE_FILE_FORMAT, baseFileFormat);
+      m.put(PARTITION_FIELDS, String.join(",", partitionFields));
+      if (!recordKeyFields.isEmpty()) {
+        m.put(RECORDKEY_FIELDS, String.join(",", recordKeyFields));
+      }
+      if (tableVersion == 8) {
+        m.put(CDC_ENABLED, "false");
+        m.put(MULTIPLE_BASE_FILE_FORMATS, "false");
+        m.put(PARTITION_METAFILE_USE_BASE_FORMAT, "false");
+      }
+      m.put(POPULATE_META_FIELDS, Boolean.toString(populateMetaFields));
+      m.put(KEY_GENERATOR_TYPE, keyGenType.orElse("USER_PROVIDED"));
+      if (keyGenType.isEmpty()) {
+        m.put(KEY_GENERATOR_CLASS, keyGen);
+      }
+      m.put(HIVE_STYLE_PARTITIONING, Boolean.toString(hiveStyle));
+      m.put(URL_ENCODE_PARTITIONING, Boolean.toString(urlEncode));
+      if (timezone != null) {
+        m.put(TIMELINE_TIMEZONE, timezone.name());
+      }
+      m.put(DROP_PARTITION_COLUMNS, "false");
+      m.putAll(extra);
+      m.remove(CHECKSUM);
+      return m;
+    }
+  }
+
+  /**
+   * The {@code KeyGeneratorType} name of a key generator class ({@code KeyGeneratorType.fromClassName}); empty for a
+   * class Hudi has no name for.
+   */
+  static Optional<String> keyGeneratorType(String className) {
+    return Optional.ofNullable(KEY_GENERATOR_TYPES.get(className));
+  }
+
+  private static final Map<String, String> KEY_GENERATOR_TYPES = keyGeneratorTypes();
+
+  private static Map<String, String> keyGeneratorTypes() {
+    Map<String, String> m = new LinkedHashMap<>();
+    String k = "org.apache.hudi.keygen.";
+    m.put(k + "SimpleKeyGenerator", "SIMPLE");
+    m.put(k + "SimpleAvroKeyGenerator", "SIMPLE_AVRO");
+    m.put(k + "ComplexKeyGenerator", "COMPLEX");
+    m.put(k + "ComplexAvroKeyGenerator", "COMPLEX_AVRO");
+    m.put(k + "TimestampBasedKeyGenerator", "TIMESTAMP");
+    m.put(k + "TimestampBasedAvroKeyGenerator", "TIMESTAMP_AVRO");
+    m.put(k + "CustomKeyGenerator", "CUSTOM");
+    m.put(k + "CustomAvroKeyGenerator", "CUSTOM_AVRO");
+    m.put(k + "NonpartitionedKeyGenerator", "NON_PARTITION");
+    m.put(k + "NonpartitionedAvroKeyGenerator", "NON_PARTITION_AVRO");
+    m.put(k + "GlobalDeleteKeyGenerator", "GLOBAL_DELETE");
+    m.put(k + "GlobalAvroDeleteKeyGenerator", "GLOBAL_DELETE_AVRO");
+    return Map.copyOf(m);
   }
 }

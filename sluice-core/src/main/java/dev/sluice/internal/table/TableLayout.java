@@ -4,6 +4,8 @@ import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Where things live under a table's base path ({@code HoodieTableMetaClient} constants), and table creation.
@@ -103,8 +105,20 @@ public final class TableLayout {
     }
     String step = basePath;
     try {
-      for (String dir : new String[] {basePath, metaFolder(basePath), schemaFolder(basePath),
-          archivedFolder(basePath, config.archiveLogFolder()), tempFolder(basePath), auxFolder(basePath),
+      // layout 2 (versions 8/9): the active timeline and its LSM archive folder, as Hudi 1.x's table builder makes
+      // them; layout 1: the archive folder
+      String timeline = StoragePaths.join(metaFolder(basePath), config.get(TableConfig.TIMELINE_PATH).orElse("timeline"));
+      String[] archive = config.timelineLayoutVersion() >= 2
+          ? new String[] {timeline, StoragePaths.join(timeline, config.get(TableConfig.TIMELINE_HISTORY_PATH)
+              .orElse("history"))}
+          : new String[] {archivedFolder(basePath, config.archiveLogFolder())};
+      List<String> dirs = new ArrayList<>(List.of(basePath, metaFolder(basePath), schemaFolder(basePath)));
+      dirs.addAll(List.of(archive));
+      for (String dir : dirs.toArray(String[]::new)) {
+        step = dir;
+        storage.mkdirs(dir);
+      }
+      for (String dir : new String[] {tempFolder(basePath), auxFolder(basePath),
           StoragePaths.join(auxFolder(basePath), BOOTSTRAP_PARTITIONS_FOLDER),
           StoragePaths.join(auxFolder(basePath), BOOTSTRAP_FILEIDS_FOLDER)}) {
         step = dir;

@@ -35,6 +35,21 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
+  public byte[] encode(CommitMetadata metadata) {
+    return CommitMetadataJson.write(metadata);
+  }
+
+  @Override
+  public Optional<String> newCompletionTime(String latestSeen) {
+    return Optional.empty();
+  }
+
+  @Override
+  public String logFileInstant(String sliceBaseInstant, String writeInstant) {
+    return sliceBaseInstant;
+  }
+
+  @Override
   public boolean slicesByCompletionTime() {
     return false;
   }
@@ -55,8 +70,18 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
-  public void requireWritable(String what) {
-    // Sluice writes version-6 tables
+  public boolean runsTableServices() {
+    return true;
+  }
+
+  @Override
+  public void requireServices(String what) {
+    // every table service runs on version-6 tables
+  }
+
+  @Override
+  public void requireWritable(Action action, String what) {
+    // every action of version 6
   }
 
   @Override

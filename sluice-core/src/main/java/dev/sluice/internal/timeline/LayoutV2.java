@@ -3,7 +3,10 @@ package dev.sluice.internal.timeline;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.storage.StoragePaths;
+import java.time.ZoneId;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,7 +14,8 @@ import java.util.regex.Pattern;
  * Timeline layout 2 (table versions 8 and 9, Hudi 1.x): instant files in {@code .hoodie/timeline/}, a completed
  * instant named {@code <requested>_<completion>.<action>} (pending states keep the layout-1 names), commit metadata
  * as an Avro container. A completed file without a completion time (left by Hudi's upgrade from version 6) holds
- * JSON and has no known completion time here. Sluice reads this layout only.
+ * JSON and has no known completion time here. Sluice writes commits, delta commits and rollbacks into it (completion
+ * times taken as {@link #newCompletionTime} says); table services on it are refused.
  */
 final class LayoutV2 implements TimelineLayout {
   /** The default {@code hoodie.timeline.path}. */
@@ -20,10 +24,15 @@ final class LayoutV2 implements TimelineLayout {
   // InstantFileNameParserV2: requested time, "_" completion time, then the layout-1 remainder
   private static final Pattern COMPLETED = Pattern.compile("^(\\d+)_(\\d+)(\\.\\w+)$");
 
-  private final int tableVersion;
+  private static final Set<Action> WRITTEN = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT, Action.REPLACECOMMIT,
+      Action.ROLLBACK);
 
-  LayoutV2(int tableVersion) {
+  private final int tableVersion;
+  private final ZoneId zone;
+
+  LayoutV2(int tableVersion, ZoneId zone) {
     this.tableVersion = tableVersion;
+    this.zone = zone;
   }
 
   @Override
@@ -60,6 +69,28 @@ final class LayoutV2 implements TimelineLayout {
   }
 
   @Override
+  public byte[] encode(CommitMetadata metadata) {
+    return CommitMetadataAvro.write(metadata);
+  }
+
+  @Override
+  public Optional<String> newCompletionTime(String latestSeen) {
+    // Hudi 1.x waits out the clock skew under the lock; with the timeline listed under the lock the latest time
+    // any writer recorded is known, so a time past it (and past the clock) orders the same way without the wait
+    String now = InstantTimes.newInstantTime(zone);
+    if (InstantTimes.isBefore(latestSeen, now)) {
+      return Optional.of(now);
+    }
+    java.time.Instant next = InstantTimes.toTime(latestSeen, zone).plusMillis(1);
+    return Optional.of(InstantTimes.format(next, zone));
+  }
+
+  @Override
+  public String logFileInstant(String sliceBaseInstant, String writeInstant) {
+    return writeInstant;
+  }
+
+  @Override
   public boolean slicesByCompletionTime() {
     return true;
   }
@@ -83,10 +114,23 @@ final class LayoutV2 implements TimelineLayout {
   }
 
   @Override
-  public void requireWritable(String what) {
+  public boolean runsTableServices() {
+    return false;
+  }
+
+  @Override
+  public void requireServices(String what) {
     throw Errors.unsupported(what + " on a Hudi table of version " + tableVersion,
-        "Sluice reads table versions 8 and 9 (Hudi 1.x) but does not write them yet: write, compact, clean, archive, "
-            + "roll back or restore this table with Hudi 1.x, or keep Sluice's tables at version 6.");
+        "Sluice writes (insert, upsert, delete, bulk insert) and rolls back failed writes on table versions 8 and 9, "
+            + "but does not run table services on them yet: compact, clean, archive, savepoint, restore or repair "
+            + "this table with Hudi 1.x.");
+  }
+
+  @Override
+  public void requireWritable(Action action, String what) {
+    if (!WRITTEN.contains(action)) {
+      requireServices(what);
+    }
   }
 
   @Override

@@ -13,7 +13,7 @@ import java.util.Optional;
  */
 public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
 
-  /** Layout 1: the timeline of a version-6 table, the one Sluice writes. */
+  /** Layout 1: the timeline of a version-6 table. */
   TimelineLayout V1 = new LayoutV1();
 
   /**
@@ -29,9 +29,9 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
     int version = config.tableVersion();
     return switch (version) {
       case 6 -> V1;
-      case 8, 9 -> new LayoutV2(version);
+      case 8, 9 -> new LayoutV2(version, config.timelineTimezone().zoneId());
       default -> throw Errors.unsupported("Hudi table version " + version + " (" + where + ")",
-          "Sluice reads table versions 6 (Hudi 0.14/0.15), 8 (Hudi 1.0) and 9 (Hudi 1.1/1.2), and writes version 6; "
+          "Sluice reads and writes table versions 6 (Hudi 0.14/0.15), 8 (Hudi 1.0) and 9 (Hudi 1.1/1.2); "
               + "upgrade or downgrade the table with Hudi.");
     };
   }
@@ -50,6 +50,26 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
 
   /** Decodes the content of a commit, deltacommit or replacecommit file (empty content: empty metadata). */
   CommitMetadata commitMetadata(byte[] content, String where);
+
+  /**
+   * The content of a commit, deltacommit or replacecommit file, or of a write's inflight workload: Hudi's JSON
+   * (layout 1) or an Avro container of Hudi 1.x's {@code HoodieCommitMetadata} (layout 2).
+   */
+  byte[] encode(CommitMetadata metadata);
+
+  /**
+   * The completion time of an instant completing now (layout 2 names completed files with it): a time of the table's
+   * clock strictly after {@code latestSeen}, the latest requested or completion time in the timeline folder, so that
+   * completion times only grow among writers that take the table lock around the completion; empty for layout 1.
+   */
+  Optional<String> newCompletionTime(String latestSeen);
+
+  /**
+   * The instant a log file written now by {@code writeInstant} into a slice based at {@code sliceBaseInstant} is named
+   * after: the slice's (layout 1) or the write's own (layout 2, one log file per delta commit, rolled back by deleting
+   * it, so it gets a CREATE marker rather than an APPEND one).
+   */
+  String logFileInstant(String sliceBaseInstant, String writeInstant);
 
   /**
    * True if a log file joins the file slice whose base instant is the latest not after its delta commit's completion
@@ -75,11 +95,22 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
    */
   void requireIncrementalByRequestedTime();
 
+  /** True if Sluice runs table services (compaction, clean, archival, ...) on tables of this layout. */
+  boolean runsTableServices();
+
   /**
-   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot change a table of this layout: nothing may
-   * write a layout-1 instant into a layout-2 timeline.
+   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run table services (compaction, clean,
+   * archival, savepoint, restore, repair) on a table of this layout: on layout 2 it writes, and rolls back failed
+   * writes, only.
    */
-  void requireWritable(String what);
+  void requireServices(String what);
+
+  /**
+   * Fails with UNSUPPORTED, naming the table version, if Sluice does not write instant files of {@code action} into a
+   * timeline of this layout (layout 2: commits, delta commits, replace commits and rollbacks only), so that no
+   * instant of a service Sluice does not run on this layout lands in its timeline.
+   */
+  void requireWritable(Action action, String what);
 
   /**
    * One file of the timeline folder.

@@ -2,6 +2,7 @@ package dev.sluice.internal.timeline;
 
 import dev.sluice.api.SluiceException;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
 import dev.sluice.storage.StoragePaths;
@@ -27,7 +28,9 @@ import java.util.function.Supplier;
  * transition creates the next state's file and keeps the earlier ones). Every state file is created with
  * {@link Storage#createExclusive}, so it appears whole in one step and never replaces an existing file; publishing
  * the completed file is the commit point of a write. Where the files are and how they are named is the store's
- * {@link TimelineLayout}; only layout 1 (table version 6) is written, a store of layout 2 refuses every change.
+ * {@link TimelineLayout}: layout 1 (table version 6) or layout 2 (versions 8 and 9), where a completed file is named
+ * with its completion time, taken when it is created ({@link #complete}); a store of layout 2 refuses the instant
+ * files of actions Sluice does not run on it.
  */
 public final class TimelineStore {
   private static final Set<Action> COMMIT_METADATA_ACTIONS = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT,
@@ -37,15 +40,18 @@ public final class TimelineStore {
 
   private final Storage storage;
   private final String basePath;
-  private final String metaPath;
   private final String killPointPrefix;
-  private final TimelineLayout layout;
+  // null until first needed for a store of "the table's layout": read from hoodie.properties then
+  private volatile TimelineLayout layout;
   // layout 2: completion times of the completed files seen by the last load, to name them again
   private final Map<String, String> completionTimes = new ConcurrentHashMap<>();
 
-  /** A store for the version-6 table (timeline layout 1) at {@code basePath}; does no I/O. */
+  /**
+   * A store for the table at {@code basePath} in the layout of its version; does no I/O (the layout is read from
+   * {@code hoodie.properties} when first needed).
+   */
   public TimelineStore(Storage storage, String basePath) {
-    this(storage, basePath, "timeline");
+    this(storage, basePath, "timeline", null);
   }
 
   /** A store for the table at {@code basePath} whose timeline has {@code layout}; does no I/O. */
@@ -64,14 +70,22 @@ public final class TimelineStore {
   private TimelineStore(Storage storage, String basePath, String killPointPrefix, TimelineLayout layout) {
     this.storage = storage;
     this.basePath = basePath;
-    this.metaPath = layout.folder(basePath);
     this.killPointPrefix = killPointPrefix;
     this.layout = layout;
   }
 
   /** The layout of this store's timeline. */
   public TimelineLayout layout() {
-    return layout;
+    TimelineLayout l = layout;
+    if (l == null) {
+      l = TimelineLayout.of(TableConfigStore.read(storage, basePath));
+      layout = l;
+    }
+    return l;
+  }
+
+  private String metaPath() {
+    return layout().folder(basePath);
   }
 
   /** The table's base path. */
@@ -84,6 +98,7 @@ public final class TimelineStore {
    * the last {@link #load()} (or, if that did not see it, from a listing of the timeline folder).
    */
   public String pathOf(Instant instant) {
+    TimelineLayout layout = layout();
     Optional<String> completion = Optional.empty();
     if (instant.isCompleted() && layout.slicesByCompletionTime()) {
       completion = Optional.ofNullable(completionTimes.get(instant.time()));
@@ -92,17 +107,13 @@ public final class TimelineStore {
         completion = Optional.ofNullable(completionTimes.get(instant.time()));
       }
     }
-    return StoragePaths.join(metaPath, layout.fileName(instant, completion));
+    return StoragePaths.join(metaPath(), layout.fileName(instant, completion));
   }
 
   /** Loads the active timeline with one listing of the timeline folder. */
   public Timeline load() {
-    List<FileInfo> files;
-    try {
-      files = storage.list(metaPath);
-    } catch (IOException e) {
-      throw Errors.storage("list the timeline folder", metaPath, e);
-    }
+    TimelineLayout layout = layout();
+    List<FileInfo> files = listFolder();
     List<Instant> states = new ArrayList<>();
     Map<String, String> completions = new HashMap<>();
     for (FileInfo f : files) {
@@ -191,17 +202,11 @@ public final class TimelineStore {
 
   /** The file name of another instant (another action) at {@code instant}'s time, if the folder has one. */
   private Optional<String> otherInstantAt(Instant instant) {
-    List<FileInfo> files;
-    try {
-      files = storage.list(metaPath);
-    } catch (IOException e) {
-      throw Errors.storage("list the timeline folder", metaPath, e);
-    }
-    for (FileInfo f : files) {
+    for (FileInfo f : listFolder()) {
       if (f.directory() || !f.name().startsWith(instant.time())) {
         continue;
       }
-      Optional<Instant> i = Instant.parse(f.name());
+      Optional<Instant> i = layout().parse(f.name()).map(TimelineLayout.InstantFile::instant);
       if (i.isPresent() && i.get().time().equals(instant.time()) && i.get().action() != instant.action()) {
         return Optional.of(f.name());
       }
@@ -242,8 +247,46 @@ public final class TimelineStore {
     }
     requireExists(inflight, "complete");
     Instant completed = inflight.toState(State.COMPLETED);
-    publish(completed, content, "complete");
+    TimelineLayout layout = layout();
+    layout.requireWritable(completed.action(), "Writing instant " + completed.time() + " (" + completed.action().id() + ")");
+    Optional<String> completion = layout.newCompletionTime(latestTime());
+    completion.ifPresent(c -> completionTimes.put(completed.time(), c));
+    try {
+      publish(completed, content, "complete");
+    } catch (RuntimeException e) {
+      completion.ifPresent(c -> completionTimes.remove(completed.time(), c));
+      throw e;
+    }
     return completed;
+  }
+
+  /**
+   * The latest requested or completion time in the timeline folder, listed now (for layout 2 only: a completion is
+   * taken under the table lock, after every completion another writer published).
+   */
+  private String latestTime() {
+    if (!layout().slicesByCompletionTime()) {
+      return "";
+    }
+    String latest = "";
+    for (FileInfo f : listFolder()) {
+      Optional<TimelineLayout.InstantFile> file = f.directory() ? Optional.empty() : layout().parse(f.name());
+      if (file.isPresent()) {
+        String t = file.get().completionTime().orElse(file.get().instant().time());
+        latest = t.compareTo(latest) > 0 ? t : latest;
+        latest = file.get().instant().time().compareTo(latest) > 0 ? file.get().instant().time() : latest;
+      }
+    }
+    return latest;
+  }
+
+  private List<FileInfo> listFolder() {
+    String metaPath = metaPath();
+    try {
+      return storage.list(metaPath);
+    } catch (IOException e) {
+      throw Errors.storage("list the timeline folder", metaPath, e);
+    }
   }
 
   /** The content of an instant's file; BAD_TABLE if it does not exist. */
@@ -273,12 +316,13 @@ public final class TimelineStore {
     if (!instant.isCompleted() || !COMMIT_METADATA_ACTIONS.contains(instant.action())) {
       throw Errors.internal("commit metadata exists only for completed commits, not " + instant, null);
     }
-    return readIfExists(instant).map(bytes -> layout.commitMetadata(bytes, pathOf(instant)));
+    return readIfExists(instant).map(bytes -> layout().commitMetadata(bytes, pathOf(instant)));
   }
 
   /** Deletes one state file of an instant; false if it was not there. */
   public boolean delete(Instant instant) {
-    layout.requireWritable("Deleting the timeline file of instant " + instant.time());
+    layout().requireWritable(instant.action(), "Deleting the timeline file of instant " + instant.time() + " ("
+        + instant.action().id() + ")");
     String path = pathOf(instant);
     KillPoints.reach(killPointPrefix + ".delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
     try {
@@ -319,7 +363,7 @@ public final class TimelineStore {
   }
 
   private void publish(Instant target, byte[] content, String verb) {
-    layout.requireWritable("Writing instant " + target.time() + " (" + target.action().id() + ")");
+    layout().requireWritable(target.action(), "Writing instant " + target.time() + " (" + target.action().id() + ")");
     String path = pathOf(target);
     String point = killPointPrefix + "." + target.action().id() + "." + target.state().name().toLowerCase(Locale.ROOT);
     KillPoints.reach(point + ".before");

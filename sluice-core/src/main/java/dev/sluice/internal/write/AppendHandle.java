@@ -19,6 +19,7 @@ import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.commit.IOType;
 import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.merge.WriteRecord;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.storage.StoragePaths;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -44,8 +45,9 @@ import org.apache.avro.generic.GenericRecord;
  * block of full rows (the five meta fields filled, the file id as
  * {@code _hoodie_file_name}) and/or one delete block (key, partition, ordering value), headers
  * {@code INSTANT_TIME} and {@code SCHEMA}, appended in one call (a batch past the write memory budget appends such a
- * pair per slice of its records, all of one instant). The base file is not read. An {@code APPEND}
- * marker is created for every log file before it is created or opened. The blocks go to a new log version of this
+ * pair per slice of its records, all of one instant). The base file is not read. On table version 6 the log file is
+ * named after the slice's base instant and gets an {@code APPEND} marker; on versions 8 and 9 it is named after this
+ * delta commit (Hudi 1.x's one log file per delta commit) and gets a {@code CREATE} marker. The blocks go to a new log version of this
  * write's own, never into an existing file ({@link LogWriter.Builder#ownFileEachSession()}), so that a rollback of this
  * write can delete them.
  */
@@ -58,12 +60,14 @@ final class AppendHandle {
   private final String instant;
   private final Optional<FieldPath> orderingField;
   private final RecordIndexChanges recordIndex;
+  private final TimelineLayout layout;
 
   AppendHandle(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex) {
     this.setup = setup;
     this.markers = markers;
     this.instant = instant;
     this.recordIndex = recordIndex;
+    this.layout = TimelineLayout.of(setup.tableConfig());
     this.orderingField = setup.tableConfig().precombineField()
         .filter(f -> setup.userSchema().getField(f.split("\\.")[0]) != null)
         .map(f -> FieldPath.resolve(setup.userSchema(), f, "precombine"));
@@ -91,12 +95,17 @@ final class AppendHandle {
     List<Appended> appended = new ArrayList<>();
     // one token for every writer (the Java client's): two writers that pick the same version then pick the same
     // name, and the exclusive create lets one of them have it
-    try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, slice.baseInstant())
+    // version 6: the slice's log, named by its base instant, behind APPEND markers; versions 8/9: a log file of this
+    // delta commit's own name, behind a CREATE marker (a rollback deletes it)
+    String logInstant = layout.logFileInstant(slice.baseInstant(), instant);
+    boolean ownName = !logInstant.equals(slice.baseInstant());
+    IOType markerType = layout.slicesByCompletionTime() ? IOType.CREATE : IOType.APPEND;
+    try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, logInstant)
         .ownFileEachSession()
         .writeToken(FileNames.DEFAULT_WRITE_TOKEN)
         .maxFileSize(setup.settings().logFileMaxSize())
-        .latestLogFile(slice.latestLogFile())
-        .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), IOType.APPEND))
+        .latestLogFile(ownName ? Optional.empty() : slice.latestLogFile())
+        .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), markerType))
         .open()) {
       while (updates.hasNext()) {
         List<GenericRecord> rows = new ArrayList<>();
@@ -126,7 +135,10 @@ final class AppendHandle {
       }
     }
     List<String> logFiles = new ArrayList<>();
-    slice.logFiles().forEach(l -> logFiles.add(l.fileName()));
+    if (!layout.slicesByCompletionTime()) {
+      // version 6: the stat names the slice's log files; 8/9 (HoodieAppendHandle for table version 8+): only its own
+      slice.logFiles().forEach(l -> logFiles.add(l.fileName()));
+    }
     List<FileWriteResult> out = new ArrayList<>();
     int i = 0;
     while (i < appended.size()) {
@@ -149,9 +161,12 @@ final class AppendHandle {
         logFiles.add(file.fileName());
       }
       String relative = partition.isEmpty() ? file.fileName() : partition + "/" + file.fileName();
+      // versions 8/9: the delta commit's own instant as prevCommit and no base file, as Hudi 1.x's append handle
+      String baseFile = layout.slicesByCompletionTime() ? "" : slice.baseFile().map(b -> b.fileName()).orElse("");
+      String prevCommit = layout.slicesByCompletionTime() ? instant : slice.baseInstant();
       FileWriteResult.LogAppend append = new FileWriteResult.LogAppend(first.result().version(), first.result().offset(),
-          slice.baseFile().map(b -> b.fileName()).orElse(""), List.copyOf(logFiles), fileSize, blocks);
-      out.add(new FileWriteResult(partition, fileId, relative, slice.baseInstant(), rows, deletes, rows, 0, appendedBytes,
+          baseFile, List.copyOf(logFiles), fileSize, blocks);
+      out.add(new FileWriteResult(partition, fileId, relative, prevCommit, rows, deletes, rows, 0, appendedBytes,
           (System.nanoTime() - start) / 1_000_000, Optional.of(append)));
     }
     return out;

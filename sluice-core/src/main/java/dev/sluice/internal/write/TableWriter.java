@@ -15,6 +15,7 @@ import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -39,7 +40,7 @@ public final class TableWriter {
   /** A writer for the table described by {@code setup}. */
   public TableWriter(WriteSetup setup) {
     this.setup = setup;
-    this.timelineStore = new TimelineStore(setup.storage(), setup.basePath());
+    this.timelineStore = new TimelineStore(setup.storage(), setup.basePath(), TimelineLayout.of(setup.tableConfig()));
   }
 
   /**
@@ -92,7 +93,7 @@ public final class TableWriter {
           : InMemoryBatch.of(setup, op, batch.records(), view)) {
         List<FileGroupWrite> plan = WideningRewrite.complete(
             planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
-        inflight = txn.start(WorkloadProfile.of(plan, op).toJson());
+        inflight = txn.start(timelineStore.layout().encode(WorkloadProfile.of(plan, op)));
         Set<String> partitions = new LinkedHashSet<>();
         plan.forEach(w -> partitions.add(w.id().partitionPath()));
         ensurePartitions(partitions, instantTime);

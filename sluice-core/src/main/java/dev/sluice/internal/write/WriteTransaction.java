@@ -98,7 +98,7 @@ public final class WriteTransaction implements AutoCloseable {
     Begun b = new Begun();
     b.storage = storage;
     b.basePath = basePath;
-    b.store = new TimelineStore(storage, basePath);
+    b.store = new TimelineStore(storage, basePath, loaded.layout());
     b.mode = ConcurrencyMode.of(settings);
     b.metadataEnabled = settings.metadataEnabled();
     FailedWritesPolicy policy = FailedWritesPolicy.of(settings);
@@ -196,7 +196,7 @@ public final class WriteTransaction implements AutoCloseable {
   public Instant publish(Instant inflight, CommitMetadata metadata, RecordIndexChanges recordIndex) {
     Instant requested = open.instant();
     seenAtPublish = timeline;
-    Instant completed = open.publish(inflight, metadata.toJson(), Publish.UNDER_LOCK, "commit instant " + requested.time(),
+    Instant completed = open.publish(inflight, store.layout().encode(metadata), Publish.UNDER_LOCK, "commit instant " + requested.time(),
         () -> {
           // in every concurrency mode: another writer, configured alike or not, may have completed meanwhile; the
           // check needs the timeline as it is now, under the lock (one listing)

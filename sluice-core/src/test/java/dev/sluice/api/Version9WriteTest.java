@@ -1,0 +1,144 @@
+package dev.sluice.api;
+
+import static dev.sluice.api.TripFixture.trip;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.internal.timeline.avro.AvroContainer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Writes of table versions 8 and 9: {@code hoodie.properties} as Hudi 1.0.2 / 1.1.1 create it, the layout-2
+ * timeline files (names with completion times that only grow, Avro commit metadata and inflight workload, empty
+ * requested files), one log file per delta commit named after it, merges by the table's merge mode.
+ */
+class Version9WriteTest {
+  private static final Pattern COMPLETED = Pattern.compile("^(\\d{17})_(\\d{17})\\.(commit|deltacommit)$");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void version9PropertiesAreHudi111s() throws IOException {
+    TripFixture.create(dir.resolve("t"), TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(9).build(),
+        Map.of());
+    Properties p = properties(dir.resolve("t"));
+    assertEquals("9", p.getProperty("hoodie.table.version"));
+    assertEquals("9", p.getProperty("hoodie.table.initial.version"));
+    assertEquals("2", p.getProperty("hoodie.timeline.layout.version"));
+    assertEquals("timeline", p.getProperty("hoodie.timeline.path"));
+    assertEquals("history", p.getProperty("hoodie.timeline.history.path"));
+    assertEquals("EVENT_TIME_ORDERING", p.getProperty("hoodie.record.merge.mode"));
+    assertEquals("ts", p.getProperty("hoodie.table.ordering.fields"));
+    assertEquals("SIMPLE", p.getProperty("hoodie.table.keygenerator.type"));
+    assertEquals("3761586722", p.getProperty("hoodie.table.checksum"), "CRC32 of '.trips'");
+    for (String dropped : List.of("hoodie.table.precombine.field", "hoodie.compaction.payload.class",
+        "hoodie.record.merge.strategy.id", "hoodie.compaction.record.merger.strategy",
+        "hoodie.table.keygenerator.class")) {
+      assertFalse(p.containsKey(dropped), dropped + " is not written at version 9: " + p);
+    }
+    assertTrue(Files.isDirectory(dir.resolve("t/.hoodie/timeline/history")));
+    assertFalse(Files.exists(dir.resolve("t/.hoodie/archived")), "no layout-1 archive folder");
+  }
+
+  @Test
+  void version8PropertiesAreHudi102s() throws IOException {
+    TripFixture.create(dir.resolve("t"), TripFixture.spec().tableVersion(8).mergeMode(MergeMode.COMMIT_TIME_ORDERING)
+        .build(), Map.of());
+    Properties p = properties(dir.resolve("t"));
+    assertEquals("8", p.getProperty("hoodie.table.version"));
+    assertEquals("8", p.getProperty("hoodie.table.initial.version"));
+    assertEquals("COMMIT_TIME_ORDERING", p.getProperty("hoodie.record.merge.mode"));
+    assertEquals("org.apache.hudi.common.model.OverwriteWithLatestAvroPayload",
+        p.getProperty("hoodie.compaction.payload.class"));
+    assertEquals("ce9acb64-bde0-424c-9b91-f6ebba25356d", p.getProperty("hoodie.record.merge.strategy.id"));
+    assertEquals("ts", p.getProperty("hoodie.table.precombine.field"));
+    assertFalse(p.containsKey("hoodie.table.ordering.fields"));
+    assertEquals("SIMPLE", p.getProperty("hoodie.table.keygenerator.type"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"MERGE_ON_READ, 9", "COPY_ON_WRITE, 9", "MERGE_ON_READ, 8", "COPY_ON_WRITE, 8"})
+  void writesKeepLayout2AndReadBack(TableType type, int version) throws IOException {
+    Path path = dir.resolve("t");
+    Table t = TripFixture.create(path, TripFixture.spec().type(type).tableVersion(version).build(), Map.of());
+    CommitResult first = t.insert(List.of(trip("a", 1, "p1", "a1", 1), trip("b", 1, "p1", "b1", 1),
+        trip("c", 1, "p2", "c1", 1)).iterator());
+    // event time: b's lower ordering value loses; c is deleted
+    CommitResult second = t.upsert(List.of(trip("a", 5, "p1", "a5", 2), trip("b", 0, "p1", "b0", 2)).iterator());
+    CommitResult third = t.delete(List.of(trip("c", 9, "p2", null, 0)).iterator());
+    Map<String, GenericRecord> rows = TripFixture.rows(t);
+    assertEquals(new TreeSet<>(List.of("a", "b")), rows.keySet());
+    assertEquals("a5", rows.get("a").get("name").toString());
+    assertEquals("b1", rows.get("b").get("name").toString(), "the lower ordering value lost (event time)");
+    assertEquals(version, Tables.open(path.toString()).tableVersion());
+
+    Path timeline = path.resolve(".hoodie/timeline");
+    List<String> names = names(timeline);
+    String action = type == TableType.MERGE_ON_READ ? "deltacommit" : "commit";
+    String completion = "";
+    for (CommitResult c : List.of(first, second, third)) {
+      String time = c.instantTime();
+      String requested = time + "." + action + ".requested";
+      String inflight = type == TableType.MERGE_ON_READ ? time + ".deltacommit.inflight" : time + ".inflight";
+      assertTrue(names.contains(requested) && names.contains(inflight), "requested and inflight kept: " + names);
+      assertEquals(0, Files.size(timeline.resolve(requested)), "requested files are empty");
+      GenericRecord workload = AvroContainer.readRequired(Files.readAllBytes(timeline.resolve(inflight)), inflight);
+      assertEquals("HoodieCommitMetadata", workload.getSchema().getName(), "the inflight workload is Avro");
+      String done = names.stream().filter(n -> n.startsWith(time + "_")).findFirst().orElseThrow();
+      Matcher m = COMPLETED.matcher(done);
+      assertTrue(m.matches() && m.group(3).equals(action), done);
+      assertTrue(m.group(2).compareTo(time) > 0, "completion after request: " + done);
+      assertTrue(m.group(2).compareTo(completion) > 0, "completion times grow: " + done + " after " + completion);
+      completion = m.group(2);
+      GenericRecord md = AvroContainer.readRequired(Files.readAllBytes(timeline.resolve(done)), done);
+      assertEquals("org.apache.hudi.avro.model.HoodieCommitMetadata", md.getSchema().getFullName());
+      assertEquals(null, md.get("version"), "Hudi 1.x leaves the version null");
+      assertEquals(false, md.get("compacted"));
+    }
+    assertFalse(names.stream().anyMatch(n -> n.matches("\\d+\\.(commit|deltacommit)")), "no layout-1 names: " + names);
+    try (Stream<Path> meta = Files.list(path.resolve(".hoodie"))) {
+      assertFalse(meta.anyMatch(p -> p.getFileName().toString().matches("\\d+\\..*")),
+          "nothing in the layout-1 place");
+    }
+    if (type == TableType.MERGE_ON_READ) {
+      // one log file per delta commit, named after it, version 1
+      List<String> logs = new ArrayList<>();
+      try (Stream<Path> files = Files.walk(path.resolve("p1"))) {
+        files.map(p -> p.getFileName().toString()).filter(n -> n.contains(".log.")).forEach(logs::add);
+      }
+      assertEquals(1, logs.size(), "the upsert wrote one log in p1: " + logs);
+      assertTrue(logs.get(0).contains("_" + second.instantTime() + ".log.1_"), logs.get(0));
+    }
+  }
+
+  private static List<String> names(Path folder) throws IOException {
+    try (Stream<Path> s = Files.list(folder)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  private static Properties properties(Path table) throws IOException {
+    Properties p = new Properties();
+    try (var in = Files.newInputStream(table.resolve(".hoodie/hoodie.properties"))) {
+      p.load(in);
+    }
+    return p;
+  }
+}
