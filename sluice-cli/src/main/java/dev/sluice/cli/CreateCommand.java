@@ -64,6 +64,12 @@ final class CreateCommand implements Callable<Integer> {
           + "commit-time (the latest write wins).")
   String mergeMode;
 
+  @Option(names = "--table-version", paramLabel = "N", defaultValue = "6",
+      description = "The Hudi table version: 6 (default; read by Hudi 0.14 and later), 8 (Hudi 1.0 and later) or 9 "
+          + "(Hudi 1.1 and later). On 8 and 9 Sluice writes and rolls back failed writes; table services "
+          + "(compaction, clean, archival, savepoint, restore, repair) are refused there for now.")
+  int tableVersion;
+
   @Option(names = "--concurrency-mode", paramLabel = "MODE",
       description = "Record the concurrency mode in the table (sluice.table.concurrency.mode) so every writer follows "
           + "it: single (SINGLE_WRITER) or occ (OPTIMISTIC_CONCURRENCY_CONTROL). Default: not recorded, each "
@@ -105,7 +111,8 @@ final class CreateCommand implements Callable<Integer> {
         .partitionBy(partitionPath.toArray(String[]::new))
         .hiveStyle(hiveStyle)
         .schema(s)
-        .mergeMode(parseMergeMode(mergeMode));
+        .mergeMode(parseMergeMode(mergeMode))
+        .tableVersion(tableVersion);
     if (precombine != null) {
       b.precombine(precombine);
     }
@@ -118,7 +125,8 @@ final class CreateCommand implements Callable<Integer> {
       b.property(ConfigKeys.TABLE_CONCURRENCY_MODE.name(), parseConcurrencyMode(concurrencyMode));
     }
     Table t = Tables.create(table, b.build(), config);
-    spec.commandLine().getOut().println("Created " + t.type() + " table '" + tableName + "' at " + t.location());
+    spec.commandLine().getOut().println("Created " + t.type() + " table '" + tableName + "' (table version "
+        + t.tableVersion() + ") at " + t.location());
     return 0;
   }
 

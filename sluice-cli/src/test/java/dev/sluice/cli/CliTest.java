@@ -87,6 +87,32 @@ class CliTest {
   }
 
   @Test
+  void createAtTableVersion9WritesALayout2Table() throws IOException {
+    Run bad = run("create", table(), "--type", "mor", "--record-key", "id", "--columns", "id string",
+        "--table-version", "7");
+    // a bad option value is a bad request (exit 1) as for --type; exit 3 is for bad records
+    assertEquals(1, bad.exit(), bad.err());
+    assertTrue(bad.err().contains("Table version 7"), bad.err());
+    Run c = run("create", table(), "--type", "mor", "--record-key", "id", "--precombine", "ts", "--partition-path",
+        "city", "--columns", "id string, ts long, city string", "--table-version", "9");
+    assertEquals(0, c.exit(), c.err());
+    assertTrue(c.out().contains("(table version 9)"), c.out());
+    String props = Files.readString(dir.resolve("t/.hoodie/hoodie.properties"));
+    assertTrue(props.contains("hoodie.table.version=9") && props.contains("hoodie.table.ordering.fields=ts"), props);
+    Path in = dir.resolve("in.jsonl");
+    Files.writeString(in, "{\"id\": \"a\", \"ts\": 1, \"city\": \"oslo\"}\n");
+    assertEquals(0, run("insert", table(), in.toString()).exit());
+    Files.writeString(in, "{\"id\": \"a\", \"ts\": 2, \"city\": \"oslo\"}\n");
+    Run up = run("upsert", table(), in.toString());
+    assertEquals(0, up.exit(), up.err());
+    try (var names = Files.list(dir.resolve("t/.hoodie/timeline"))) {
+      assertEquals(2, names.filter(n -> n.getFileName().toString().matches("\\d{17}_\\d{17}\\.deltacommit")).count());
+    }
+    Run q = run("query", table(), "--columns", "id,ts");
+    assertEquals(List.of("{\"id\":\"a\",\"ts\":2}"), q.out().lines().toList(), q.err());
+  }
+
+  @Test
   void mergeOnReadFilesLogsAndReadOptimized() throws IOException {
     Run c = run("create", table(), "--type", "mor", "--record-key", "id", "--precombine", "ts", "--partition-path", "city",
         "--columns", "id string, ts long, city string, fare double, tags array<string>", "--conf",
