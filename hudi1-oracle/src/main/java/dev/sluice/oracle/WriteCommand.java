@@ -130,6 +130,20 @@ final class WriteCommand {
     return props;
   }
 
+  /**
+   * The key generator a Java-client user configures for a table whose {@code hoodie.table.keygenerator.type} names
+   * a Spark one (Hudi 1.0's Spark writer and Sluice write {@code SIMPLE}, {@code COMPLEX}, ...): its Avro twin, which
+   * makes the same keys and partition paths; the Spark classes are not on the Java client's classpath.
+   */
+  static String javaClientKeyGenerator(String className) {
+    return switch (className) {
+      case "org.apache.hudi.keygen.SimpleKeyGenerator" -> "org.apache.hudi.keygen.SimpleAvroKeyGenerator";
+      case "org.apache.hudi.keygen.ComplexKeyGenerator" -> "org.apache.hudi.keygen.ComplexAvroKeyGenerator";
+      case "org.apache.hudi.keygen.NonpartitionedKeyGenerator" -> "org.apache.hudi.keygen.NonpartitionedAvroKeyGenerator";
+      default -> className;
+    };
+  }
+
   private static TypedProperties keyProps(HoodieTableConfig tableConfig, Map<String, String> extra) {
     TypedProperties props = new TypedProperties();
     String recordKeys = tableConfig.getRecordKeyFieldProp();
@@ -141,7 +155,7 @@ final class WriteCommand {
     props.setProperty(KeyGeneratorOptions.URL_ENCODE_PARTITIONING.key(), tableConfig.getUrlEncodePartitioning());
     String keyGen = tableConfig.getKeyGeneratorClassName();
     if (keyGen != null) {
-      props.setProperty("hoodie.datasource.write.keygenerator.class", keyGen);
+      props.setProperty("hoodie.datasource.write.keygenerator.class", javaClientKeyGenerator(keyGen));
     }
     props.putAll(extra);
     return props;

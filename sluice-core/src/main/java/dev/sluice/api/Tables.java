@@ -73,8 +73,13 @@ public final class Tables {
         .findFirst().ifPresent(e -> requireMode(e.getValue()));
     // checked before the table is written: a writer option that contradicts the mode fails here, not on first write
     Config resolved = TableSettings.withTableConcurrencyMode(options, tc, base);
+    TimelineLayout layout = TimelineLayout.of(tc);
+    if (!layout.readsMetadataTable()) {
+      // versions 8/9: Sluice keeps no metadata table there (as Tables.open decides through TableSettings)
+      resolved = resolved.with(ConfigKeys.METADATA_ENABLE.name(), "false");
+    }
     TableLayout.initialize(storage, base, tc);
-    return new Table(storage, base, resolved, TimelineLayout.of(tc));
+    return new Table(storage, base, resolved, layout);
   }
 
   private static void requireMode(String value) {

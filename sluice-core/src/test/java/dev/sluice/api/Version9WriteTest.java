@@ -3,9 +3,13 @@ package dev.sluice.api;
 import static dev.sluice.api.TripFixture.trip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.internal.timeline.avro.AvroContainer;
+import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.InterceptedStorage;
+import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,9 +132,73 @@ class Version9WriteTest {
     }
   }
 
+  /**
+   * A write that fails as it publishes its completed file is rolled back at once: its base and log files deleted (a
+   * log file of the failed delta commit's own name, not a command block), its instant files gone, a layout-2 rollback
+   * instant ({@code <t>_<completion>.rollback}) in {@code .hoodie/timeline}, the rows as before.
+   */
+  @ParameterizedTest
+  @CsvSource({"MERGE_ON_READ, deltacommit", "COPY_ON_WRITE, commit"})
+  void aFailedWriteIsRolledBackByDeletingItsFiles(TableType type, String action) throws IOException {
+    Path path = dir.resolve("t");
+    FailingStorage failing = new FailingStorage(new LocalStorage());
+    Table t = Tables.create(failing.storage(), path.toString(), TripFixture.spec().type(type).tableVersion(9).build(),
+        Config.of(Map.of("hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0")));
+    t.insert(List.of(trip("a", 1, "p1", "a1", 1), trip("b", 1, "p2", "b1", 1)).iterator());
+    t.upsert(List.of(trip("a", 2, "p1", "a2", 1)).iterator());
+    Map<String, GenericRecord> before = TripFixture.rows(t);
+    List<String> filesBefore = dataFiles(path);
+    failing.failOn(InterceptedStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.matches(".*/timeline/\\d+_\\d+\\." + action));
+    SluiceException e = assertThrows(SluiceException.class, () -> t.upsert(List.of(trip("a", 9, "p1", "never", 1),
+        trip("c", 9, "p1", "never", 1)).iterator()));
+    assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
+    failing.heal();
+    assertEquals(filesBefore, dataFiles(path), "the failed write's data files are deleted");
+    assertEquals(before.toString(), TripFixture.rows(t).toString());
+    List<String> names = names(path.resolve(".hoodie/timeline"));
+    assertEquals(1, names.stream().filter(n -> n.matches("\\d{17}_\\d{17}\\.rollback")).count(), names.toString());
+    assertTrue(names.stream().anyMatch(n -> n.matches("\\d{17}\\.rollback\\.requested")), names.toString());
+    assertEquals(2, names.stream().filter(n -> n.matches("\\d{17}_\\d{17}\\." + action)).count(),
+        "only the two commits completed: " + names);
+    assertEquals(6 + 3, names.size(), "two writes' three files each, the rollback's three: " + names);
+    t.upsert(List.of(trip("c", 3, "p1", "c3", 1)).iterator());
+    assertEquals("c3", TripFixture.rows(t).get("c").get("name").toString());
+  }
+
+  /**
+   * Sluice keeps no metadata table on versions 8/9: a write to a table that has one (Hudi 1.x builds it by default)
+   * removes it first, as a Hudi writer with {@code hoodie.metadata.enable=false} does, so that Hudi's readers never
+   * list or prune through a stale one.
+   */
+  @Test
+  void aWriteRemovesAMetadataTableItDoesNotKeep() throws IOException {
+    Path path = dir.resolve("t");
+    Table t = TripFixture.create(path, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(9).build(),
+        Map.of("hoodie.metadata.enable", "true"));
+    t.insert(List.of(trip("a", 1, "p1", "a1", 1)).iterator());
+    assertFalse(Files.exists(path.resolve(".hoodie/metadata")), "none is built on version 9, even when asked");
+    // the metadata table another writer (Hudi 1.x) left
+    Files.createDirectories(path.resolve(".hoodie/metadata/.hoodie/timeline"));
+    Files.createDirectories(path.resolve(".hoodie/metadata/files"));
+    Path props = path.resolve(".hoodie/hoodie.properties");
+    Files.writeString(props, Files.readString(props)
+        + "hoodie.table.metadata.partitions=column_stats,files,partition_stats\n");
+    t.upsert(List.of(trip("a", 2, "p1", "a2", 1)).iterator());
+    assertFalse(Files.exists(path.resolve(".hoodie/metadata")), "the metadata table is removed");
+    assertEquals("", properties(path).getProperty("hoodie.table.metadata.partitions"), "and unlisted");
+    assertEquals("a2", TripFixture.rows(t).get("a").get("name").toString());
+  }
+
+  private static List<String> dataFiles(Path table) throws IOException {
+    try (Stream<Path> s = Files.walk(table)) {
+      return s.filter(Files::isRegularFile).map(p -> table.relativize(p).toString())
+          .filter(n -> !n.startsWith(".hoodie") && !n.contains(".hoodie_partition_metadata")).sorted().toList();
+    }
+  }
+
   private static List<String> names(Path folder) throws IOException {
     try (Stream<Path> s = Files.list(folder)) {
-      return s.map(p -> p.getFileName().toString()).sorted().toList();
+      return s.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).sorted().toList();
     }
   }
 
