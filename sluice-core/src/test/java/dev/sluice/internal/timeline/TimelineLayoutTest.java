@@ -128,7 +128,7 @@ class TimelineLayoutTest {
   }
 
   @Test
-  void aLayout2StoreLoadsCompletionTimesAndRefusesEveryChange() throws IOException {
+  void aLayout2StoreLoadsCompletionTimesAndRefusesServiceInstants() throws IOException {
     Path timeline = Files.createDirectories(dir.resolve(".hoodie/timeline"));
     Files.write(timeline.resolve("20261205051804758.deltacommit.requested"), new byte[0]);
     Files.write(timeline.resolve("20261205051804758.deltacommit.inflight"), new byte[0]);
@@ -144,18 +144,72 @@ class TimelineLayoutTest {
     assertTrue(store.pathOf(Instant.completed("20261205051804758", Action.DELTACOMMIT))
         .endsWith(".hoodie/timeline/20261205051804758_20261205051813596.deltacommit"));
     // the layout-1 store of the same table sees no instants: the layout decides where to look
-    assertTrue(new TimelineStore(new LocalStorage(), dir.toString()).load().isEmpty());
+    assertTrue(new TimelineStore(new LocalStorage(), dir.toString(), TimelineLayout.V1).load().isEmpty());
 
-    SluiceException e = assertThrows(SluiceException.class,
-        () -> store.createRequested(Instant.requested("20261205060000000", Action.COMMIT), new byte[0]));
-    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
-    assertTrue(e.getMessage().contains("version 9"), e.getMessage());
-    assertThrows(SluiceException.class,
-        () -> store.transitionToInflight(Instant.requested("20261205051818061", Action.DELTACOMMIT), new byte[0]));
-    assertThrows(SluiceException.class,
-        () -> store.delete(Instant.requested("20261205051818061", Action.DELTACOMMIT)));
+    // table services Sluice does not run on version 9 cannot put an instant into its timeline
+    for (Action service : List.of(Action.COMPACTION, Action.CLEAN, Action.SAVEPOINT, Action.RESTORE)) {
+      Instant pending = service == Action.SAVEPOINT ? Instant.inflight("20261205060000000", service)
+          : Instant.requested("20261205060000000", service);
+      SluiceException e = assertThrows(SluiceException.class, () -> {
+        if (pending.isInflight()) {
+          store.createInflight(pending, new byte[0]);
+        } else {
+          store.createRequested(pending, new byte[0]);
+        }
+      });
+      assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
+      assertTrue(e.getMessage().contains("version 9"), e.getMessage());
+    }
+    assertThrows(SluiceException.class, () -> store.delete(Instant.completed("20261205051804758", Action.CLEAN)));
     try (var files = Files.list(timeline)) {
       assertEquals(4, files.count(), "nothing was written or deleted");
     }
+  }
+
+  /** Commit metadata Sluice encodes for layout 2 decodes to the same metadata (Avro, Hudi 1.x's schema). */
+  @Test
+  void layout2CommitMetadataRoundTrips() {
+    WriteStat log = WriteStat.builder().fileId("f1").path("p1/.f1_20261205060000000.log.1_0-0-0")
+        .prevCommit("20261205060000000").partitionPath("p1").numWrites(2).numUpdateWrites(2).totalWriteBytes(99)
+        .fileSizeInBytes(99).delta(true).logVersion(1).logOffset(0).baseFile("").logFiles(List.of(".f1_20261205060000000.log.1_0-0-0"))
+        .build();
+    WriteStat base = WriteStat.builder().fileId("f2").path("p1/f2_0-0-0_20261205060000000.parquet").partitionPath("p1")
+        .numWrites(3).numInserts(3).totalWriteBytes(400).fileSizeInBytes(400).build();
+    CommitMetadata md = new CommitMetadata(Map.of("p1", List.of(log, base)), false, Map.of("schema", "{}"),
+        WriteOperationType.UPSERT, Optional.empty());
+    byte[] bytes = V2.encode(md);
+    assertEquals('O', bytes[0], "an Avro object container");
+    assertEquals(md, V2.commitMetadata(bytes, "round trip"));
+  }
+
+  /**
+   * A layout-2 completion is named {@code <requested>_<completion>}, the completion taken when the file is created:
+   * after the clock and after every time already in the timeline folder, so that completion times only grow even if
+   * another writer's clock ran ahead.
+   */
+  @Test
+  void aLayout2CompletionTimeIsPastEveryTimeInTheTimeline() throws IOException {
+    Path timeline = Files.createDirectories(dir.resolve(".hoodie/timeline"));
+    // another writer, its clock far ahead, completed an instant
+    Files.write(timeline.resolve("20991231235959998_20991231235959999.deltacommit"), new byte[0]);
+    TimelineStore store = new TimelineStore(new LocalStorage(), dir.toString(), V2);
+    Instant requested = Instant.requested("20261205060000000", Action.DELTACOMMIT);
+    store.createRequested(requested, new byte[0]);
+    Instant inflight = store.transitionToInflight(requested, new byte[] {1});
+    Instant completed = store.complete(inflight, new byte[] {2});
+    assertTrue(Files.exists(timeline.resolve("20261205060000000_21000101000000000.deltacommit")),
+        "one millisecond past the latest completion: " + List.of(timeline.toFile().list()));
+    assertEquals(Optional.of("21000101000000000"), store.load().completionTime(completed.time()));
+    assertTrue(Files.exists(timeline.resolve("20261205060000000.deltacommit.requested")), "earlier states are kept");
+    assertTrue(Files.exists(timeline.resolve("20261205060000000.deltacommit.inflight")));
+
+    // with nothing ahead of the clock, the completion is the clock's time, after the requested time
+    Instant next = store.transitionToInflight(store.createRequestedAtNewTime(Action.COMMIT,
+        dev.sluice.internal.timeline.InstantTimes::newInstantTime, store.load(), new byte[0], false), new byte[0]);
+    Files.delete(timeline.resolve("20991231235959998_20991231235959999.deltacommit"));
+    Files.delete(timeline.resolve("20261205060000000_21000101000000000.deltacommit"));
+    store.complete(next, new byte[0]);
+    String completion = store.load().completionTime(next.time()).orElseThrow();
+    assertTrue(completion.compareTo(next.time()) > 0 && completion.compareTo("2099") < 0, completion);
   }
 }
