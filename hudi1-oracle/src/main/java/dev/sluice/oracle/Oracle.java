@@ -12,8 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 
@@ -96,6 +98,8 @@ public final class Oracle {
    * One line per instant of the active timeline in timeline order, as the 0.15 oracle prints it, with the completion
    * time Hudi 1.x gives a completed instant (for a version-6 table: the file's modification time).
    */
+  private static final Set<String> COMMIT_ACTIONS = Set.of("commit", "deltacommit", "replacecommit");
+
   private static void timeline(Args args, PrintStream out) throws IOException {
     HoodieTableMetaClient metaClient = Hudi1Env.metaClient(args.required("table"), args.conf());
     for (HoodieInstant instant : metaClient.getActiveTimeline().getInstants()) {
@@ -105,6 +109,16 @@ public final class Oracle {
       line.put("state", instant.getState().name());
       if (instant.isCompleted() && instant.getCompletionTime() != null) {
         line.put("completionTime", instant.getCompletionTime());
+      }
+      if (instant.isCompleted() && COMMIT_ACTIONS.contains(instant.getAction())) {
+        // decoded by Hudi's own serde: what a 1.x reader makes of the commit file (Avro for layout 2)
+        HoodieCommitMetadata md = metaClient.getActiveTimeline().readCommitMetadata(instant);
+        line.put("operationType", md.getOperationType().name());
+        line.put("recordsWritten", Long.toString(md.fetchTotalRecordsWritten()));
+        line.put("writeStats", md.getPartitionToWriteStats().values().stream().flatMap(List::stream)
+            .map(w -> w.getPartitionPath() + "/" + w.getFileId() + ":" + w.getPrevCommit() + ":" + w.getNumWrites()
+                + ":" + w.getNumDeletes())
+            .sorted().collect(Collectors.joining(",")));
       }
       out.println(JSON.writeValueAsString(line));
     }

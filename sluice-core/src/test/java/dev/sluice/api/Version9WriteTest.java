@@ -165,6 +165,25 @@ class Version9WriteTest {
     assertEquals("c3", TripFixture.rows(t).get("c").get("name").toString());
   }
 
+  /** Rolling back the latest completed write of a version-9 table deletes the files named after it. */
+  @ParameterizedTest
+  @CsvSource({"MERGE_ON_READ", "COPY_ON_WRITE"})
+  void rollingBackTheLatestCommitDeletesItsFiles(TableType type) throws IOException {
+    Path path = dir.resolve("t");
+    Table t = TripFixture.create(path, TripFixture.spec().type(type).tableVersion(9).build(),
+        Map.of("hoodie.parquet.small.file.limit", "0"));
+    t.insert(List.of(trip("a", 1, "p1", "a1", 1), trip("b", 1, "p1", "b1", 1)).iterator());
+    Map<String, GenericRecord> before = TripFixture.rows(t);
+    List<String> filesBefore = dataFiles(path);
+    CommitResult last = t.upsert(List.of(trip("a", 2, "p1", "a2", 1), trip("c", 1, "p1", "c1", 1)).iterator());
+    assertTrue(dataFiles(path).stream().anyMatch(f -> f.contains(last.instantTime())), dataFiles(path).toString());
+    t.rollback(last.instantTime());
+    assertEquals(filesBefore, dataFiles(path), "the rolled-back commit's files are deleted");
+    assertEquals(before.toString(), TripFixture.rows(t).toString());
+    assertFalse(names(path.resolve(".hoodie/timeline")).stream().anyMatch(n -> n.startsWith(last.instantTime())),
+        "the commit's instant files are gone");
+  }
+
   /**
    * Sluice keeps no metadata table on versions 8/9: a write to a table that has one (Hudi 1.x builds it by default)
    * removes it first, as a Hudi writer with {@code hoodie.metadata.enable=false} does, so that Hudi's readers never

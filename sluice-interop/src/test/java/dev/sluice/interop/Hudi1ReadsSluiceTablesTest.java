@@ -109,6 +109,30 @@ class Hudi1ReadsSluiceTablesTest {
     assertEquals(hudi.slices().get(), slices(t), "latest file slices: " + what);
     assertEquals(completionTimes(hudi.timeline().get()), completionTimes(TableInternals.timeline(t)),
         "completion times Hudi parsed from Sluice's timeline file names: " + what);
+    assertEquals(commitContents(t), hudiCommitContents(hudi.timeline().get()),
+        "each commit's metadata as Hudi's serde decodes it (operation, records, write stats): " + what);
+  }
+
+  /** Sluice's completed commits: operation type, records written and write stats, in the oracle's form. */
+  private static Map<String, String> commitContents(Table t) {
+    Map<String, String> out = new TreeMap<>();
+    t.inspect().completedCommits().forEach((time, c) -> {
+      long written = c.stats().stream().mapToLong(s -> s.numWrites()).sum();
+      String stats = c.stats().stream().map(s -> s.partitionPath() + "/" + s.fileId() + ":" + s.prevCommit() + ":"
+          + s.numWrites() + ":" + s.numDeletes()).sorted().collect(Collectors.joining(","));
+      out.put(time, c.operation() + " " + written + " " + stats);
+    });
+    return out;
+  }
+
+  private static Map<String, String> hudiCommitContents(List<Map<String, String>> hudiTimeline) {
+    Map<String, String> out = new TreeMap<>();
+    for (Map<String, String> i : hudiTimeline) {
+      if (i.containsKey("operationType")) {
+        out.put(i.get("time"), i.get("operationType") + " " + i.get("recordsWritten") + " " + i.get("writeStats"));
+      }
+    }
+    return out;
   }
 
   @Test
