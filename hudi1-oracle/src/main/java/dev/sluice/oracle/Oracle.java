@@ -17,7 +17,10 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.model.HoodieCommitMetadata;
+import org.apache.hudi.common.table.timeline.HoodieArchivedTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
 
 /**
  * Entry point of the Hudi 1.1.1 oracle: {@code Oracle <command> [options]}, the same command names, options and
@@ -33,7 +36,7 @@ public final class Oracle {
       "           [--table-version 8|9 (default 9)] --schema FILE.avsc",
       "  write    --table PATH --op insert|upsert|delete|bulk_insert|compact --input FILE [--uncommitted] [--conf k=v ...]",
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
-      "  timeline --table PATH [--conf k=v ...]",
+      "  timeline --table PATH [--archived] [--conf k=v ...]   (--archived: the LSM archived timeline, with completion times)",
       "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
       "  mdt-files --table PATH [--conf k=v ...]   (partitions and files as the metadata table lists them)",
       "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
@@ -71,7 +74,7 @@ public final class Oracle {
         case "write" -> WriteCommand.run(Args.parse(rest, Set.of("uncommitted")), out);
         case "fsview" -> FileSlices.run(Args.parse(rest, Set.of("use-metadata")), out);
         case "read" -> SnapshotRead.run(Args.parse(rest, Set.of("use-metadata")), out);
-        case "timeline" -> timeline(Args.parse(rest, Set.of()), out);
+        case "timeline" -> timeline(Args.parse(rest, Set.of("archived")), out);
         case "mdt-files" -> MetadataListing.run(Args.parse(rest, Set.of()), out);
         case "warmup" -> warmup(Args.parse(rest, Set.of()), out);
         case "batch" -> {
@@ -102,6 +105,10 @@ public final class Oracle {
 
   private static void timeline(Args args, PrintStream out) throws IOException {
     HoodieTableMetaClient metaClient = Hudi1Env.metaClient(args.required("table"), args.conf());
+    if (args.flag("archived")) {
+      archivedTimeline(metaClient, out);
+      return;
+    }
     for (HoodieInstant instant : metaClient.getActiveTimeline().getInstants()) {
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("time", instant.requestedTime());
@@ -119,6 +126,33 @@ public final class Oracle {
             .map(w -> w.getPartitionPath() + "/" + w.getFileId() + ":" + w.getPrevCommit() + ":" + w.getNumWrites()
                 + ":" + w.getNumDeletes())
             .sorted().collect(Collectors.joining(",")));
+      }
+      out.println(JSON.writeValueAsString(line));
+    }
+  }
+
+  /**
+   * One line per instant of the archived timeline as Hudi 1.x loads it ({@code HoodieArchivedTimeline}: for version
+   * 8/9 tables the LSM timeline's latest snapshot), in timeline order: time, action, state, completion time, and for
+   * completed commits and delta commits the records their archived commit metadata says they wrote (so the archived
+   * metadata bytes are decoded by Hudi too).
+   */
+  private static void archivedTimeline(HoodieTableMetaClient metaClient, PrintStream out) throws IOException {
+    HoodieArchivedTimeline archived = metaClient.getArchivedTimeline();
+    archived.loadCompletedInstantDetailsInMemory();
+    for (HoodieInstant instant : archived.getInstants()) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("time", instant.requestedTime());
+      line.put("action", instant.getAction());
+      line.put("state", instant.getState().name());
+      if (instant.getCompletionTime() != null) {
+        line.put("completionTime", instant.getCompletionTime());
+      }
+      boolean commit = instant.getAction().equals(HoodieTimeline.COMMIT_ACTION)
+          || instant.getAction().equals(HoodieTimeline.DELTA_COMMIT_ACTION);
+      if (commit && instant.isCompleted() && archived.getInstantDetails(instant).isPresent()) {
+        HoodieCommitMetadata md = archived.readCommitMetadata(instant);
+        line.put("recordsWritten", md.fetchTotalRecordsWritten());
       }
       out.println(JSON.writeValueAsString(line));
     }

@@ -29,7 +29,8 @@ final class TimelineCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
 
-  @Option(names = "--archived", description = "Also list the instants archived to .hoodie/archived, oldest first.")
+  @Option(names = "--archived", description = "Also list the archived instants (.hoodie/archived; versions 8 and 9: "
+      + ".hoodie/timeline/history, with completion times), oldest first.")
   boolean archived;
 
   @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
@@ -54,7 +55,7 @@ final class TimelineCommand implements Callable<Integer> {
         archived ? "  timeline" : "");
     if (archived) {
       for (ArchivedInstantInfo a : store.archivedTimeline()) {
-        print(out, a.instant(), a.commit(), "  archived");
+        print(out, a.instant(), a.commit(), "  archived" + a.completionTime().map(c -> "  completed " + c).orElse(""));
       }
     }
     for (InstantInfo i : store.timeline()) {
@@ -73,7 +74,9 @@ final class TimelineCommand implements Callable<Integer> {
     ArrayNode instants = Json.array();
     if (archived) {
       for (ArchivedInstantInfo a : store.archivedTimeline()) {
-        instants.add(entry(a.instant(), a.commit(), "archived", Optional.empty()));
+        ObjectNode e = entry(a.instant(), a.commit(), "archived", Optional.empty());
+        a.completionTime().ifPresent(c -> e.put("completionTime", c));
+        instants.add(e);
       }
     }
     for (InstantInfo i : store.timeline()) {

@@ -236,6 +236,13 @@ public final class ConfigKeys {
   /** Archived instants per log block. */
   public static final ConfigKey<Integer> COMMITS_ARCHIVAL_BATCH = ConfigKey.ofInt("hoodie.commits.archival.batch", 10,
       "Archived timeline entries written per data block of the archive file.");
+  /**
+   * Files of one layer of a version-8/9 table's archived timeline (LSM) that are merged into one file of the next
+   * layer.
+   */
+  public static final ConfigKey<Integer> TIMELINE_COMPACTION_BATCH_SIZE = ConfigKey.ofInt(
+      "hoodie.timeline.compaction.batch.size", 10,
+      "Version 8/9 tables: archived timeline files of one layer merged into one file of the next layer.");
   /** Delta commits compaction scheduling needs on the active timeline. */
   public static final ConfigKey<Integer> COMPACT_INLINE_MAX_DELTA_COMMITS = ConfigKey.ofInt(
       "hoodie.compact.inline.max.delta.commits", 5,
@@ -352,7 +359,7 @@ public final class ConfigKeys {
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
         CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,
         KEEP_MAX_COMMITS,
-        COMMITS_ARCHIVAL_BATCH,
+        COMMITS_ARCHIVAL_BATCH, TIMELINE_COMPACTION_BATCH_SIZE,
         COMPACT_INLINE_MAX_DELTA_COMMITS, HEALTH_MAX_LOG_FILES, HEALTH_MAX_DELTA_COMMITS,
         HEALTH_PENDING_COMPACTION_MAX_AGE_MINUTES, HEALTH_WRITE_AMPLIFICATION_MAX, HEALTH_MIN_REWRITTEN_FILE_GROUPS,
         HEALTH_MAX_CHANGED_RECORDS_PER_FILE_GROUP, HEALTH_ADVISE_BREAK_EVEN, HEALTH_RECENT_COMMITS,

@@ -19,6 +19,8 @@ import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.lsm.LsmInstant;
+import dev.sluice.internal.timeline.lsm.LsmTimeline;
 import dev.sluice.internal.write.WritePreview;
 import dev.sluice.internal.write.WriteSetup;
 import java.time.ZoneId;
@@ -151,11 +153,14 @@ public final class TableInspection {
   }
 
   /**
-   * The archived timeline ({@code .hoodie/archived}), read now: one entry per archived time and action, in its latest
-   * archived state (as the active timeline shows instants), in timeline order.
+   * The archived timeline, read now: one entry per archived time and action, in its latest archived state (as the
+   * active timeline shows instants), in timeline order. Version 6: {@code .hoodie/archived}; versions 8 and 9: the
+   * LSM timeline's latest snapshot, each instant completed with its completion time.
    */
   public List<ArchivedInstantInfo> archivedTimeline() {
-    timeline.layout().requireArchivedTimelineReadable();
+    if (timeline.layout().archivesToLsmTimeline()) {
+      return lsmArchivedTimeline();
+    }
     List<ArchivedInstant> all = ArchiveLog.of(table.storage(), table.location()).read();
     Map<String, ArchivedInstant> latest = new HashMap<>();
     List<String> order = new ArrayList<>();
@@ -176,6 +181,23 @@ public final class TableInspection {
     out.sort((x, y) -> x.instant().compareTo(y.instant()));
     return out.stream().map(a -> new ArchivedInstantInfo(Infos.instant(a.instant()), a.commitMetadata().map(Infos::commit)))
         .toList();
+  }
+
+  private List<ArchivedInstantInfo> lsmArchivedTimeline() {
+    LsmTimeline lsm = LsmTimeline.of(table.storage(), table.location(), config);
+    List<ArchivedInstantInfo> out = new ArrayList<>();
+    for (LsmInstant a : lsm.instantsWithDetails()) {
+      Optional<Action> action = Action.fromId(a.action());
+      Optional<CommitInfo> commit = Optional.empty();
+      if (action.isPresent() && (action.get() == Action.COMMIT || action.get() == Action.DELTACOMMIT
+          || action.get() == Action.REPLACECOMMIT) && a.metadata().isPresent()) {
+        String where = lsm.folder() + " (archived instant " + a.instantTime() + ")";
+        commit = Optional.of(Infos.commit(timeline.layout().commitMetadata(a.metadata().get(), where)));
+      }
+      out.add(new ArchivedInstantInfo(new InstantInfo(a.instantTime(), a.action(), InstantInfo.State.COMPLETED), commit,
+          Optional.of(a.completionTime())));
+    }
+    return out;
   }
 
   /** The table's partitions (relative paths; {@code ""} for a non-partitioned table). */

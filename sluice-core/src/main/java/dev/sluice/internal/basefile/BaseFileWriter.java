@@ -149,12 +149,29 @@ public final class BaseFileWriter implements Closeable {
     return open(out, label, schemaWithMeta, options, true, false, PageEncoder.SLUICE);
   }
 
+  /**
+   * A writer of a Parquet file of plain Avro records of {@code schema} (no meta fields), with a footer of only the
+   * Avro schema and writer model, as Hudi's Avro Parquet writer writes with meta fields off (Hudi 1.x's archived
+   * timeline files). {@code keyField} names the string field that identifies a row in messages; every row must
+   * have it.
+   */
+  public static BaseFileWriter openPlain(Storage storage, String path, Schema schema, String keyField,
+      BaseFileWriterOptions options) {
+    return open(new StorageOutputFile(storage, path), path, schema, keyField, options, true, false,
+        PageEncoder.SLUICE);
+  }
+
   private static BaseFileWriter open(OutputFile out, String path, Schema schemaWithMeta, BaseFileWriterOptions options,
       boolean direct, boolean keyFooter, PageEncoder encoder) {
+    return open(out, path, schemaWithMeta, MetaFields.RECORD_KEY, options, direct, keyFooter, encoder);
+  }
+
+  private static BaseFileWriter open(OutputFile out, String path, Schema schemaWithMeta, String keyField,
+      BaseFileWriterOptions options, boolean direct, boolean keyFooter, PageEncoder encoder) {
     Schema.Field key = schemaWithMeta.getType() == Schema.Type.RECORD
-        ? schemaWithMeta.getField(MetaFields.RECORD_KEY) : null;
+        ? schemaWithMeta.getField(keyField) : null;
     if (key == null) {
-      throw Errors.internal("base file schema for " + path + " has no " + MetaFields.RECORD_KEY
+      throw Errors.internal("base file schema for " + path + " has no " + keyField
           + " field; add the meta fields first", null);
     }
     ParquetConfiguration conf = ParquetSettings.writeConf();
@@ -285,7 +302,7 @@ public final class BaseFileWriter implements Closeable {
     Object k = recordWithMetaFields.get(keyField);
     if (k == null) {
       throw Errors.internal("record " + (recordCount + 1) + " for " + path + " has no "
-          + MetaFields.RECORD_KEY, null);
+          + schema.getFields().get(keyField).name(), null);
     }
     String key = k.toString();
     try {

@@ -126,7 +126,8 @@ public record BaseFileWriterOptions(String codec, long rowGroupSize, int pageSiz
         bloomMaxEntries, columns);
   }
 
-  private static String normalizeCodec(String codec) {
+  /** The codec name as the writer knows it: lower case, an empty name is {@code uncompressed}. */
+  public static String normalizeCodec(String codec) {
     String c = codec == null ? "" : codec.trim().toLowerCase(Locale.ROOT);
     return c.isEmpty() ? "uncompressed" : c;
   }

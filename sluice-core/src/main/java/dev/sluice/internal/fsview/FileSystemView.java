@@ -9,6 +9,8 @@ import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.lsm.LsmTimeline;
+import dev.sluice.internal.table.TableConfigStore;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -56,7 +58,7 @@ public final class FileSystemView {
     this.visible = writes.completedAndPendingCompactions();
     this.start = writes.firstNonSavepoint().map(Instant::time);
     this.lastVisible = visible.lastInstant().map(Instant::time);
-    this.placement = LogPlacement.of(timeline);
+    this.placement = LogPlacement.of(timeline, shared::archivedCompletionTimes);
   }
 
   /** A view of the table at {@code basePath} as of {@code timeline}, listing storage; does no I/O until asked. */
@@ -312,10 +314,34 @@ public final class FileSystemView {
     private final Map<String, List<FileGroupId>> plans = new ConcurrentHashMap<>();
     private final Map<String, Map<String, List<String>>> replaces = new ConcurrentHashMap<>();
 
+    private final Storage storage;
+    private final String basePath;
+    private volatile Map<String, String> archivedCompletionTimes;
+
     Shared(Storage storage, String basePath, TimelineLayout layout, FileListing listing, String baseExtension) {
+      this.storage = storage;
+      this.basePath = basePath;
       this.store = new TimelineStore(storage, basePath, layout);
       this.listing = listing;
       this.baseExtension = baseExtension;
+    }
+
+    /**
+     * The completion times of the layout-2 archived timeline, read on first use (only a log of an archived delta
+     * commit needs them) and kept for the views sharing this listing.
+     */
+    Map<String, String> archivedCompletionTimes() {
+      Map<String, String> m = archivedCompletionTimes;
+      if (m == null) {
+        synchronized (this) {
+          m = archivedCompletionTimes;
+          if (m == null) {
+            m = Map.copyOf(LsmTimeline.of(storage, basePath, TableConfigStore.read(storage, basePath)).completionTimes());
+            archivedCompletionTimes = m;
+          }
+        }
+      }
+      return m;
     }
 
     List<FileGroupId> planFileGroups(String compactionTime) {

@@ -1,8 +1,10 @@
 package dev.sluice.internal.fsview;
 
 import dev.sluice.internal.timeline.Timeline;
+import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Which file slice of its file group a log file joins: the seam between table version 6, where a log file is named
@@ -17,9 +19,13 @@ sealed interface LogPlacement permits LogPlacement.ByName, LogPlacement.ByComple
    */
   Optional<String> sliceOf(LogFile log, NavigableSet<String> baseInstants);
 
-  /** The placement of {@code timeline}'s layout. */
-  static LogPlacement of(Timeline timeline) {
-    return timeline.layout().slicesByCompletionTime() ? new ByCompletionTime(timeline.writeTimeline()) : new ByName();
+  /**
+   * The placement of {@code timeline}'s layout; {@code archived} gives the completion times of the archived timeline
+   * (asked only when a log's delta commit is older than the active timeline).
+   */
+  static LogPlacement of(Timeline timeline, Supplier<Map<String, String>> archived) {
+    return timeline.layout().slicesByCompletionTime() ? new ByCompletionTime(timeline.writeTimeline(), archived)
+        : new ByName();
   }
 
   /** Version 6: the instant in the log's name is its slice's base instant. */
@@ -34,23 +40,30 @@ sealed interface LogPlacement permits LogPlacement.ByName, LogPlacement.ByComple
    * Versions 8 and 9: a log of a completed delta commit joins the slice with the greatest base instant not after the
    * commit's completion time, or opens a slice of its own when there is none; a log of a delta commit that is not
    * completed (failed or running) is left out, as Hudi 1.x's views leave it out ({@code filterUncommittedLogs}).
-   * A delta commit older than the active timeline (archived) counts as completed; its completion time is not read
-   * from the archive here, so its requested time stands in for it.
+   * A delta commit older than the active timeline (archived) counts as completed, with the completion time the
+   * archived timeline gives it ({@code CompletionTimeQueryViewV2} loads it from there); one the archive does not
+   * know joins the latest slice, as Hudi 1.x places a log whose completion time it cannot find.
    *
    * @param writes the write timeline of the view
+   * @param archived the archived timeline's completion times by requested time
    */
-  record ByCompletionTime(Timeline writes) implements LogPlacement {
+  record ByCompletionTime(Timeline writes, Supplier<Map<String, String>> archived) implements LogPlacement {
     @Override
     public Optional<String> sliceOf(LogFile log, NavigableSet<String> baseInstants) {
       String deltaCommit = log.baseInstant();
-      if (!writes.isCompleted(deltaCommit) && !writes.isBeforeStart(deltaCommit)) {
+      boolean archivedCommit = !writes.isCompleted(deltaCommit) && writes.isBeforeStart(deltaCommit);
+      if (!writes.isCompleted(deltaCommit) && !archivedCommit) {
         return Optional.empty();
       }
       if (baseInstants.isEmpty()) {
         return Optional.of(deltaCommit);
       }
-      String completion = writes.completionTime(deltaCommit).orElse(deltaCommit);
-      return Optional.of(Optional.ofNullable(baseInstants.floor(completion)).orElse(deltaCommit));
+      Optional<String> completion = archivedCommit ? Optional.ofNullable(archived.get().get(deltaCommit))
+          : Optional.of(writes.completionTime(deltaCommit).orElse(deltaCommit));
+      if (completion.isEmpty()) {
+        return Optional.of(baseInstants.last());
+      }
+      return Optional.of(Optional.ofNullable(baseInstants.floor(completion.get())).orElse(deltaCommit));
     }
   }
 }

@@ -60,8 +60,9 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
-  public void requireArchivedTimelineReadable() {
+  public boolean archivesToLsmTimeline() {
     // the archive log files under .hoodie/<hoodie.archivelog.folder>
+    return false;
   }
 
   @Override

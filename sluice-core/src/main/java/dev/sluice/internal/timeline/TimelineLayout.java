@@ -84,10 +84,10 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean readsMetadataTable();
 
   /**
-   * Fails with UNSUPPORTED if Sluice cannot read this layout's archived timeline (layout 2 archives into an LSM tree
-   * of Parquet files under {@code timeline/history}, not read yet).
+   * True if this layout's archived timeline is Hudi 1.x's LSM tree of Parquet files under {@code timeline/history}
+   * (layout 2, {@code timeline.lsm}); false for layout 1's archive log files in {@code .hoodie/archived}.
    */
-  void requireArchivedTimelineReadable();
+  boolean archivesToLsmTimeline();
 
   /**
    * Fails with UNSUPPORTED if incremental queries of this layout are not ranges of requested times (layout 2: Hudi

@@ -333,6 +333,22 @@ public final class TimelineStore {
   }
 
   /**
+   * Deletes {@code file}, a state file of an instant archival has already published in the archived timeline; false
+   * if it was not there. Allowed on every layout: removing an archived instant's file writes no instant, so the
+   * layout-2 guard against layout-1 instant files ({@link TimelineLayout#requireWritable}) does not apply.
+   */
+  public boolean deleteArchived(TimelineLayout.InstantFile file) {
+    Instant instant = file.instant();
+    String path = StoragePaths.join(metaPath, layout.fileName(instant, file.completionTime()));
+    KillPoints.reach(killPointPrefix + ".delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
+    try {
+      return storage.delete(path);
+    } catch (IOException e) {
+      throw Errors.storage("delete", path, e);
+    }
+  }
+
+  /**
    * Deletes every state file of the instant's (time, action), completed first so that the instant turns pending
    * before its plan disappears. For a compaction or log compaction this includes the commit/deltacommit it
    * completed as. Used by rollback.

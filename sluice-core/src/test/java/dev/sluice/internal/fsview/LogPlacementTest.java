@@ -41,26 +41,31 @@ class LogPlacementTest {
 
   @Test
   void version9LogsJoinTheLatestSliceNotAfterTheirCompletion() {
-    LogPlacement placement = LogPlacement.of(TIMELINE);
+    // the archive knows 090 (completed at 150, after the base instant 100 was requested) and 095
+    LogPlacement placement = LogPlacement.of(TIMELINE, () -> Map.of("090", "150", "095", "096"));
     // requested before the compaction, completed after it: the compaction's slice
     assertEquals(Optional.of("300"), placement.sliceOf(log("200"), slices("100", "300")));
     // completed before the compaction: the slice before it
     Timeline early = Timeline.of(V9, TIMELINE.instants(), Map.of("100", "101", "200", "250", "300", "400"));
-    assertEquals(Optional.of("100"), LogPlacement.of(early).sliceOf(log("200"), slices("100", "300")));
+    assertEquals(Optional.of("100"), LogPlacement.of(early, Map::of).sliceOf(log("200"), slices("100", "300")));
     // no slice yet, or none at or before the completion: a slice of its own
     assertEquals(Optional.of("200"), placement.sliceOf(log("200"), slices()));
     assertEquals(Optional.of("200"), placement.sliceOf(log("200"), slices("460")));
     // a delta commit that did not complete is not seen
     assertEquals(Optional.empty(), placement.sliceOf(log("500"), slices("100", "300")));
     assertEquals(Optional.empty(), placement.sliceOf(log("600"), slices("100", "300")));
-    // older than the active timeline (archived): committed, placed by its requested time
-    assertEquals(Optional.of("050"), placement.sliceOf(log("090"), slices("050", "100")));
+    // older than the active timeline (archived): committed, placed by the completion time the archive gives it, not
+    // by its requested time
+    assertEquals(Optional.of("100"), placement.sliceOf(log("090"), slices("050", "100")));
+    assertEquals(Optional.of("050"), placement.sliceOf(log("095"), slices("050", "100")));
+    // archived but not in the archive: the latest slice, as Hudi 1.x places a log without a completion time
+    assertEquals(Optional.of("100"), placement.sliceOf(log("080"), slices("050", "100")));
   }
 
   @Test
   void version6LogsJoinTheSliceTheirNameSays() {
     Timeline v6 = Timeline.of(TIMELINE.instants());
-    assertEquals(Optional.of("200"), LogPlacement.of(v6).sliceOf(log("200"), slices("100", "300")));
-    assertEquals(Optional.of("500"), LogPlacement.of(v6).sliceOf(log("500"), slices("100", "300")));
+    assertEquals(Optional.of("200"), LogPlacement.of(v6, Map::of).sliceOf(log("200"), slices("100", "300")));
+    assertEquals(Optional.of("500"), LogPlacement.of(v6, Map::of).sliceOf(log("500"), slices("100", "300")));
   }
 }
