@@ -25,7 +25,9 @@ import org.apache.spark.sql.SparkSession;
  *       left out), sorted by record key and partition path;</li>
  *   <li>{@code write --table P --op upsert|insert|delete|bulk_insert --input F --schema-ddl DDL [--conf k=v ...]}:
  *       the JSON lines of F (read with the given Spark schema) written with {@code df.write.format("hudi")} in
- *       append mode; prints the number of rows written.</li>
+ *       append mode; prints the number of rows written;</li>
+ *   <li>{@code batch --script F}: the commands of F (one JSON array of arguments per line) in one Spark session,
+ *       each one's output after a line {@code #batch <index> <status>} (the shared {@code BatchScript}).</li>
  * </ul>
  * Results go to stdout; Spark's and Hudi's logging to stderr. Exit code 1 on failure, 2 on a bad command line.
  */
@@ -45,19 +47,39 @@ public final class SparkOracle {
 
   static int run(List<String> args, PrintStream out, PrintStream err) {
     if (args.isEmpty()) {
-      err.println("usage: SparkOracle read|write --table P ...");
+      err.println("usage: SparkOracle read|write|batch --table P ...");
       return 2;
     }
-    String command = args.get(0);
-    Args parsed;
-    try {
-      parsed = Args.parse(args.subList(1, args.size()), Set.of());
-    } catch (Args.UsageException e) {
-      err.println("spark oracle: " + e.getMessage());
+    if (!Set.of("read", "write", "batch").contains(args.get(0))) {
+      err.println("spark oracle: unknown command " + args.get(0));
       return 2;
     }
     SparkSession spark = session();
     try {
+      if (args.get(0).equals("batch")) {
+        // one Spark session for every command of the script: its start-up is most of a call's time
+        try {
+          return BatchScript.run(Args.parse(args.subList(1, args.size()), Set.of()), out, err,
+              (command, o, e) -> runOne(spark, command, o, e));
+        } catch (Args.UsageException e) {
+          err.println("spark oracle: " + e.getMessage());
+          return 2;
+        } catch (IOException e) {
+          err.println("spark oracle batch failed: " + e);
+          return 1;
+        }
+      }
+      return runOne(spark, args, out, err);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** Runs {@code read} or {@code write} in {@code spark}; returns the exit status. */
+  private static int runOne(SparkSession spark, List<String> args, PrintStream out, PrintStream err) {
+    String command = args.isEmpty() ? "" : args.get(0);
+    try {
+      Args parsed = Args.parse(args.subList(1, args.size()), Set.of());
       switch (command) {
         case "read" -> read(spark, parsed, out);
         case "write" -> write(spark, parsed, out);
@@ -74,8 +96,6 @@ public final class SparkOracle {
       err.println("spark oracle " + command + " failed: " + e);
       e.printStackTrace(err);
       return 1;
-    } finally {
-      spark.stop();
     }
   }
 

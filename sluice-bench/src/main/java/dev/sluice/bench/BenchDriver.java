@@ -28,8 +28,8 @@ import java.util.Optional;
  * commits) are built once per engine, untimed, and copied for every step that changes them.
  */
 public final class BenchDriver {
-  private static final List<String> WORKLOADS = List.of("W1-bulk", "W1-insert", "W2-cow", "W2-mor", "W3", "W4",
-      "W5", "W6-cow", "W6-mor");
+  private static final List<String> WORKLOADS = List.of("W1-bulk", "W1-insert", "W2-cow", "W2-mor",
+      "W2-cow" + BenchResults.MDT, "W2-mor" + BenchResults.MDT, "W3", "W4", "W5", "W6-cow", "W6-mor");
 
   private final BenchOptions o;
   private final PrintStream out;
@@ -106,7 +106,7 @@ public final class BenchDriver {
       List<String> order = rep % 2 == 0 ? List.of(BenchResults.SLUICE, BenchResults.HUDI)
           : List.of(BenchResults.HUDI, BenchResults.SLUICE);
       for (String w : WORKLOADS) {
-        if (!o.selected(w)) {
+        if (!active(w)) {
           continue;
         }
         for (String engine : order) {
@@ -122,9 +122,19 @@ public final class BenchDriver {
     if (o.memoryRuns()) {
       memoryRuns();
     }
-    boolean workloads = WORKLOADS.stream().anyMatch(o::selected);
+    boolean workloads = WORKLOADS.stream().anyMatch(this::active);
     if (workloads) {
       results.print(out, "medians over " + o.reps() + " rep(s), seconds (ratios: hudi/sluice, sluice/floor):");
+    }
+    if (o.metadataCost()) {
+      out.println();
+      for (String w : List.of("W2-cow", "W2-mor")) {
+        for (String engine : List.of(BenchResults.SLUICE, BenchResults.HUDI)) {
+          if (active(w) && o.runs(engine)) {
+            out.println(results.metadataCostLine(w, engine));
+          }
+        }
+      }
     }
     boolean ok = !results.anyFailure();
     if (o.scaleSelected()) {
@@ -140,15 +150,24 @@ public final class BenchDriver {
   private List<String> labels() {
     List<String> out = new ArrayList<>();
     for (String w : WORKLOADS) {
-      if (o.selected(w)) {
+      if (active(w)) {
         out.addAll(labelsOf(w));
       }
     }
     return out;
   }
 
+  /** True if workload {@code w} runs: selected, and one of the metadata-table copies of W2 only with --metadata-cost. */
+  private boolean active(String w) {
+    boolean mdt = w.endsWith(BenchResults.MDT);
+    return (!mdt || o.metadataCost()) && o.selected(mdt ? w.substring(0, w.length() - BenchResults.MDT.length()) : w);
+  }
+
   private List<String> labelsOf(String w) {
-    if (w.equals("W1-bulk") || w.equals("W1-insert") || w.equals("W2-cow") || w.equals("W2-mor") || w.equals("W4")
+    if (w.startsWith("W2-")) {
+      return List.of(w);
+    }
+    if (w.equals("W1-bulk") || w.equals("W1-insert") || w.equals("W4")
         || w.equals("W5") || w.equals("W6-cow") || w.equals("W6-mor")) {
       return List.of(w);
     }
@@ -164,12 +183,13 @@ public final class BenchDriver {
     BenchOptions.Scale s = o.scale();
     long n = s.records();
     for (String w : WORKLOADS) {
-      if (!o.selected(w)) {
+      if (!active(w)) {
         continue;
       }
       switch (w) {
         case "W1-bulk", "W1-insert" -> results.declare(w, n);
-        case "W2-cow", "W2-mor" -> results.declare(w, Workloads.sizeAfter(n, 1, s.batch()));
+        case "W2-cow", "W2-mor", "W2-cow" + BenchResults.MDT, "W2-mor" + BenchResults.MDT ->
+            results.declare(w, Workloads.sizeAfter(n, 1, s.batch()));
         case "W3" -> {
           for (int k : s.commits()) {
             results.declare("W3-snap-" + k, Workloads.sizeAfter(n, k, s.batch()));
@@ -210,9 +230,14 @@ public final class BenchDriver {
         a.put("label", w);
         step(w, engine, rep, w.equals("W1-bulk") ? "bulk-insert" : "insert", a, List.of());
       }
-      case "W2-cow", "W2-mor", "W6-cow", "W6-mor" -> {
-        boolean mor = w.endsWith("mor");
-        Optional<Path> base = setup(engine, mor ? "mor-base" : "cow-base");
+      case "W2-cow", "W2-mor", "W2-cow" + BenchResults.MDT, "W2-mor" + BenchResults.MDT, "W6-cow", "W6-mor" -> {
+        boolean mor = w.contains("-mor");
+        // --metadata-cost: the same upsert on a base table that keeps the metadata table, keeping it
+        boolean mdt = w.endsWith(BenchResults.MDT);
+        if (mdt) {
+          a.put("metadata-table", "true");
+        }
+        Optional<Path> base = setup(engine, (mor ? "mor-base" : "cow-base") + (mdt ? "-mdt" : ""));
         if (base.isEmpty()) {
           results.unavailable(w, engine, "failed: its setup table could not be built");
           return;
@@ -466,7 +491,10 @@ public final class BenchDriver {
     }
   }
 
-  /** Builds (once) the table {@code name} of {@code engine}: cow-base, mor-base or mor-deltas (mor-d1, ...). */
+  /**
+   * Builds (once) the table {@code name} of {@code engine}: cow-base, mor-base (each also with the metadata table,
+   * {@code -mdt}) or mor-deltas (mor-d1, ...).
+   */
   private Optional<Path> setup(String engine, String name) {
     String key = engine + "/" + name;
     if (setups.containsKey(key)) {
@@ -511,6 +539,9 @@ public final class BenchDriver {
     } else {
       a.put("table", dir.toString());
       a.put("type", name.startsWith("mor") ? "mor" : "cow");
+      if (name.endsWith("-mdt")) {
+        a.put("metadata-table", "true");
+      }
       ChildJvm.Outcome r = jvm.run(sides.get(engine), StepArgs.format("setup-base", mergeOnReadLimits(a)),
           List.of());
       ok = r.ok();

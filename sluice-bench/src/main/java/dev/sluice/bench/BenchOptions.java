@@ -27,12 +27,14 @@ import java.util.Optional;
  * @param timeoutMinutes per worker JVM
  * @param logFormat MoR log data block format of both engines, avro or parquet ({@code --log-format})
  * @param metadataTable both engines keep Hudi's metadata table ({@code --metadata-table}; off by default)
+ * @param metadataCost W2 runs both without and with the metadata table ({@code --metadata-cost}: the second as
+ *     {@code W2-cow+mdt}, {@code W2-mor+mdt}, each on a base table built with it), and the cost per commit is printed
  * @param scaleWorkload the sizes and indexes of the SCALE workload (run only when {@code --only} names it)
  */
 record BenchOptions(Scale scale, List<String> only, int reps, String heap, int parallelism, long seed,
     Optional<Path> workDir, boolean keep, boolean memoryRuns, Optional<Path> jfrDir, boolean jfrHudi,
     List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes, String logFormat,
-    boolean metadataTable, ScaleWorkload scaleWorkload) {
+    boolean metadataTable, boolean metadataCost, ScaleWorkload scaleWorkload) {
 
   /** The workload id of the scale workload: never part of a default run, only of {@code --only SCALE}. */
   static final String SCALE = "SCALE";
@@ -42,7 +44,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "                    [--parallelism N] [--seed N] [--work-dir DIR] [--keep] [--no-memory]",
       "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
       "                    [--oracle-dir DIR] [--timeout-min N] [--warmup RECORDS] [--log-format avro|parquet]",
-      "                    [--metadata-table] [--scale-records N,N] [--scale-upsert N] [--scale-chunk N]",
+      "                    [--metadata-table | --metadata-cost] [--scale-records N,N] [--scale-upsert N] [--scale-chunk N]",
       "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
@@ -50,6 +52,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "          20,000 at full; a larger one measures warm JVMs, as a long-running service would be)",
       "  --log-format: MoR log data blocks of both engines (hoodie.logfile.data.block.format; default avro)",
       "  --metadata-table: both engines keep Hudi's metadata table (hoodie.metadata.enable=true; default off)",
+      "  --metadata-cost: W2 without and with the metadata table in one run (W2-cow+mdt, W2-mor+mdt), and what",
+      "          keeping it costs a commit (MDT-COST lines)",
       "  --only SCALE: the scale workload (only when named): per table size of --scale-records (default",
       "          1000000,10000000) and per index, a load in bulk-insert commits of --scale-chunk records (default",
       "          1000000) and --reps upserts of --scale-upsert existing keys each (default 100000), on a",
@@ -128,6 +132,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     Long warmup = null;
     String logFormat = "avro";
     boolean metadataTable = false;
+    boolean metadataCost = false;
     List<Long> scaleRecords = List.of(1_000_000L, 10_000_000L);
     int scaleUpsert = 100_000;
     long scaleChunk = 1_000_000L;
@@ -155,6 +160,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--warmup" -> warmup = Long.parseLong(value(args, ++i, a));
         case "--log-format" -> logFormat = value(args, ++i, a).toLowerCase(Locale.ROOT);
         case "--metadata-table" -> metadataTable = true;
+        case "--metadata-cost" -> metadataCost = true;
         case "--scale-records" -> scaleRecords = split(value(args, ++i, a)).stream().map(Long::parseLong).toList();
         case "--scale-upsert" -> scaleUpsert = Integer.parseInt(value(args, ++i, a));
         case "--scale-chunk" -> scaleChunk = Long.parseLong(value(args, ++i, a));
@@ -189,6 +195,10 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       scale = new Scale(scale.name(), scale.records(), scale.batch(), scale.deletes(), scale.lookups(),
           scale.commits(), warmup, scale.reps(), scale.heap());
     }
+    if (metadataTable && metadataCost) {
+      throw new IllegalArgumentException("--metadata-cost runs W2 with and without the metadata table: not with "
+          + "--metadata-table");
+    }
     boolean memoryRuns = memory && !scale.name().equals("smoke");
     if (only.isEmpty() && scale.name().equals("smoke")) {
       // CI: one workload per code path (W1-insert and W6-cow repeat paths W1-bulk, W2-cow and W6-mor cover)
@@ -202,7 +212,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     };
     return new BenchOptions(scale, only, reps == null ? scale.reps() : reps, heap == null ? scale.heap() : heap,
         parallelism, seed, workDir, keep, memoryRuns, jfr, jfrHudi, engines, List.copyOf(jvmOpts),
-        oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable,
+        oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable, metadataCost,
         new ScaleWorkload(List.copyOf(scaleRecords), scaleUpsert, scaleChunk, scaleType, sluiceIndexes, hudiIndexes));
   }
 

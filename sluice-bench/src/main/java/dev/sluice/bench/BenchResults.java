@@ -14,6 +14,8 @@ import java.util.Optional;
  * medians and one {@code RESULT} line per workload.
  */
 final class BenchResults {
+  /** Suffix of a W2 workload run on a table that keeps the metadata table ({@code --metadata-cost}). */
+  static final String MDT = "+mdt";
   static final String SLUICE = "sluice";
   static final String HUDI = "hudi";
   static final String FLOOR = "floor";
@@ -186,6 +188,24 @@ final class BenchResults {
       }));
       notes.forEach(n -> out.println("  " + n));
     }
+  }
+
+  /**
+   * {@code MDT-COST workload=W2-cow engine=sluice off_s=… on_s=… cost_s=… cost_pct=…}: what keeping the metadata
+   * table costs one commit, the median of {@code workload} with it ({@code workload+mdt}) against without, both from
+   * the same run and repetitions.
+   */
+  String metadataCostLine(String workload, String engine) {
+    Optional<Double> off = median(workload, engine, "seconds");
+    Optional<Double> on = median(workload + MDT, engine, "seconds");
+    String cost = "n/a";
+    String pct = "n/a";
+    if (off.isPresent() && on.isPresent()) {
+      cost = fmt(on.get() - off.get(), 3);
+      pct = fmt(100 * (on.get() - off.get()) / off.get(), 1);
+    }
+    return "MDT-COST workload=" + workload + " engine=" + engine + " off_s=" + num(off, 3) + " on_s=" + num(on, 3)
+        + " cost_s=" + cost + " cost_pct=" + pct;
   }
 
   /** {@code RESULT workload=... sluice_s=... hudi_s=... ratio=... sluice_bytes=... hudi_bytes=... floor_s=...}. */

@@ -36,6 +36,23 @@ class BenchResultsTest {
   }
 
   @Test
+  void metadataCostLineComparesTheMediansWithAndWithoutTheMetadataTable() throws IOException {
+    BenchResults r = new BenchResults();
+    r.declare("W2-mor", 110);
+    r.declare("W2-mor" + BenchResults.MDT, 110);
+    for (double s : new double[] {2.0, 1.0, 3.0}) {
+      r.add("W2-mor", BenchResults.SLUICE, report(s, 110, 7, 100));
+    }
+    for (double s : new double[] {2.1, 9.0, 1.9}) {
+      r.add("W2-mor" + BenchResults.MDT, BenchResults.SLUICE, report(s, 110, 7, 100));
+    }
+    assertEquals("MDT-COST workload=W2-mor engine=sluice off_s=2.000 on_s=2.100 cost_s=0.100 cost_pct=5.0",
+        r.metadataCostLine("W2-mor", BenchResults.SLUICE));
+    assertEquals("MDT-COST workload=W2-mor engine=hudi off_s=n/a on_s=n/a cost_s=n/a cost_pct=n/a",
+        r.metadataCostLine("W2-mor", BenchResults.HUDI));
+  }
+
+  @Test
   void rowsMismatchAndChecksumMismatchAreCaught() throws IOException {
     BenchResults r = new BenchResults();
     r.declare("W6-cow", 90);

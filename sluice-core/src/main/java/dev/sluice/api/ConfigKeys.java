@@ -179,11 +179,25 @@ public final class ConfigKeys {
           + "(record key to partition and file group; built from the latest file slices by the first action that finds "
           + "none, then kept by every write); false drops a record_index partition another writer built, keeping "
           + "'files' (as Hudi 0.15's writers, whose default is false). Unset: true for a table that has one.");
-  /** File groups (shards) of a new record index. */
+  /** Fewest file groups (shards) of a new record index; default 10 as Hudi 0.15. */
   public static final ConfigKey<Integer> RECORD_INDEX_MIN_FILEGROUP_COUNT = ConfigKey.ofInt(
-      "hoodie.metadata.record.index.min.filegroup.count", 10, "File groups (shards) the record index is built with; "
-          + "fixed once built. Hudi's estimate (max(this, records x 2 / 22.4M)) gives this minimum below about 112M "
-          + "records; Sluice uses it as given.");
+      "hoodie.metadata.record.index.min.filegroup.count", 10, "Fewest file groups (shards) a new record index is "
+          + "built with. The count is Hudi's estimate at the bootstrap: live keys x growth.factor / (max.filegroup.size "
+          + "/ 48 bytes per entry), within [min, max] (the minimum when both are equal); with the defaults the "
+          + "minimum below about 112M records. Fixed once built.");
+  /** Most file groups of a new record index; default 10000 as Hudi 0.15. */
+  public static final ConfigKey<Integer> RECORD_INDEX_MAX_FILEGROUP_COUNT = ConfigKey.ofInt(
+      "hoodie.metadata.record.index.max.filegroup.count", 10_000, "Most file groups (shards) a new record index is "
+          + "built with (at most 10000: a metadata file id has four digits).");
+  /** Size a record-index shard is planned to stay under; default 1 GiB as Hudi 0.15. */
+  public static final ConfigKey<Integer> RECORD_INDEX_MAX_FILEGROUP_SIZE = ConfigKey.ofInt(
+      "hoodie.metadata.record.index.max.filegroup.size", 1024 * 1024 * 1024, "Bytes one record-index shard is "
+          + "planned to hold at most when the shard count is estimated (48 bytes per entry, Hudi's figure); at "
+          + "least 48.");
+  /** Room for growth in the record index's estimate; default 2.0 as Hudi 0.15. */
+  public static final ConfigKey<Double> RECORD_INDEX_GROWTH_FACTOR = ConfigKey.ofDouble(
+      "hoodie.metadata.record.index.growth.factor", 2.0, "The live keys at the record index's bootstrap are "
+          + "multiplied by this when its shard count is estimated (room for the table to grow; positive).");
 
   // ---- Cleaning (HoodieCleanConfig) ----
   /** Which file versions the cleaner keeps. */
@@ -354,7 +368,8 @@ public final class ConfigKeys {
         WRITE_CONCURRENCY_MODE, TABLE_CONCURRENCY_MODE, LOCK_PROVIDER,
         LOCK_FILESYSTEM_PATH, LOCK_FILESYSTEM_EXPIRE, LOCK_WAIT_TIME_MS, LOCK_RETRY_WAIT_MS, HEARTBEAT_INTERVAL_MS,
         HEARTBEAT_TOLERABLE_MISSES, METADATA_ENABLE, METADATA_COMPACT_MAX_DELTA_COMMITS, RECORD_INDEX_ENABLE,
-        RECORD_INDEX_MIN_FILEGROUP_COUNT,
+        RECORD_INDEX_MIN_FILEGROUP_COUNT, RECORD_INDEX_MAX_FILEGROUP_COUNT, RECORD_INDEX_MAX_FILEGROUP_SIZE,
+        RECORD_INDEX_GROWTH_FACTOR,
         CLEANER_POLICY, CLEANER_COMMITS_RETAINED,
         CLEANER_FILE_VERSIONS_RETAINED, CLEANER_HOURS_RETAINED, CLEAN_AUTOMATIC, CLEAN_MAX_COMMITS,
         CLEANER_INCREMENTAL_MODE, READ_PARALLELISM, INCR_FALLBACK_FULL_TABLE_SCAN, ARCHIVE_AUTOMATIC, KEEP_MIN_COMMITS,

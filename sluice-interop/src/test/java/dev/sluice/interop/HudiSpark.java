@@ -48,7 +48,7 @@ final class HudiSpark {
     this.classpath = classpath;
   }
 
-  /** Spark with Hudi's Spark bundle of {@code hudiVersion} ({@code 0.15.0} or {@code 1.1.1}). */
+  /** Spark with Hudi's Spark bundle of {@code hudiVersion} ({@code 0.15.0}, {@code 1.0.2} or {@code 1.1.1}). */
   static HudiSpark locate(String hudiVersion) {
     Path dir = Path.of(System.getProperty(DIR_PROPERTY, "../hudi-spark-oracle/target")).toAbsolutePath().normalize();
     Path classes = dir.resolve("classes");
@@ -67,15 +67,68 @@ final class HudiSpark {
     }
   }
 
+  /** One read of a batch: {@code table} as {@code query} ({@code snapshot}, {@code read_optimized}) with options. */
+  record Read(Path table, String query, Map<String, String> options) {
+    List<String> args() {
+      List<String> args = new ArrayList<>(List.of("read", "--table", table.toString(), "--query", query));
+      options.forEach((k, v) -> {
+        args.add("--conf");
+        args.add(k + "=" + v);
+      });
+      return args;
+    }
+  }
+
   /** The table as {@code spark.read.format("hudi")} with {@code options} returns it: one map per row, by key. */
   List<Map<String, Object>> read(Path table, String query, Map<String, String> options) {
-    List<String> args = new ArrayList<>(List.of("read", "--table", table.toString(), "--query", query));
-    options.forEach((k, v) -> {
-      args.add("--conf");
-      args.add(k + "=" + v);
-    });
+    return parseRows(run(new Read(table, query, options).args()));
+  }
+
+  /**
+   * The rows of each of {@code reads}, in order, read in one Spark JVM and session (the oracle's {@code batch}):
+   * one Spark start-up for all of them.
+   */
+  List<List<Map<String, Object>>> read(List<Read> reads, Path scratch) {
+    StringBuilder script = new StringBuilder();
+    for (Read r : reads) {
+      try {
+        script.append(JSON.writeValueAsString(r.args())).append('\n');
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    List<String> lines;
+    try {
+      Path file = Files.createTempFile(scratch, "spark-batch", ".txt");
+      Files.writeString(file, script, StandardCharsets.UTF_8);
+      lines = run(List.of("batch", "--script", file.toString()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<List<String>> sections = new ArrayList<>();
+    for (String line : lines) {
+      if (line.startsWith("#batch ")) {
+        String[] parts = line.split(" ");
+        if (!parts[2].equals("0")) {
+          throw new AssertionError("the Spark oracle (Hudi " + hudiVersion + ") failed on "
+              + reads.get(sections.size()));
+        }
+        sections.add(new ArrayList<>());
+      } else if (!sections.isEmpty()) {
+        sections.get(sections.size() - 1).add(line);
+      }
+    }
+    if (sections.size() != reads.size()) {
+      throw new AssertionError("the Spark oracle answered " + sections.size() + " of " + reads.size() + " reads");
+    }
+    List<List<Map<String, Object>>> out = new ArrayList<>();
+    sections.forEach(s -> out.add(parseRows(s)));
+    return out;
+  }
+
+  private static List<Map<String, Object>> parseRows(List<String> lines) {
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (String line : run(args)) {
+    for (String line : lines) {
       if (line.isBlank()) {
         continue;
       }

@@ -2,6 +2,7 @@ package dev.sluice.internal.commit;
 
 import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
+import dev.sluice.internal.mdt.RecordIndexSizing;
 
 /**
  * The commit protocol's options: concurrency mode, failed-writes policy, table lock and writer heartbeats, read from
@@ -24,7 +25,8 @@ import dev.sluice.api.ConfigKeys;
  * @param metadataCompactMaxDeltaCommits {@link ConfigKeys#METADATA_COMPACT_MAX_DELTA_COMMITS}
  * @param recordIndexEnabled {@link ConfigKeys#RECORD_INDEX_ENABLE}: with the metadata table on, keep its
  *     {@code record_index} partition (built when missing) or drop it
- * @param recordIndexFileGroups {@link ConfigKeys#RECORD_INDEX_MIN_FILEGROUP_COUNT}: shards of a new record index
+ * @param recordIndexSizing {@link ConfigKeys#RECORD_INDEX_MIN_FILEGROUP_COUNT} and the other keys of Hudi's estimate
+ *     of a new record index's shard count (checked when one is built)
  * @param memoryBudget {@link ConfigKeys#WRITE_MAX_MEMORY}: the heap the record index's bootstrap, change collection
  *     and compaction each sort within before spilling
  * @param spillDirectory {@link ConfigKeys#SPILLABLE_MAP_PATH}
@@ -32,7 +34,7 @@ import dev.sluice.api.ConfigKeys;
 public record CommitSettings(String concurrencyMode, String failedWritesPolicy, String lockProvider,
     String lockFilesystemPath, int lockFilesystemExpireMinutes, long lockWaitMillis, long lockRetryMillis,
     long heartbeatIntervalMillis, int heartbeatTolerableMisses, boolean metadataEnabled,
-    int metadataCompactMaxDeltaCommits, boolean recordIndexEnabled, int recordIndexFileGroups,
+    int metadataCompactMaxDeltaCommits, boolean recordIndexEnabled, RecordIndexSizing recordIndexSizing,
     long memoryBudget, java.nio.file.Path spillDirectory) {
 
   /** The commit options in {@code config}. */
@@ -43,7 +45,10 @@ public record CommitSettings(String concurrencyMode, String failedWritesPolicy, 
         config.get(ConfigKeys.LOCK_RETRY_WAIT_MS), config.get(ConfigKeys.HEARTBEAT_INTERVAL_MS),
         config.get(ConfigKeys.HEARTBEAT_TOLERABLE_MISSES), config.get(ConfigKeys.METADATA_ENABLE),
         config.get(ConfigKeys.METADATA_COMPACT_MAX_DELTA_COMMITS), config.get(ConfigKeys.RECORD_INDEX_ENABLE),
-        config.get(ConfigKeys.RECORD_INDEX_MIN_FILEGROUP_COUNT), config.get(ConfigKeys.WRITE_MAX_MEMORY),
+        new RecordIndexSizing(config.get(ConfigKeys.RECORD_INDEX_MIN_FILEGROUP_COUNT),
+            config.get(ConfigKeys.RECORD_INDEX_MAX_FILEGROUP_COUNT), config.get(ConfigKeys.RECORD_INDEX_MAX_FILEGROUP_SIZE),
+            config.get(ConfigKeys.RECORD_INDEX_GROWTH_FACTOR).floatValue()),
+        config.get(ConfigKeys.WRITE_MAX_MEMORY),
         java.nio.file.Path.of(config.get(ConfigKeys.SPILLABLE_MAP_PATH)));
   }
 

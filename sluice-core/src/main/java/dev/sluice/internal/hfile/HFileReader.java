@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.LongSupplier;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -291,6 +292,8 @@ public final class HFileReader implements Closeable {
       private byte[] payload;
       private int pos;
       private byte[] previous;
+      // made once: a batch over a large shard walks millions of cells, and a lambda per cell was a tenth of it
+      private final LongSupplier where = () -> blockOffset;
 
       @Override
       protected HFileCell computeNext() {
@@ -316,7 +319,7 @@ public final class HFileReader implements Closeable {
       /** Moves past the cells before {@code key} in the current block; the cell if it is there, else null. */
       private HFileCell seek(byte[] key) {
         while (pos < payload.length) {
-          CellBounds c = CellBounds.at(payload, pos, tags, mvcc, () -> blockOffset, blocks);
+          CellBounds c = CellBounds.at(payload, pos, tags, mvcc, where, blocks);
           int cmp = Arrays.compareUnsigned(payload, c.rowStart(), c.rowStart() + c.rowLength(), key, 0, key.length);
           if (cmp > 0) {
             return null;

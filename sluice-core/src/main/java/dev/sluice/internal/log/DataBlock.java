@@ -215,10 +215,11 @@ public final class DataBlock implements LogBlock {
   }
 
   /**
-   * The records of a stored HFile block (the metadata table's) whose keys are among {@code sortedKeys} (sorted in
-   * unsigned UTF-8 byte order), in key order: each key is a seek through the block's HFile index.
+   * The records of a stored HFile block (the metadata table's) whose keys are among {@code sortedKeys} (UTF-8 bytes,
+   * sorted unsigned), in key order: each key is a seek through the block's HFile index. The caller encodes the keys
+   * once for all the blocks it asks.
    */
-  public CloseableIterator<GenericRecord> lookup(List<String> sortedKeys, Schema readerSchema) {
+  public CloseableIterator<GenericRecord> lookup(List<byte[]> sortedKeys, Schema readerSchema) {
     Objects.requireNonNull(readerSchema, "readerSchema");
     if (type != LogBlockType.HFILE_DATA_BLOCK || stored == null) {
       throw Errors.internal("key lookups are for stored HFile blocks, not a " + type + (stored == null ? " in memory" : ""),

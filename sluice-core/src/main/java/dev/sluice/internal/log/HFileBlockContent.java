@@ -109,15 +109,14 @@ final class HFileBlockContent {
   }
 
   /**
-   * The records of a stored block whose keys are among {@code sortedKeys} (sorted in unsigned UTF-8 byte order),
+   * The records of a stored block whose keys are among {@code sortedKeys} (UTF-8, sorted unsigned),
    * in key order, found by seeks through the block's HFile index, not by reading every cell.
    */
   static CloseableIterator<GenericRecord> lookup(StoredContent content, Schema writerSchema, Schema readerSchema,
-      List<String> sortedKeys) {
+      List<byte[]> sortedKeys) {
     HFileReader hfile = HFileReader.open(content.storage(), content.path(), content.offset(), content.length());
     // one forward pass over the blocks the sorted keys fall in (HFileReader#getAll)
-    Iterator<byte[]> keys = sortedKeys.stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).iterator();
-    CloseableIterator<HFileCell> cells = hfile.getAll(keys);
+    CloseableIterator<HFileCell> cells = hfile.getAll(sortedKeys.iterator());
     return decode(content, hfile, cells, writerSchema, readerSchema);
   }
 

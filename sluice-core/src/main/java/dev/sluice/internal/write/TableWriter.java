@@ -119,7 +119,9 @@ public final class TableWriter {
         || !setup.tableConfig().metadataPartitions().contains(MetadataPartition.RECORD_INDEX.path())) {
       return RecordIndexChanges.none();
     }
-    return RecordIndexChanges.collecting(setup.commit().recordIndexFileGroups(),
+    // sorted for the configured minimum, the usual count; a record index built with more shards (Hudi's estimate on a
+    // large table, or another writer's settings) gets them re-sorted when they are appended
+    return RecordIndexChanges.collecting(Math.max(1, setup.commit().recordIndexSizing().minFileGroups()),
         Math.max(MIN_WRITE_BUDGET, budget.bytes() / 8), budget.spillDirectory());
   }
 

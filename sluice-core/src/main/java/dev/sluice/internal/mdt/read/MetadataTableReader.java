@@ -24,7 +24,6 @@ import dev.sluice.storage.Storage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -63,9 +62,12 @@ public final class MetadataTableReader {
   private static final String FIX = "Rebuild the metadata table: delete .hoodie/metadata and clear "
       + "hoodie.table.metadata.partitions (a Hudi writer with the metadata table on rebuilds it), or read with "
       + "hoodie.metadata.enable=false.";
-  /** Unsigned UTF-8 byte order: the order of HFile cells. */
-  private static final Comparator<String> KEY_ORDER = (a, b) ->
-      Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+  /**
+   * Unsigned UTF-8 byte order, the order of HFile cells, without encoding: UTF-8 keeps code point order, and UTF-16
+   * units differ from it only where a surrogate (a code point above U+FFFF) meets a unit from U+E000 up. (Encoding
+   * both keys per comparison made sorting a batch and its results a tenth of a record-index lookup.)
+   */
+  static final Comparator<String> KEY_ORDER = MetadataTableReader::compareUtf8;
   private static final Object DELETED = new Object();
 
   private final Storage storage;
@@ -227,6 +229,24 @@ public final class MetadataTableReader {
     return List.copyOf(out);
   }
 
+  static int compareUtf8(String a, String b) {
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y) {
+        boolean xs = Character.isSurrogate(x);
+        boolean ys = Character.isSurrogate(y);
+        if (xs != ys && (xs ? y >= '\uE000' : x >= '\uE000')) {
+          // a surrogate encodes a code point above every BMP unit
+          return xs ? 1 : -1;
+        }
+        return x - y;
+      }
+    }
+    return a.length() - b.length();
+  }
+
   private static List<String> sorted(Collection<String> keys) {
     TreeSet<String> s = new TreeSet<>(KEY_ORDER);
     s.addAll(keys);
@@ -294,13 +314,15 @@ public final class MetadataTableReader {
   @SuppressWarnings("unchecked")
   private <T> void readSlice(FileSlice slice, Optional<List<String>> keys, Combiner<T> combiner, Map<String, T> out) {
     Set<String> wanted = keys.map(HashSet::new).orElse(null);
+    // encoded once for every log block and the base file of the slice
+    Optional<List<byte[]>> encoded = keys.map(ks -> ks.stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).toList());
     Map<String, Object> logs = new HashMap<>();
     for (LogBlock block : MetadataLogBlocks.trusted(storage, slice.logFiles(), timeline, latestInstant, valid)) {
       if (block instanceof DataBlock data) {
         String where = block.span().map(s -> "log block at offset " + s.offset()).orElse("a log block") + " of "
             + slice.logFiles();
         try (CloseableIterator<GenericRecord> it = keys.isPresent()
-            ? data.lookup(keys.get(), MetadataRecords.storedSchema()) : data.records(MetadataRecords.storedSchema())) {
+            ? data.lookup(encoded.get(), MetadataRecords.storedSchema()) : data.records(MetadataRecords.storedSchema())) {
           while (it.hasNext()) {
             GenericRecord r = it.next();
             String key = r.get(MetadataRecords.KEY).toString();
@@ -321,7 +343,7 @@ public final class MetadataTableReader {
       }
     }
     Map<String, T> base = new HashMap<>();
-    slice.baseFile().ifPresent(f -> readBase(f, keys, combiner, base));
+    slice.baseFile().ifPresent(f -> readBase(f, encoded, combiner, base));
     Set<String> all = new HashSet<>(base.keySet());
     all.addAll(logs.keySet());
     for (String key : all) {
@@ -336,7 +358,7 @@ public final class MetadataTableReader {
   }
 
   /** Reads {@code keys} (or every cell) of a base HFile with block-index seeks. */
-  private <T> void readBase(BaseFile file, Optional<List<String>> keys, Combiner<T> combiner, Map<String, T> out) {
+  private <T> void readBase(BaseFile file, Optional<List<byte[]>> keys, Combiner<T> combiner, Map<String, T> out) {
     baseFilesOpened.incrementAndGet();
     try (HFileReader hfile = HFileReader.open(storage, file.path(), file.size())) {
       byte[] schemaText = hfile.fileInfo("schema").orElseThrow(() -> Errors.badTable(file.path(),
@@ -351,8 +373,7 @@ public final class MetadataTableReader {
       BinaryDecoder decoder = null;
       if (keys.isPresent()) {
         // the keys come sorted: one forward pass over the blocks they fall in
-        try (CloseableIterator<HFileCell> cells = hfile.getAll(keys.get().stream()
-            .map(k -> k.getBytes(StandardCharsets.UTF_8)).iterator())) {
+        try (CloseableIterator<HFileCell> cells = hfile.getAll(keys.get().iterator())) {
           while (cells.hasNext()) {
             HFileCell c = cells.next();
             String k = c.keyString();

@@ -255,7 +255,7 @@ public final class MetadataTableWriter {
     for (int offset = 1; tl.contains(init); offset++) {
       init = base + String.format("%03d", Integer.parseInt(INIT_SUFFIX) + offset);
     }
-    new RecordIndexPartition(storage, mdt).bootstrap(basePath, dt, init, setup.shards(), setup.keys().orElseThrow(),
+    new RecordIndexPartition(storage, mdt).bootstrap(basePath, dt, init, setup.sizing(), setup.keys().orElseThrow(),
         setup.budget(), setup.spillDirectory());
     KillPoints.reach("metadata.ri.bootstrap.list");
     TableConfigStore.update(storage, basePath, c -> c.with(TableConfig.METADATA_PARTITIONS,

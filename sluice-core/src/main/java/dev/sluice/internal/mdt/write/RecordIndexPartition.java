@@ -14,6 +14,7 @@ import dev.sluice.internal.log.LogReader;
 import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
+import dev.sluice.internal.mdt.RecordIndexSizing;
 import dev.sluice.internal.mdt.RecordLocation;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.timeline.Action;
@@ -101,12 +102,9 @@ final class RecordIndexPartition {
    * {@code <fileId>_0-0-0_<init>.hfile}, then the deltacommit completes. The caller lists the partition in the
    * data table's config afterwards; until then no reader uses it and a bootstrap that died is redone.
    */
-  void bootstrap(String dataBasePath, Timeline dt, String init, int shards, SliceKeys keys, long budget,
+  void bootstrap(String dataBasePath, Timeline dt, String init, RecordIndexSizing sizing, SliceKeys keys, long budget,
       Path spillDirectory) {
-    if (shards < 1 || shards > 10_000) {
-      throw Errors.badConfig("hoodie.metadata.record.index.min.filegroup.count", Integer.toString(shards),
-          "a file group count from 1 to 10000");
-    }
+    sizing.checked();
     KillPoints.reach("metadata.ri.bootstrap.start");
     deleteFolder();
     PartitionMetadata.ensure(storage, mdtBase, PATH, init);
@@ -114,16 +112,27 @@ final class RecordIndexPartition {
     mdt.createRequested(requested, new byte[0]);
     Instant inflight = mdt.transitionToInflight(requested, new byte[0]);
     List<WriteStat> stats = new ArrayList<>();
-    try (RecordIndexChanges all = RecordIndexChanges.collecting(shards, budget, spillDirectory)) {
+    // the keys are sorted for the minimum shard count while they are counted; Hudi's estimate from the count can
+    // only be more shards (a large table, or a small max.filegroup.size), and then they are sorted once more for it
+    RecordIndexChanges collected = RecordIndexChanges.collecting(sizing.minFileGroups(), budget, spillDirectory);
+    RecordIndexChanges all = collected;
+    try {
+      long live = 0;
       FileSystemView view = FileSystemView.of(storage, dataBasePath, dt);
       for (String partition : view.partitions()) {
         for (FileSlice slice : view.latestSlices(partition)) {
           try (CloseableIterator<String> it = keys.keys(slice, dt)) {
             while (it.hasNext()) {
-              all.insert(it.next(), partition, slice.fileId(), slice.baseInstant());
+              collected.insert(it.next(), partition, slice.fileId(), slice.baseInstant());
+              live++;
             }
           }
         }
+      }
+      int shards = sizing.fileGroups(live);
+      if (shards != collected.shards()) {
+        all = collected.resharded(shards);
+        collected.close();
       }
       for (int i = 0; i < shards; i++) {
         try (LogWriter writer = LogWriter.builder(storage, dir, MetadataPartition.RECORD_INDEX.fileId(i), init)
@@ -157,6 +166,9 @@ final class RecordIndexPartition {
           throw e;
         }
       }
+    } finally {
+      collected.close();
+      all.close();
     }
     CommitMetadata md = new CommitMetadata(Map.of(PATH, stats), false,
         Map.of(CommitMetadata.SCHEMA_KEY, MetadataRecords.schema().toString()), WriteOperationType.BULK_INSERT);
