@@ -50,6 +50,15 @@ public final class TableConfigStore {
     }
   }
 
+  /** As {@link #read}, but empty if there is neither {@code hoodie.properties} nor its backup (no table yet). */
+  public static Optional<TableConfig> readIfPresent(Storage storage, String basePath) {
+    if (load(storage, TableLayout.propertiesFile(basePath)).isEmpty()
+        && load(storage, TableLayout.propertiesBackupFile(basePath)).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(read(storage, basePath));
+  }
+
   /**
    * Reads the table config. Uses the backup when {@code hoodie.properties} is missing or its checksum does not
    * validate (a concurrent update is in progress). Fails with a BAD_TABLE error if neither file is usable.

@@ -48,7 +48,7 @@ public final class TimelineStore {
 
   /**
    * A store for the table at {@code basePath} in the layout of its version; does no I/O (the layout is read from
-   * {@code hoodie.properties} when first needed).
+   * {@code hoodie.properties} when first needed; layout 1 if there is none).
    */
   public TimelineStore(Storage storage, String basePath) {
     this(storage, basePath, "timeline", null);
@@ -78,7 +78,8 @@ public final class TimelineStore {
   public TimelineLayout layout() {
     TimelineLayout l = layout;
     if (l == null) {
-      l = TimelineLayout.of(TableConfigStore.read(storage, basePath));
+      // no hoodie.properties (a bare timeline folder, as tests and tools build them): the layout Sluice always wrote
+      l = TableConfigStore.readIfPresent(storage, basePath).map(TimelineLayout::of).orElse(TimelineLayout.V1);
       layout = l;
     }
     return l;
