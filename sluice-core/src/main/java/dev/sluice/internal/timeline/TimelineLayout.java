@@ -70,10 +70,11 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   void requireArchivedTimelineReadable();
 
   /**
-   * Fails with UNSUPPORTED if incremental queries of this layout are not ranges of requested times (layout 2: Hudi
-   * 1.x ranges them by completion time, which Sluice's incremental planner does not do yet).
+   * True if incremental queries and time travel follow Hudi 1.x's rules (layout 2): an incremental range is a range
+   * of completion times, and time travel is refused at or after the first write still pending; false for version 6,
+   * whose ranges are of requested times.
    */
-  void requireIncrementalByRequestedTime();
+  boolean timeSemanticsOf1x();
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice cannot change a table of this layout: nothing may
