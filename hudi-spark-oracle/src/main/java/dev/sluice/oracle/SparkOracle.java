@@ -26,8 +26,9 @@ import org.apache.spark.sql.SparkSession;
  *   <li>{@code write --table P --op upsert|insert|delete|bulk_insert --input F --schema-ddl DDL [--conf k=v ...]}:
  *       the JSON lines of F (read with the given Spark schema) written with {@code df.write.format("hudi")} in
  *       append mode; prints the number of rows written;</li>
- *   <li>{@code reads --table P --queries F}: several reads in one Spark session, one per line of F (a JSON object of
- *       read options, e.g. an incremental range or {@code as.of.instant}); each answer is a line
+ *   <li>{@code reads --queries F}: several reads in one Spark session, one per line of F (a JSON object of read
+ *       options, e.g. an incremental range or {@code as.of.instant}, with the table's location under {@code path});
+ *       each answer is a line
  *       {@code #query <i> ok} followed by its rows as {@code read} prints them, or {@code #query <i> error <message>}
  *       when Hudi refused the read.</li>
  * </ul>
@@ -115,11 +116,15 @@ public final class SparkOracle {
     List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of(args.required("queries")),
         StandardCharsets.UTF_8);
     for (int i = 0; i < lines.size(); i++) {
-      Map<String, String> options = json.readValue(lines.get(i),
-          new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { });
+      Map<String, String> options = new java.util.HashMap<>(json.readValue(lines.get(i),
+          new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { }));
+      String table = options.remove("path");
+      if (table == null) {
+        throw new Args.UsageException("query " + i + " of " + args.required("queries") + " has no \"path\"");
+      }
       List<String> rows;
       try {
-        rows = spark.read().format("hudi").options(options).load(args.required("table"))
+        rows = spark.read().format("hudi").options(options).load(table)
             .orderBy("_hoodie_record_key", "_hoodie_partition_path").toJSON().collectAsList();
       } catch (RuntimeException | LinkageError e) {
         e.printStackTrace(System.err);

@@ -41,7 +41,8 @@ import org.apache.avro.Schema;
  * <ol>
  *   <li>The instants: the completed commits, delta commits, replacecommits and compactions whose completion time is
  *       in ({@code begin}, {@code end}] (no end: every later one). {@code begin} may be {@code earliest}: no lower
- *       bound, except that {@code earliest} without an end takes the latest completed instant only, as Hudi does.
+ *       bound. (Hudi 1.1.1's Spark relation returns no rows for {@code earliest} without an end and fails on it
+ *       with one, so Sluice takes the word's meaning, the same range as a start of all zeros.)
  *       A pending instant is in no range, whenever it was requested: it joins the range its completion falls in,
  *       so nothing holds the end back.</li>
  *   <li>The files: only those the chosen instants' write stats name (Hudi's "affected files"), grouped into slices
@@ -156,13 +157,10 @@ final class CompletionTimeIncremental {
   /**
    * The completed instants whose completion time is in the range, in requested-time order
    * ({@code getCommitsAndCompactionTimeline().filterCompletedAndCompactionInstants()}, a compaction completed as a
-   * commit); {@code earliest} without an end keeps only the one completed last on the timeline.
+   * commit).
    */
   private List<Instant> chosen(CompletionRange range) {
     Timeline writes = timeline.filter(i -> i.isCompleted() && isWrite(i.action()));
-    if (range.begin().isEmpty() && range.end().isEmpty()) {
-      return writes.lastInstant().map(List::of).orElse(List.of());
-    }
     List<Instant> out = new ArrayList<>();
     for (Instant i : writes.instants()) {
       if (range.contains(completion(i))) {
