@@ -27,7 +27,12 @@ import org.apache.spark.sql.SparkSession;
  *       the JSON lines of F (read with the given Spark schema) written with {@code df.write.format("hudi")} in
  *       append mode; prints the number of rows written;</li>
  *   <li>{@code batch --script F}: the commands of F (one JSON array of arguments per line) in one Spark session,
- *       each one's output after a line {@code #batch <index> <status>} (the shared {@code BatchScript}).</li>
+ *       each one's output after a line {@code #batch <index> <status>} (the shared {@code BatchScript});</li>
+ *   <li>{@code reads --queries F}: several reads in one Spark session, one per line of F (a JSON object of read
+ *       options, e.g. an incremental range or {@code as.of.instant}, with the table's location under {@code path});
+ *       each answer is a line
+ *       {@code #query <i> ok} followed by its rows as {@code read} prints them, or {@code #query <i> error <message>}
+ *       when Hudi refused the read.</li>
  * </ul>
  * Results go to stdout; Spark's and Hudi's logging to stderr. Exit code 1 on failure, 2 on a bad command line.
  */
@@ -83,6 +88,7 @@ public final class SparkOracle {
       switch (command) {
         case "read" -> read(spark, parsed, out);
         case "write" -> write(spark, parsed, out);
+        case "reads" -> reads(spark, parsed, out);
         default -> {
           err.println("spark oracle: unknown command " + command);
           return 2;
@@ -122,6 +128,36 @@ public final class SparkOracle {
         .load(args.required("table"));
     for (String json : rows.orderBy("_hoodie_record_key", "_hoodie_partition_path").toJSON().collectAsList()) {
       out.println(json);
+    }
+  }
+
+  private static void reads(SparkSession spark, Args args, PrintStream out) throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<String> lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of(args.required("queries")),
+        StandardCharsets.UTF_8);
+    for (int i = 0; i < lines.size(); i++) {
+      Map<String, String> options = new java.util.HashMap<>(json.readValue(lines.get(i),
+          new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { }));
+      String table = options.remove("path");
+      if (table == null) {
+        throw new Args.UsageException("query " + i + " of " + args.required("queries") + " has no \"path\"");
+      }
+      List<String> rows;
+      try {
+        rows = spark.read().format("hudi").options(options).load(table)
+            .orderBy("_hoodie_record_key", "_hoodie_partition_path").toJSON().collectAsList();
+      } catch (RuntimeException | LinkageError e) {
+        e.printStackTrace(System.err);
+        // Hudi's refusal (e.g. time travel past a pending write) is an answer to compare, not a failure
+        Throwable root = e;
+        while (root.getCause() != null) {
+          root = root.getCause();
+        }
+        out.println("#query " + i + " error " + String.valueOf(root.getMessage()).replace('\n', ' '));
+        continue;
+      }
+      out.println("#query " + i + " ok");
+      rows.forEach(out::println);
     }
   }
 

@@ -35,6 +35,9 @@ import org.apache.hudi.table.action.HoodieWriteMetadata;
  * {@code write}: one commit through Hudi 1.1.1's {@link HoodieJavaWriteClient} (BLOOM index) at the table's own
  * version (so a version-8 table stays at 8), committed explicitly as the 1.x Java client requires; prints the
  * instant time. {@code --op compact} schedules and runs a compaction (Merge-on-Read) and prints its instant.
+ * {@code --op upsert-during-compaction} schedules a compaction, upserts the input while it is pending and only then
+ * runs and commits the compaction, so the compaction is requested before the upsert and completes after it; it
+ * prints the upsert's instant, then the compaction's.
  * {@code --uncommitted} leaves the write inflight, as a writer that died before committing would.
  *
  * <p>Settings the 1.x Java client needs here: no embedded timeline server (no 1.x timeline service is on the
@@ -82,13 +85,31 @@ final class WriteCommand {
         out.println(compaction.get());
         return;
       }
+      if (op.equals("upsert-during-compaction")) {
+        Option<String> compaction = client.scheduleCompaction(Option.empty());
+        if (!compaction.isPresent()) {
+          throw new IOException("Hudi scheduled no compaction on " + table);
+        }
+        String upsert = client.startCommit();
+        List<WriteStatus> written = client.upsert(records(batch, keyGenerator, payloadClass, orderingField), upsert);
+        requireNoErrors(written, "write " + upsert);
+        if (!client.commit(upsert, written)) {
+          throw new IOException("Hudi did not commit " + upsert);
+        }
+        HoodieWriteMetadata<List<WriteStatus>> result = client.compact(compaction.get());
+        requireNoErrors(result.getWriteStatuses(), "compaction " + compaction.get());
+        client.commitCompaction(compaction.get(), result, Option.empty());
+        out.println(upsert + " " + compaction.get());
+        return;
+      }
       String instant = client.startCommit();
       List<WriteStatus> statuses = switch (op) {
         case "insert" -> client.insert(records(batch, keyGenerator, payloadClass, orderingField), instant);
         case "upsert" -> client.upsert(records(batch, keyGenerator, payloadClass, orderingField), instant);
         case "bulk_insert" -> client.bulkInsert(records(batch, keyGenerator, payloadClass, orderingField), instant);
         case "delete" -> client.delete(keys(batch, keyGenerator), instant);
-        default -> throw new Args.UsageException("unknown --op " + op + " (insert|upsert|delete|bulk_insert|compact)");
+        default -> throw new Args.UsageException("unknown --op " + op
+            + " (insert|upsert|delete|bulk_insert|compact|upsert-during-compaction)");
       };
       requireNoErrors(statuses, "write " + instant);
       if (args.flag("uncommitted")) {

@@ -57,6 +57,11 @@ final class FilesCommand implements Callable<Integer> {
     long logs = 0;
     ObjectNode doc = Json.object();
     doc.put("table", t.location());
+    doc.put("tableVersion", t.tableVersion());
+    if (t.tableVersion() != 6) {
+      // versions 8 and 9 place logs by their delta commit's completion time, shown next to each file
+      text(out, "table version %d%n", t.tableVersion());
+    }
     ArrayNode partitions = doc.putArray("partitions");
     for (String partition : view.partitions()) {
       List<FileGroupInfo> fgs = view.fileGroups(partition);
@@ -80,8 +85,12 @@ final class FilesCommand implements Callable<Integer> {
         text(out, "  file group %s  slice %s%s%n", fg.id().fileId(), slice.baseInstant(),
             compaction == null ? "" : "  (compaction " + compaction + " pending)");
         if (slice.baseFile().isPresent()) {
-          g.putObject("baseFile").put("name", slice.baseFile().get().fileName()).put("size", slice.baseFile().get().size());
-          text(out, "    base %s  %,d bytes%n", slice.baseFile().get().fileName(), slice.baseFile().get().size());
+          String baseName = slice.baseFile().get().fileName();
+          Optional<String> baseCompleted = view.completionTime(baseInstantOf(baseName));
+          ObjectNode b = g.putObject("baseFile").put("name", baseName).put("size", slice.baseFile().get().size());
+          baseCompleted.ifPresent(c -> b.put("completionTime", c));
+          text(out, "    base %s  %,d bytes%s%n", baseName, slice.baseFile().get().size(),
+              baseCompleted.map(c -> "  completed " + c).orElse(""));
           bytes += slice.baseFile().get().size();
         } else {
           g.putNull("baseFile");
@@ -89,8 +98,11 @@ final class FilesCommand implements Callable<Integer> {
         ArrayNode logsJson = g.putArray("logFiles");
         for (LogFileInfo log : slice.logFiles()) {
           ObjectNode l = logsJson.addObject().put("name", log.fileName()).put("size", log.size());
+          Optional<String> logCompleted = view.completionTime(logInstantOf(log.fileName()));
+          logCompleted.ifPresent(c -> l.put("completionTime", c));
           ArrayNode blocks = l.putArray("blocks");
-          text(out, "    log  %s  %,d bytes%n", log.fileName(), log.size());
+          text(out, "    log  %s  %,d bytes%s%n", log.fileName(), log.size(),
+              logCompleted.map(c -> "  completed " + c).orElse(""));
           bytes += log.size();
           logs++;
           try (CloseableIterator<LogBlockInfo> it = view.logBlocks(log.path())) {
@@ -117,6 +129,19 @@ final class FilesCommand implements Callable<Integer> {
     WarningsText.print(out, warnings);
     out.flush();
     return 0;
+  }
+
+  /** The commit time in a base file name {@code <fileId>_<token>_<instant>.<ext>}. */
+  static String baseInstantOf(String name) {
+    String stem = name.substring(0, name.lastIndexOf('.'));
+    return stem.substring(stem.lastIndexOf('_') + 1);
+  }
+
+  /** The instant in a log file name {@code .<fileId>_<instant>.log.<version>_<token>} (8/9: its delta commit). */
+  static String logInstantOf(String name) {
+    int logAt = name.indexOf(".log.");
+    String head = logAt < 0 ? name : name.substring(0, logAt);
+    return head.substring(head.lastIndexOf('_') + 1);
   }
 
   private void text(PrintWriter out, String format, Object... args) {

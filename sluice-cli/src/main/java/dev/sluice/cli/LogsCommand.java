@@ -65,12 +65,16 @@ final class LogsCommand implements Callable<Integer> {
       return 0;
     }
     out.println(path);
+    if (t.tableVersion() != 6) {
+      out.printf("table version %d%n", t.tableVersion());
+    }
     int n = 0;
     try (CloseableIterator<LogBlockContent> reader = t.inspect().readLog(path)) {
       while (reader.hasNext()) {
         LogBlockContent block = reader.next();
         LogBlockInfo s = block.info();
-        out.printf("block %d  %s%n", n++, describe(s));
+        out.printf("block %d  %s%s%n", n++, describe(s), s.instantTime().flatMap(i -> t.inspect().completionTime(i))
+            .map(c -> "  completed " + c).orElse(""));
         for (Map.Entry<String, String> h : s.header().entrySet()) {
           out.printf("  %s: %s%n", h.getKey(), SCHEMA.equals(h.getKey()) ? oneLine(h.getValue()) : h.getValue());
         }
@@ -88,6 +92,7 @@ final class LogsCommand implements Callable<Integer> {
     ObjectNode doc = Json.object();
     doc.put("table", t.location());
     doc.put("file", path);
+    doc.put("tableVersion", t.tableVersion());
     ArrayNode blocks = doc.putArray("blocks");
     int n = 0;
     try (CloseableIterator<LogBlockContent> reader = t.inspect().readLog(path)) {
@@ -96,6 +101,7 @@ final class LogsCommand implements Callable<Integer> {
         LogBlockInfo s = block.info();
         ObjectNode b = blocks.addObject();
         b.put("index", n++);
+        s.instantTime().flatMap(i -> t.inspect().completionTime(i)).ifPresent(c -> b.put("completionTime", c));
         b.put("offset", s.offset());
         b.put("size", s.size());
         b.put("type", s.type());

@@ -39,14 +39,17 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = "--type", defaultValue = "snapshot", description = "snapshot, read-optimized or incremental.")
   String type;
 
-  @Option(names = "--as-of", paramLabel = "INSTANT", description = "Time travel: the snapshot as of this instant.")
+  @Option(names = "--as-of", paramLabel = "INSTANT", description = "Time travel: the snapshot as of this instant "
+      + "(a requested time; on table versions 8/9 it must be before the first pending write).")
   String asOf;
 
-  @Option(names = "--from", paramLabel = "INSTANT", description = "Incremental: rows written after this instant.")
+  @Option(names = "--from", paramLabel = "INSTANT", description = "Incremental: rows written after this instant "
+      + "(table versions 8/9: after this completion time, or 'earliest').")
   String from;
 
   @Option(names = "--to", paramLabel = "INSTANT",
-      description = "Incremental: up to and including this instant (default: the latest commit).")
+      description = "Incremental: up to and including this instant (versions 8/9: completion time; default: the "
+          + "latest commit).")
   String to;
 
   @Option(names = "--include-deletes", description = "Incremental: also the records deleted in the range, as of "
@@ -88,7 +91,8 @@ final class QueryCommand implements Callable<Integer> {
     if (queryType == QueryType.INCREMENTAL) {
       if (from == null) {
         throw SluiceException.badInput("--type incremental", null, "no --from instant given",
-            "--from INSTANT: rows written after that instant (see 'sluice timeline')");
+            "--from INSTANT: rows written after that instant (see 'sluice timeline'; on table versions 8 and 9 a "
+                + "completion time, shown there as 'completed', or 'earliest')");
       }
       scan = to == null ? scan.incremental(from) : scan.incremental(from, to);
     } else if (from != null || to != null) {

@@ -53,12 +53,17 @@ final class StatsCommand implements Callable<Integer> {
     if (json) {
       ObjectNode doc = Json.object();
       doc.put("table", t.location());
+      doc.put("tableVersion", t.tableVersion());
       doc.setAll((ObjectNode) Json.tree(s));
+      ObjectNode completions = doc.putObject("completionTimes");
+      for (CommitStats c : s.commits()) {
+        t.inspect().completionTime(c.instantTime()).ifPresent(v -> completions.put(c.instantTime(), v));
+      }
       Json.print(out, doc);
       return 0;
     }
-    out.printf("%s table %s: %d commits on the active timeline, %d file groups; last compaction %s, %d delta commits "
-        + "since%n%n", s.tableType(), t.location(), s.commits().size(), s.slices().size(),
+    out.printf("%s table %s (version %d): %d commits on the active timeline, %d file groups; last compaction %s, %d delta commits "
+        + "since%n%n", s.tableType(), t.location(), t.tableVersion(), s.commits().size(), s.slices().size(),
         s.lastCompaction().orElse("none"), s.deltaCommitsSinceLastCompaction());
     out.println("commits (write amplification = bytes written / estimated bytes of the changed records)");
     out.printf(COMMITS, "instant", "action", "operation", "inserted", "updated", "deleted", "groups", "rewritten",
@@ -67,6 +72,8 @@ final class StatsCommand implements Callable<Integer> {
       out.printf(COMMITS, c.instantTime(), c.action() + (c.compaction() ? "*" : ""), c.operation(), c.inserted(),
           c.updated(), c.deleted(), c.fileGroupsTouched(), c.fileGroupsRewritten(), c.fileGroupsCreated(), c.logAppends(),
           c.bytesWritten(), fmt(c.writeAmplification()), fmt(c.recordAmplification()), fmt(c.hudiWriteAmplification()));
+      // versions 8 and 9: the completion time, which orders incremental ranges
+      t.inspect().completionTime(c.instantTime()).ifPresent(v -> out.printf("%s  completed %s%n", " ".repeat(17), v));
     }
     out.printf("%nlatest file slices (read-amp = (base + log bytes) / base bytes)%n");
     out.printf(SLICES, "partition", "file group", "base instant", "base bytes", "records", "logs", "log bytes", "deltas",

@@ -146,6 +146,44 @@ final class HudiSpark {
   }
 
   /**
+   * Several reads in one Spark session (one start-up): per entry of {@code queries} (read options, e.g.
+   * {@code hoodie.datasource.query.type=incremental} with its range, and the table's location under {@code path})
+   * the rows as {@link #read} gives them, or empty with Hudi's error message when Hudi refused that read.
+   */
+  List<Answer> reads(List<Map<String, String>> queries, Path scratch) {
+    StringBuilder lines = new StringBuilder();
+    try {
+      for (Map<String, String> q : queries) {
+        lines.append(JSON.writeValueAsString(q)).append('\n');
+      }
+      Path file = Files.createTempFile(scratch, "spark-queries", ".jsonl");
+      Files.writeString(file, lines, StandardCharsets.UTF_8);
+      List<Answer> out = new ArrayList<>();
+      List<Map<String, Object>> rows = null;
+      for (String line : run(List.of("reads", "--queries", file.toString()))) {
+        if (line.startsWith("#query ")) {
+          String[] parts = line.split(" ", 4);
+          rows = new ArrayList<>();
+          out.add(new Answer(rows, parts[2].equals("error") ? java.util.Optional.of(parts.length > 3 ? parts[3] : "")
+              : java.util.Optional.empty()));
+        } else if (!line.isBlank()) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          JSON.readTree(line).fields().forEachRemaining(e -> row.put(e.getKey(), e.getValue().isNumber()
+              ? e.getValue().numberValue() : e.getValue().asText()));
+          rows.add(row);
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** One answer of {@link #reads}: the rows, or Hudi's error. */
+  record Answer(List<Map<String, Object>> rows, java.util.Optional<String> error) {
+  }
+
+  /**
    * Writes {@code records} with {@code df.write.format("hudi")}, operation {@code op}, append mode; {@code ddl} is
    * the Spark schema of the records (e.g. {@code "id STRING, ts BIGINT"}), {@code options} Hudi's write options.
    */

@@ -184,6 +184,44 @@ public final class FileSystemView {
   }
 
   /**
+   * Per file group not replaced at or before {@code maxInstant}, its newest slice whose base instant is at or before
+   * {@code maxInstant}, merged with the slice before it when it is a pending compaction's
+   * ({@code getLatestMergedFileSlicesBeforeOrOn} over the whole timeline, not one cut at {@code maxInstant}: a
+   * compaction requested later still opens its slice, and logs placed in it are not before {@code maxInstant}).
+   */
+  public List<FileSlice> latestMergedSlicesBeforeOrOn(String partition, String maxInstant) {
+    Map<FileGroupId, String> pending = pendingCompactionOperations();
+    Map<FileGroupId, String> replaced = replacedFileGroupIds();
+    List<FileGroup> candidates = new ArrayList<>(fileGroups(partition));
+    for (FileGroup g : replacedFileGroups(partition)) {
+      if (InstantTimes.isBefore(maxInstant, replaced.get(g.id()))) {
+        candidates.add(g);
+      }
+    }
+    candidates.sort(Comparator.comparing(FileGroup::id));
+    List<FileSlice> out = new ArrayList<>();
+    for (FileGroup g : candidates) {
+      Optional<FileSlice> latest = g.slices().stream()
+          .filter(s -> InstantTimes.isBeforeOrEqual(s.baseInstant(), maxInstant)).findFirst();
+      if (latest.isEmpty()) {
+        continue;
+      }
+      FileSlice s = latest.get();
+      String compaction = pending.get(g.id());
+      if (compaction != null && compaction.equals(s.baseInstant())) {
+        Optional<FileSlice> prev = g.latestSliceBefore(compaction);
+        if (prev.isPresent()) {
+          List<LogFile> logs = new ArrayList<>(prev.get().logFiles());
+          logs.addAll(s.logFiles());
+          s = new FileSlice(g.id(), prev.get().baseInstant(), prev.get().baseFile(), logs);
+        }
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
+  /**
    * File groups under a pending compaction of this view's timeline, mapped to the compaction instant time
    * (read from the {@code .compaction.requested} plans).
    */

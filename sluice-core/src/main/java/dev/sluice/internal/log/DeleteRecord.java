@@ -14,8 +14,9 @@ import java.time.LocalTime;
  * {@code Boolean}→BooleanWrapper, {@code Integer}→IntWrapper, {@code Long}→LongWrapper, {@code Float}→FloatWrapper,
  * {@code Double}→DoubleWrapper, {@code ByteBuffer}→BytesWrapper, {@code String} (any CharSequence)→StringWrapper,
  * {@link LocalDate}→DateWrapper, {@link BigDecimal}→DecimalWrapper (precision 30, scale 15), {@link LocalTime}
- * →TimeMicrosWrapper, {@link Instant}→TimestampMicrosWrapper, and {@code null} to no value. Reading gives back
- * the same types (a decimal with scale 15).
+ * →TimeMicrosWrapper, {@link Instant}→TimestampMicrosWrapper, and {@code null} to no value; a {@code List} of
+ * those (one per ordering field, a null element allowed) → ArrayWrapper (Hudi 1.1, several ordering fields; its
+ * LocalDateWrapper elements read as {@link LocalDate}). Reading gives back the same types (a decimal with scale 15).
  *
  * @param recordKey the record key (may be null only in damaged or foreign files)
  * @param partitionPath the partition path
@@ -43,6 +44,10 @@ public record DeleteRecord(String recordKey, String partitionPath, Object orderi
   }
 
   private static boolean isSupported(Object v) {
+    if (v instanceof java.util.List<?> values) {
+      // several ordering fields (Hudi 1.1's ArrayWrapper): each value one of the single types, or null
+      return values.stream().allMatch(e -> e == null || (!(e instanceof java.util.List) && isSupported(e)));
+    }
     return v instanceof Boolean || v instanceof Integer || v instanceof Long || v instanceof Float || v instanceof Double
         || v instanceof ByteBuffer || v instanceof String || v instanceof LocalDate || v instanceof BigDecimal
         || v instanceof LocalTime || v instanceof Instant;

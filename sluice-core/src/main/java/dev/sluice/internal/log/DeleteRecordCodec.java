@@ -34,6 +34,10 @@ final class DeleteRecordCodec {
   static final int DECIMAL = 9;
   static final int TIME_MICROS = 10;
   static final int TIMESTAMP_MICROS = 11;
+  /** Hudi 1.1: one value per ordering field ({@code ArrayWrapper}); read as a list. */
+  static final int ARRAY = 12;
+  /** Inside an {@code ArrayWrapper} only: a {@code LocalDateWrapper}, read as a date. */
+  static final int LOCAL_DATE = 12;
   /** Decimal wrapper precision and scale. */
   static final int DECIMAL_PRECISION = 30;
   static final int DECIMAL_SCALE = 15;
@@ -82,6 +86,18 @@ final class DeleteRecordCodec {
   }
 
   private static void writeOrdering(Object v, BinaryEncoder out) throws IOException {
+    if (v instanceof List<?> values) {
+      out.writeIndex(ARRAY);
+      out.writeIndex(1);
+      out.writeArrayStart();
+      out.setItemCount(values.size());
+      for (Object e : values) {
+        out.startItem();
+        writeOrdering(e, out);
+      }
+      out.writeArrayEnd();
+      return;
+    }
     if (v == null) {
       out.writeIndex(NULL);
     } else if (v instanceof Boolean b) {
@@ -184,6 +200,34 @@ final class DeleteRecordCodec {
 
     private Object readOrdering() throws IOException {
       int branch = in.readIndex();
+      if (branch == ARRAY) {
+        return readArray();
+      }
+      return value(branch, false);
+    }
+
+    /** An {@code ArrayWrapper}: null, or the list of its wrapped values (a null element stays null). */
+    private Object readArray() throws IOException {
+      int present = in.readIndex();
+      if (present == 0) {
+        return null;
+      }
+      if (present != 1) {
+        throw new DamagedContentException("union branch " + present + " of an ArrayWrapper's values");
+      }
+      List<Object> values = new java.util.ArrayList<>();
+      for (long n = in.readArrayStart(); n > 0; n = in.arrayNext()) {
+        for (long i = 0; i < n; i++) {
+          values.add(value(in.readIndex(), true));
+        }
+      }
+      return java.util.Collections.unmodifiableList(values);
+    }
+
+    private Object value(int branch, boolean inArray) throws IOException {
+      if (inArray && branch == LOCAL_DATE) {
+        return LocalDate.ofEpochDay(in.readInt());
+      }
       return switch (branch) {
         case NULL -> null;
         case BOOLEAN -> in.readBoolean();
@@ -205,7 +249,7 @@ final class DeleteRecordCodec {
           long micros = in.readLong();
           yield Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
         }
-        default -> throw new DamagedContentException("union branch " + branch + " of the ordering value (expected 0 to 11)");
+        default -> throw new DamagedContentException("union branch " + branch + " of the ordering value (expected 0 to 12)");
       };
     }
   }

@@ -15,6 +15,9 @@ import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.read.expr.BoundExpression;
 import dev.sluice.internal.read.expr.ExpressionBinder;
 import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.timeline.Action;
+import dev.sluice.internal.timeline.Instant;
+import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.storage.Storage;
 import java.util.ArrayList;
@@ -58,7 +61,9 @@ public final class SnapshotPlanner {
   /** Plans {@code options}. */
   public ScanPlan plan(ScanOptions options) {
     if (options.queryType() == QueryType.INCREMENTAL) {
-      timeline.layout().requireIncrementalByRequestedTime();
+      if (timeline.layout().timeSemanticsOf1x()) {
+        return new CompletionTimeIncremental(this, storage, basePath, tableConfig, timeline, settings).plan(options);
+      }
       return new IncrementalPlanner(this, storage, basePath, tableConfig, timeline, settings).plan(options);
     }
     if (options.beginInstant().isPresent() || options.endInstant().isPresent() || options.includeDeletes()) {
@@ -78,6 +83,9 @@ public final class SnapshotPlanner {
       if (timeline.writeTimeline().completed().firstInstant().map(i -> i.time().compareTo(asOf) > 0).orElse(true)) {
         throw Errors.badRequest("Time travel to " + asOf, "the table has no completed commit at or before it on the "
             + "active timeline (older commits are archived)", "Pick an instant shown by 'sluice timeline'.");
+      }
+      if (timeline.layout().timeSemanticsOf1x()) {
+        requireNoPendingWriteUpTo(asOf);
       }
       view = latest.asOf(asOf);
     }
@@ -127,6 +135,23 @@ public final class SnapshotPlanner {
     }
     return new ScanPlan(storage, slices, output, bound, readColumns, options.limit(), logMerge, mergeSchema,
         parallelism(options));
+  }
+
+  /**
+   * Hudi 1.x's rule for time travel ({@code TimelineUtils.validateTimestampAsOf}): the as-of time must be before the
+   * first commit, delta commit or replacecommit still pending (clustering and compaction do not count), since that
+   * write may yet complete with data the as-of view should hold. An instant requested at or before the as-of time and
+   * completed since is read: time travel selects by requested time.
+   */
+  private void requireNoPendingWriteUpTo(String asOf) {
+    Optional<Instant> pending = timeline.filter(i -> !i.isCompleted() && (i.action() == Action.COMMIT
+        || i.action() == Action.DELTACOMMIT || i.action() == Action.REPLACECOMMIT)).firstInstant();
+    if (pending.isPresent() && InstantTimes.isBeforeOrEqual(pending.get().time(), asOf)) {
+      throw Errors.badRequest("Time travel to " + asOf, "the write " + pending.get().time() + " ("
+          + pending.get().action().id() + ") is still pending, and Hudi 1.x's time travel must be earlier than the "
+          + "first pending write", "Pick an instant before " + pending.get().time() + ", or roll back the failed "
+          + "write first (Hudi 1.x: the next write does it).");
+    }
   }
 
   /** The scan's own parallelism, else the configured {@code sluice.read.parallelism}. */

@@ -66,8 +66,9 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
-  public void requireIncrementalByRequestedTime() {
+  public boolean timeSemanticsOf1x() {
     // version 6: incremental ranges are requested instant times
+    return false;
   }
 
   @Override

@@ -106,10 +106,8 @@ final class LayoutV2 implements TimelineLayout {
   }
 
   @Override
-  public void requireIncrementalByRequestedTime() {
-    throw Errors.unsupported("An incremental query on a Hudi table of version " + tableVersion,
-        "Hudi 1.x ranges them by completion time, which Sluice does not do yet; use a snapshot or time-travel "
-            + "query, or Hudi 1.x.");
+  public boolean timeSemanticsOf1x() {
+    return true;
   }
 
   @Override

@@ -90,10 +90,11 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean archivesToLsmTimeline();
 
   /**
-   * Fails with UNSUPPORTED if incremental queries of this layout are not ranges of requested times (layout 2: Hudi
-   * 1.x ranges them by completion time, which Sluice's incremental planner does not do yet).
+   * True if incremental queries and time travel follow Hudi 1.x's rules (layout 2): an incremental range is a range
+   * of completion times, and time travel is refused at or after the first write still pending; false for version 6,
+   * whose ranges are of requested times.
    */
-  void requireIncrementalByRequestedTime();
+  boolean timeSemanticsOf1x();
 
   /** True if Sluice runs table services (compaction, clean, archival, ...) on tables of this layout. */
   boolean runsTableServices();

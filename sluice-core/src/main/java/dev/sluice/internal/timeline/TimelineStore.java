@@ -340,7 +340,7 @@ public final class TimelineStore {
    */
   public boolean deleteArchived(TimelineLayout.InstantFile file) {
     Instant instant = file.instant();
-    String path = StoragePaths.join(metaPath, layout.fileName(instant, file.completionTime()));
+    String path = StoragePaths.join(metaPath(), layout().fileName(instant, file.completionTime()));
     KillPoints.reach(killPointPrefix + ".delete." + instant.action().id() + "." + instant.state().name().toLowerCase(Locale.ROOT));
     try {
       return storage.delete(path);

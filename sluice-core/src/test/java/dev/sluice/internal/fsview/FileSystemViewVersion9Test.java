@@ -66,4 +66,42 @@ class FileSystemViewVersion9Test {
     assertEquals("10000000000000100", before.baseInstant());
     assertEquals(List.of(), before.logFiles());
   }
+
+  /**
+   * {@code latestMergedSlicesBeforeOrOn} (what Hudi 1.x's incremental query reads): logs are placed by the completion
+   * times of the whole timeline, then per group the newest slice at or before the instant is taken, so a log that
+   * joined a compaction's slice is not before an instant older than the compaction.
+   */
+  @Test
+  void mergedSlicesBeforeOrOnAnInstantKeepThePlacementOfTheWholeTimeline() throws IOException {
+    Path p1 = Files.createDirectories(dir.resolve("p1"));
+    Files.write(p1.resolve(".hoodie_partition_metadata"), new byte[] {1});
+    for (String name : List.of("f1_0-0-0_10000000000000100.parquet", ".f1_10000000000000200.log.1_0-0-0",
+        "f1_0-0-0_10000000000000300.parquet", ".f1_10000000000000350.log.1_0-0-0",
+        "f2_0-0-0_10000000000000400.parquet")) {
+      Files.write(p1.resolve(name), new byte[] {1});
+    }
+    // delta commit 200 completed at 450, after the compaction requested at 300 (completed at 320); 350 at 360;
+    // f2 written by the commit 400
+    Timeline timeline = Timeline.of(V9, List.of(
+        Instant.completed("10000000000000100", Action.COMMIT),
+        Instant.completed("10000000000000200", Action.DELTACOMMIT),
+        Instant.requested("10000000000000300", Action.COMPACTION),
+        Instant.completed("10000000000000300", Action.COMMIT),
+        Instant.completed("10000000000000350", Action.DELTACOMMIT),
+        Instant.completed("10000000000000400", Action.COMMIT)),
+        Map.of("10000000000000100", "10000000000000101", "10000000000000200", "10000000000000450",
+            "10000000000000300", "10000000000000320", "10000000000000350", "10000000000000360",
+            "10000000000000400", "10000000000000401"));
+    FileSystemView view = FileSystemView.of(new LocalStorage(), dir.toString(), timeline);
+    List<FileSlice> at200 = view.latestMergedSlicesBeforeOrOn("p1", "10000000000000200");
+    assertEquals(1, at200.size(), "f2 is newer than 200: " + at200);
+    assertEquals("10000000000000100", at200.get(0).baseInstant());
+    assertEquals(List.of(), at200.get(0).logFiles(), "the log of 200 joined the compaction's slice, after 200");
+    List<FileSlice> at350 = view.latestMergedSlicesBeforeOrOn("p1", "10000000000000350");
+    assertEquals("10000000000000300", at350.get(0).baseInstant());
+    assertEquals(List.of(".f1_10000000000000200.log.1_0-0-0", ".f1_10000000000000350.log.1_0-0-0"),
+        at350.get(0).logFiles().stream().map(LogFile::fileName).toList());
+    assertEquals(2, view.latestMergedSlicesBeforeOrOn("p1", "10000000000000400").size());
+  }
 }

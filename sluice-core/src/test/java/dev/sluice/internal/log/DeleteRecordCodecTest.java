@@ -63,7 +63,8 @@ class DeleteRecordCodecTest {
     assertEquals(List.of("recordKey", "partitionPath", "orderingVal"), item.getFields().stream().map(Schema.Field::name).toList());
     List<Schema> branches = item.getField("orderingVal").schema().getTypes();
     assertEquals(Schema.Type.NULL, branches.get(0).getType());
-    assertEquals(WRAPPERS, branches.subList(1, branches.size()).stream().map(Schema::getName).toList());
+    assertEquals(WRAPPERS, branches.subList(1, 12).stream().map(Schema::getName).toList());
+    assertEquals("ArrayWrapper", branches.get(12).getName(), "Hudi 1.1's 13th branch");
     Schema decimal = branches.get(9).getField("value").schema();
     assertEquals("decimal", decimal.getLogicalType().getName());
     assertEquals(30, decimal.getObjectProp("precision"));
@@ -121,6 +122,75 @@ class DeleteRecordCodecTest {
     enc.flush();
     assertArrayEquals(out.toByteArray(), encode(ALL));
     assertArrayEquals(new byte[] {0}, encode(List.of()), "an empty array is a single zero");
+  }
+
+  /**
+   * Hudi 1.1's delete of a table with several ordering fields carries an {@code ArrayWrapper} (branch 12) of one
+   * wrapped value per field, a {@code LocalDateWrapper} (element branch 12) among them: read as the list of values,
+   * and written back byte for byte as Avro's generic writer writes it.
+   */
+  @Test
+  void severalOrderingValuesAreReadFromAnArrayWrapper() throws IOException {
+    Schema s = DeleteRecordCodec.schema();
+    Schema item = s.getField("deleteRecordList").schema().getElementType();
+    List<Schema> branches = item.getField("orderingVal").schema().getTypes();
+    Schema arrayWrapper = branches.get(12);
+    List<Schema> elements = arrayWrapper.getField("wrappedValues").schema().getTypes().get(1).getElementType()
+        .getTypes();
+    assertEquals("LocalDateWrapper", elements.get(12).getName());
+    GenericRecord localDate = new GenericData.Record(elements.get(12));
+    localDate.put("value", 19000);
+    List<Object> wrapped = new ArrayList<>();
+    wrapped.add(genericWrapper(7L, branches));
+    wrapped.add(null);
+    wrapped.add(genericWrapper("b", branches));
+    wrapped.add(localDate);
+    GenericRecord array = new GenericData.Record(arrayWrapper);
+    array.put("wrappedValues", wrapped);
+    GenericRecord noValues = new GenericData.Record(arrayWrapper);
+    noValues.put("wrappedValues", null);
+    List<GenericRecord> items = new ArrayList<>();
+    for (GenericRecord ordering : List.of(array, noValues)) {
+      GenericRecord r = new GenericData.Record(item);
+      r.put("recordKey", "k" + items.size());
+      r.put("partitionPath", "p");
+      r.put("orderingVal", ordering);
+      items.add(r);
+    }
+    GenericRecord list = new GenericData.Record(s);
+    list.put("deleteRecordList", items);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(s).write(list, enc);
+    enc.flush();
+
+    DeleteRecordCodec.Decoding decoding = new DeleteRecordCodec.Decoding(
+        DecoderFactory.get().binaryDecoder(out.toByteArray(), null));
+    List<DeleteRecord> read = new ArrayList<>();
+    while (decoding.hasNext()) {
+      read.add(decoding.next());
+    }
+    List<Object> values = new ArrayList<>();
+    values.add(7L);
+    values.add(null);
+    values.add("b");
+    values.add(LocalDate.ofEpochDay(19000));
+    assertEquals(List.of(new DeleteRecord("k0", "p", values), new DeleteRecord("k1", "p", null)), read);
+
+    List<Object> written = new ArrayList<>(values.subList(0, 3));
+    GenericRecord r = new GenericData.Record(item);
+    r.put("recordKey", "k0");
+    r.put("partitionPath", "p");
+    GenericRecord three = new GenericData.Record(arrayWrapper);
+    three.put("wrappedValues", wrapped.subList(0, 3));
+    r.put("orderingVal", three);
+    GenericRecord one = new GenericData.Record(s);
+    one.put("deleteRecordList", List.of(r));
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    BinaryEncoder e2 = EncoderFactory.get().binaryEncoder(expected, null);
+    new GenericDatumWriter<GenericRecord>(s).write(one, e2);
+    e2.flush();
+    assertArrayEquals(expected.toByteArray(), encode(List.of(new DeleteRecord("k0", "p", written))));
   }
 
   /** The wrapper record Avro's generic writer needs for {@code v}, built from the schema independently. */
