@@ -38,7 +38,7 @@ public final class Tables {
     // the one place the table version is looked at: everything that differs between versions asks the layout
     TimelineLayout layout = TimelineLayout.of(tc, "at " + base);
     return new Table(storage, base, TableSettings.withMetadataDefault(TableSettings.withTableConcurrencyMode(options,
-        tc, base), tc, layout), layout);
+        tc, base), tc), layout);
   }
 
   /** Creates a table; fails if one exists at {@code location}. */

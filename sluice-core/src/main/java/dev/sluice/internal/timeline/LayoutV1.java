@@ -40,11 +40,6 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
-  public boolean readsMetadataTable() {
-    return true;
-  }
-
-  @Override
   public void requireArchivedTimelineReadable() {
     // the archive log files under .hoodie/<hoodie.archivelog.folder>
   }

@@ -65,11 +65,6 @@ final class LayoutV2 implements TimelineLayout {
   }
 
   @Override
-  public boolean readsMetadataTable() {
-    return false;
-  }
-
-  @Override
   public void requireArchivedTimelineReadable() {
     throw Errors.unsupported("The archived timeline (.hoodie/timeline/history) of a Hudi table of version "
         + tableVersion, "Sluice does not read Hudi 1.x's LSM archive yet; list the active timeline, or use Hudi 1.x.");

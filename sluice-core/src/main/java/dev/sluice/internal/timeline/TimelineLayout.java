@@ -58,12 +58,6 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean slicesByCompletionTime();
 
   /**
-   * True if Sluice lists this table's files through its metadata table when that is valid; false for layout 2, whose
-   * metadata table (Hudi 1.x's form of it) is not read yet: such tables are listed from storage.
-   */
-  boolean readsMetadataTable();
-
-  /**
    * Fails with UNSUPPORTED if Sluice cannot read this layout's archived timeline (layout 2 archives into an LSM tree
    * of Parquet files under {@code timeline/history}, not read yet).
    */
