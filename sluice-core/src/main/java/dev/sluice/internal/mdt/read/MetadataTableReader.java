@@ -116,7 +116,7 @@ public final class MetadataTableReader {
       return Optional.empty();
     }
     Set<String> valid = rules.validInstants(dataTimeline,
-        new TimelineStore(storage, dataBasePath, dataTimeline.layout()), metadataTimeline);
+        new TimelineStore(storage, dataBasePath, dataTimeline.layout()).knowing(dataTimeline), metadataTimeline);
     return Optional.of(new MetadataTableReader(storage, TableLayout.metadataTableFolder(dataBasePath), metadataTimeline,
         latest.get().time(), cut.get(), valid, rules));
   }
