@@ -6,11 +6,13 @@ import static dev.sluice.interop.MergeOnReadInteropTest.row;
 import static dev.sluice.interop.MergeOnReadInteropTest.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Config;
 import dev.sluice.api.MetadataFileInfo;
 import dev.sluice.api.MetadataTableView;
+import dev.sluice.api.SluiceException;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.internal.mdt.RecordLocation;
@@ -53,6 +55,9 @@ class Hudi1MetadataTableReadTest {
   private static HudiOracle oracle;
   private static Written morV9;
   private static Written cowV8;
+  private static Path partitionedIndex;
+  /** Hudi 1.1.1's lookup of each key in its own partition: Hudi routes all keys of one call by the first key's hash. */
+  private static Map<String, OracleBatch.Pending<Map<String, String>>> partitionedLookups = new TreeMap<>();
 
   @TempDir
   static Path shared;
@@ -78,6 +83,20 @@ class Hudi1MetadataTableReadTest {
         Map.of("hoodie.metadata.record.index.enable", "true", "hoodie.metadata.record.index.min.filegroup.count", "4"),
         true);
     cowV8 = write(batch, shared.resolve("cow_v8"), "COPY_ON_WRITE", List.of("--table-version", "8"), Map.of(), false);
+    // Hudi 1.1's partitioned record index: file groups record-index-<partition>-NNNN-0, two per data partition
+    partitionedIndex = shared.resolve("cow_v9_partitioned_rli");
+    Map<String, String> conf = new HashMap<>(HUDI);
+    conf.put("hoodie.metadata.record.level.index.enable", "true");
+    conf.put("hoodie.metadata.record.level.index.min.filegroup.count", "2");
+    batch.create(partitionedIndex, OracleTableSpec.builder("cow_v9_partitioned_rli", SCHEMA).recordKey("id")
+        .precombine("ts").partitionBy("part").copyOnWrite().build(), List.of());
+    batch.write(partitionedIndex, "insert", SCHEMA, List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p1", "b"),
+        row("k3", 1, "p2", "c"), row("k4", 1, "p2", "d")), conf);
+    batch.write(partitionedIndex, "upsert", SCHEMA, List.of(row("k1", 2, "p1", "a2"), row("k5", 1, "p2", "e")), conf);
+    for (String key : List.of("k1 p1", "k2 p1", "k3 p2", "k4 p2", "k5 p2", "absent p1", "k3 p1")) {
+      String[] kp = key.split(" ");
+      partitionedLookups.put(key, batch.metadataRecordIndex(partitionedIndex, List.of(kp[0]), Optional.of(kp[1])));
+    }
     batch.run();
   }
 
@@ -163,6 +182,34 @@ class Hudi1MetadataTableReadTest {
   @Test
   void copyOnWriteVersion8ListsAsHudi() throws IOException {
     assertListsAsHudi(cowV8, 8);
+  }
+
+  /**
+   * Hudi 1.1's partitioned record index: a key is looked up among its data partition's file groups only, as Hudi
+   * 1.1.1 does; a lookup across all partitions is refused, as in Hudi 1.1.1 (which cannot prune files for it).
+   */
+  @Test
+  void aPartitionedRecordIndexIsLookedUpPerPartitionAsHudi() {
+    Table table = Tables.open(partitionedIndex.toString());
+    MetadataTableReader reader = MetadataTableReader.open(new LocalStorage(), partitionedIndex.toString(),
+        TableInternals.timeline(table)).orElseThrow();
+    assertTrue(reader.recordIndexPartitioned());
+    Map<String, String> all = new TreeMap<>();
+    for (Map.Entry<String, OracleBatch.Pending<Map<String, String>>> e : partitionedLookups.entrySet()) {
+      String[] kp = e.getKey().split(" ");
+      Map<String, String> sluice = new TreeMap<>();
+      reader.recordLocations(kp[1], List.of(kp[0])).forEach((k, l) -> sluice.put(k, l.partition() + "/" + l.fileId()));
+      assertEquals(e.getValue().get(), sluice, "lookup of " + e.getKey() + ": Sluice vs Hudi 1.1.1");
+      all.putAll(sluice);
+    }
+    assertEquals(List.of("k1", "k2", "k3", "k4", "k5"), List.copyOf(all.keySet()));
+    Map<String, String> batched = new TreeMap<>();
+    reader.recordLocations("p2", List.of("k3", "k4", "k5", "k1")).forEach((k, l) -> batched.put(k, l.partition() + "/"
+        + l.fileId()));
+    assertEquals(Map.of("k3", all.get("k3"), "k4", all.get("k4"), "k5", all.get("k5")), batched,
+        "several keys of a partition, each routed to its own file group");
+    SluiceException e = assertThrows(SluiceException.class, () -> reader.recordLocations(List.of("k1")));
+    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
   }
 
   /**

@@ -31,6 +31,7 @@ public final class MetadataTables {
   private static final Set<Action> MIRRORED = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT, Action.REPLACECOMMIT,
       Action.CLEAN, Action.ROLLBACK, Action.RESTORE);
   private static final String RESTORE_SUFFIX = "003";
+  private static final System.Logger LOG = System.getLogger(MetadataTables.class.getName());
 
   private MetadataTables() {
   }
@@ -87,6 +88,10 @@ public final class MetadataTables {
   public static FileSystemView view(Storage storage, String basePath, Timeline timeline, TableConfig config,
       boolean enabled) {
     Availability a = check(storage, basePath, timeline, config, enabled);
+    if (!a.available() && enabled && config.metadataPartitions().contains(MetadataPartition.FILES.path())) {
+      // a metadata table the table lists but that cannot be trusted: say why the listing goes to storage
+      LOG.log(System.Logger.Level.DEBUG, () -> "listing storage for " + basePath + ": " + a.reason());
+    }
     return a.reader().map(r -> FileSystemView.of(storage, basePath, timeline, new MetadataListing(r, basePath)))
         .orElseGet(() -> FileSystemView.of(storage, basePath, timeline));
   }

@@ -2,10 +2,14 @@ package dev.sluice.internal.mdt.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.Table;
+import dev.sluice.api.Tables;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.mdt.MetadataPartition;
@@ -114,6 +118,26 @@ public class MetadataTableVersion9Test {
     }
     assertEquals(hudiIndex, sluiceIndex, "record-index lookups vs Hudi 1.1.1's (k2 deleted)");
     assertEquals(5, sluiceIndex.size());
+  }
+
+  /** Building or deleting the metadata table of a version-9 table is a write Sluice does not do yet: refused. */
+  @Test
+  void initAndDeleteAreRefusedAndChangeNothing() throws IOException {
+    Path t = golden(dir.resolve("t"));
+    List<String> before;
+    try (Stream<Path> s = Files.walk(t)) {
+      before = s.map(Path::toString).sorted().toList();
+    }
+    Table table = Tables.open(t.toString());
+    for (Runnable call : List.<Runnable>of(() -> table.initMetadataTable(true), table::deleteMetadataTable)) {
+      SluiceException e = assertThrows(SluiceException.class, call::run);
+      assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind(), e.getMessage());
+      assertTrue(e.getMessage().contains("version 9"), e.getMessage());
+    }
+    try (Stream<Path> s = Files.walk(t)) {
+      assertEquals(before, s.map(Path::toString).sorted().toList());
+    }
+    assertTrue(table.metadataTable().usedForListings());
   }
 
   @Test
