@@ -159,8 +159,8 @@ class Hudi1TablesReadTest {
   }
 
   /**
-   * With Hudi 1.x's metadata table (on by default there): Sluice lists storage instead of reading it, reads the rows
-   * Hudi reads, and refuses every change (and the incremental query and archived timeline it cannot read as 1.x).
+   * With Hudi 1.x's metadata table (on by default there): Sluice reads the rows Hudi reads (listing through the
+   * metadata table, {@link Hudi1MetadataTableReadTest}), and refuses every change (and the incremental query and archived timeline it cannot read as 1.x).
    */
   @Test
   void writesAndServicesOnAVersion9TableAreRefusedAndChangeNothing() {
