@@ -39,6 +39,7 @@ public final class Oracle {
       "  timeline --table PATH [--archived] [--conf k=v ...]   (--archived: the LSM archived timeline, with completion times)",
       "  fsview   --table PATH [--use-metadata] [--conf k=v ...]",
       "  mdt-files --table PATH [--conf k=v ...]   (partitions and files as the metadata table lists them)",
+      "  mdt-index --table PATH --keys-file F [--partition P]   (record-index locations of F's keys)",
       "  batch    --script FILE   (one command per line as a JSON array; output sections '#batch <i> <status>')",
       "  warmup   --dir SCRATCH_DIR   (exercises every command once, e.g. to build a class-data-sharing archive)");
 
@@ -76,6 +77,7 @@ public final class Oracle {
         case "read" -> SnapshotRead.run(Args.parse(rest, Set.of("use-metadata")), out);
         case "timeline" -> timeline(Args.parse(rest, Set.of("archived")), out);
         case "mdt-files" -> MetadataListing.run(Args.parse(rest, Set.of()), out);
+        case "mdt-index" -> RecordIndexLookup.run(Args.parse(rest, Set.of()), out);
         case "warmup" -> warmup(Args.parse(rest, Set.of()), out);
         case "batch" -> {
           int status = BatchScript.run(Args.parse(rest, Set.of()), out, err, Oracle::run);

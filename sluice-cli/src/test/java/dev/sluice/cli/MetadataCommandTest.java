@@ -25,8 +25,12 @@ class MetadataCommandTest {
 
   /** A copy of core's golden table (tests run in the module folder; the golden tables live in sluice-core). */
   private Path golden() {
-    Path from = Path.of("../sluice-core/src/test/resources/golden/cow_with_metadata_table").toAbsolutePath().normalize();
-    Path to = dir.resolve("t");
+    return golden("cow_with_metadata_table");
+  }
+
+  private Path golden(String name) {
+    Path from = Path.of("../sluice-core/src/test/resources/golden/" + name).toAbsolutePath().normalize();
+    Path to = dir.resolve(name);
     try (Stream<Path> s = Files.walk(from)) {
       for (Path p : s.toList()) {
         Path target = to.resolve(from.relativize(p).toString());
@@ -95,6 +99,35 @@ class MetadataCommandTest {
     JsonNode doc = new ObjectMapper().readTree(json.out());
     assertEquals(3, doc.get("differences").size(), json.out());
     assertTrue(json.out().contains("\"SIZE_MISMATCH\""), json.out());
+  }
+
+  /**
+   * The metadata table of a version-9 table Hudi 1.1.1's Java client wrote (golden {@code mor_v9_with_metadata_table})
+   * is used for listings, lists Hudi's files, and matches storage; a file lost on storage is named.
+   */
+  @Test
+  void listsAndValidatesTheMetadataTableOfAVersion9Table() throws IOException {
+    Path t = golden("mor_v9_with_metadata_table");
+    CliTest.Run json = CliTest.run("metadata", t.toString(), "--json");
+    assertEquals(0, json.exit(), json.err());
+    JsonNode doc = new ObjectMapper().readTree(json.out());
+    assertTrue(doc.get("usedForListings").asBoolean(), json.out());
+    assertEquals("20261205085811492", doc.get("latestInstant").asText(), "the metadata compaction, latest completed");
+    assertEquals("column_stats,files,partition_stats,record_index", String.join(",",
+        new ObjectMapper().convertValue(doc.get("partitionsEnabled"), String[].class)));
+    assertEquals("p1", doc.get("partitions").get(0).get("partition").asText());
+    assertEquals(6, doc.get("partitions").get(0).get("files").size(), json.out());
+
+    CliTest.Run ok = CliTest.run("metadata", "validate", t.toString());
+    assertEquals(0, ok.exit(), ok.out() + ok.err());
+    assertTrue(ok.out().contains("metadata table matches storage: 2 partitions, 11 files compared, 0 differences"),
+        ok.out());
+    String lost = "a10dfe91-411f-461b-bce8-fd3ad834aaf2-0_0-0-0_20261205085726506.parquet";
+    Files.delete(t.resolve("p2").resolve(lost));
+    CliTest.Run bad = CliTest.run("metadata", "validate", t.toString());
+    assertEquals(1, bad.exit(), bad.out() + bad.err());
+    assertTrue(bad.out().contains("extra file p2/" + lost + " (10397 bytes in the metadata table, not on storage)"),
+        bad.out());
   }
 
   @Test

@@ -43,6 +43,8 @@ public final class Table implements AutoCloseable {
   private final Storage storage;
   private final String location;
   private final Config config;
+  /** {@link #config} for changes: without the metadata table where Sluice does not keep it (versions 8/9). */
+  private final Config changes;
   private final TimelineLayout layout;
   private final Object compactorLock = new Object();
   private Compactor compactor;
@@ -52,6 +54,7 @@ public final class Table implements AutoCloseable {
     this.storage = storage;
     this.location = location;
     this.config = config;
+    this.changes = TableSettings.forChanges(config, layout);
     this.layout = layout;
   }
 
@@ -133,6 +136,7 @@ public final class Table implements AutoCloseable {
    * for it. Returns the metadata table as it is afterwards.
    */
   public MetadataTableView initMetadataTable(boolean recordIndex) {
+    requireWritable("Initializing the metadata table");
     Config on = config.with(ConfigKeys.METADATA_ENABLE.name(), "true");
     if (recordIndex) {
       on = on.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), "true");
@@ -154,7 +158,8 @@ public final class Table implements AutoCloseable {
    * {@code hoodie.metadata.enable=true}). Returns whether there was anything to remove.
    */
   public boolean deleteMetadataTable() {
-    return InstantLifecycle.of(storage, location, TableSettings.commit(config))
+    requireWritable("Deleting the metadata table");
+    return InstantLifecycle.of(storage, location, TableSettings.commit(changes))
         .locked("delete the metadata table", () -> MetadataTable.removeIfPresent(storage, location));
   }
 
@@ -197,10 +202,10 @@ public final class Table implements AutoCloseable {
    * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default).
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
-    TableServices services = TableSettings.services(config);
+    TableServices services = TableSettings.services(changes);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off (as
     // always on versions 8/9, whose metadata table Sluice does not keep: Hudi 1.x's readers must not see a stale one)
-    services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, config));
+    services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, changes));
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();
@@ -211,7 +216,7 @@ public final class Table implements AutoCloseable {
     if (op != WriteOperation.DELETE && input.first().isPresent() && !input.first().get().getSchema().equals(tableSchema)) {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
-    WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, config);
+    WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, changes);
     // versions 8/9: no table service runs after the write yet (Sluice does not run them there; Hudi 1.x does)
     boolean runServices = layout.runsTableServices();
     Optional<Compactor> async = runServices && services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
@@ -246,7 +251,7 @@ public final class Table implements AutoCloseable {
 
   /** Rollback, savepoint and restore of this table, under the table lock when several writers are configured. */
   private TableActions actions() {
-    return TableSettings.actions(storage, location, config);
+    return TableSettings.actions(storage, location, changes);
   }
 
   /** Rolls back an instant: a pending (failed) write, or the latest completed commit. */
@@ -296,8 +301,8 @@ public final class Table implements AutoCloseable {
     requireServices("Restore");
     RestoreInfo info = Infos.restore(actions().restore(savepointTime));
     // the restore dropped the record index (it is rebuilt, not re-synced): built again now from the restored table
-    MetadataTableWriter.prepare(storage, location, TableSettings.commit(config), Optional.empty(),
-        TableSettings.recordIndex(storage, location, config));
+    MetadataTableWriter.prepare(storage, location, TableSettings.commit(changes), Optional.empty(),
+        TableSettings.recordIndex(storage, location, changes));
     return info;
   }
 
@@ -307,13 +312,13 @@ public final class Table implements AutoCloseable {
    */
   public List<CleanInfo> clean() {
     requireServices("Clean");
-    return TableSettings.cleaner(storage, location, config).clean().completed().stream().map(Infos::clean).toList();
+    return TableSettings.cleaner(storage, location, changes).clean().completed().stream().map(Infos::clean).toList();
   }
 
   /** What {@link #clean()} would delete now (nothing is written). */
   public CleanPlanInfo cleanPreview() {
     requireServices("Clean (preview)");
-    return Infos.cleanPlan(TableSettings.cleaner(storage, location, config).preview());
+    return Infos.cleanPlan(TableSettings.cleaner(storage, location, changes).preview());
   }
 
   /**
@@ -322,14 +327,14 @@ public final class Table implements AutoCloseable {
    */
   public ArchiveInfo archive() {
     requireServices("Archival");
-    ArchiveResult r = TableSettings.archiver(storage, location, config).archive();
+    ArchiveResult r = TableSettings.archiver(storage, location, changes).archive();
     return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
   }
 
   /** The instants {@link #archive()} would archive now (nothing is written). */
   public List<InstantInfo> archivePreview() {
     requireServices("Archival (preview)");
-    return Infos.instants(TableSettings.archiver(storage, location, config).preview());
+    return Infos.instants(TableSettings.archiver(storage, location, changes).preview());
   }
 
   /**
@@ -343,7 +348,7 @@ public final class Table implements AutoCloseable {
 
   private Compaction engineCompaction() {
     requireServices("Compaction");
-    return TableSettings.compaction(storage, location, config);
+    return TableSettings.compaction(storage, location, changes);
   }
 
   /**

@@ -20,7 +20,6 @@ import dev.sluice.internal.read.SliceKeyReader;
 import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.table.TableConfig;
-import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.write.WriteSettings;
 import dev.sluice.internal.write.WriteSetup;
@@ -74,14 +73,11 @@ final class TableSettings {
   /**
    * {@code options} with {@code hoodie.metadata.enable} decided for {@code table} when the caller left it unset: on
    * for a table that has a metadata table ({@code hoodie.table.metadata.partitions} lists {@code files}), so a write
-   * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked). Off
-   * for a table whose metadata table Sluice does not read ({@link TimelineLayout#readsMetadataTable()}). Likewise
+   * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked); the
+   * same for every table version (the metadata table of a version-8/9 table is read as Hudi 1.x reads it). Likewise
    * {@code hoodie.metadata.record.index.enable}: on when the table has a {@code record_index} partition.
    */
-  static Config withMetadataDefault(Config options, TableConfig table, TimelineLayout layout) {
-    if (!layout.readsMetadataTable()) {
-      return options.with(ConfigKeys.METADATA_ENABLE.name(), "false");
-    }
+  static Config withMetadataDefault(Config options, TableConfig table) {
     Config out = options;
     if (!out.isSet(ConfigKeys.METADATA_ENABLE)) {
       boolean present = table.metadataPartitions().contains("files");
@@ -94,6 +90,15 @@ final class TableSettings {
       out = out.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), Boolean.toString(present));
     }
     return out;
+  }
+
+  /**
+   * The options of a change (write, service, rollback...) to a table of {@code layout}: {@code options} as they are,
+   * or with {@code hoodie.metadata.enable=false} where Sluice reads the metadata table but does not keep it (versions
+   * 8/9), so a change removes it instead of leaving it stale or writing Hudi 0.15's form into it.
+   */
+  static Config forChanges(Config options, TimelineLayout layout) {
+    return layout.writesMetadataTable() ? options : options.with(ConfigKeys.METADATA_ENABLE.name(), "false");
   }
 
   /** The post-commit services of a write; checks their settings (clean, archive, compaction, in that order). */

@@ -38,7 +38,7 @@ public final class Tables {
     // the one place the table version is looked at: everything that differs between versions asks the layout
     TimelineLayout layout = TimelineLayout.of(tc, "at " + base);
     return new Table(storage, base, TableSettings.withMetadataDefault(TableSettings.withTableConcurrencyMode(options,
-        tc, base), tc, layout), layout);
+        tc, base), tc), layout);
   }
 
   /** Creates a table; fails if one exists at {@code location}. */
@@ -74,10 +74,8 @@ public final class Tables {
     // checked before the table is written: a writer option that contradicts the mode fails here, not on first write
     Config resolved = TableSettings.withTableConcurrencyMode(options, tc, base);
     TimelineLayout layout = TimelineLayout.of(tc);
-    if (!layout.readsMetadataTable()) {
-      // versions 8/9: Sluice keeps no metadata table there (as Tables.open decides through TableSettings)
-      resolved = resolved.with(ConfigKeys.METADATA_ENABLE.name(), "false");
-    }
+    // versions 8/9: Sluice keeps no metadata table there yet, so a new table gets none
+    resolved = TableSettings.forChanges(resolved, layout);
     TableLayout.initialize(storage, base, tc);
     return new Table(storage, base, resolved, layout);
   }

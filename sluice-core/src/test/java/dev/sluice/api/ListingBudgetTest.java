@@ -126,6 +126,25 @@ class ListingBudgetTest {
   }
 
   @Test
+  void aQueryOnAVersion9TableWithAValidMetadataTableListsNoDataPartition() {
+    // the golden version-9 table Hudi 1.1.1's Java client wrote with its metadata table (partitions p1, p2): its
+    // timeline and the metadata table's live under .hoodie/timeline and .hoodie/metadata/.hoodie/timeline
+    dev.sluice.internal.mdt.read.MetadataTableVersion9Test.golden(dir);
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table viaMetadata = open(counting, Map.of());
+    Map<String, GenericRecord> rows = rows(viaMetadata);
+    Map<String, Integer> via = listings(counting);
+    Table viaStorage = open(counting, Map.of("hoodie.metadata.enable", "false"));
+    assertEquals(rows.keySet(), rows(viaStorage).keySet());
+    Map<String, Integer> off = listings(counting);
+    assertEquals(Map.of(".hoodie/timeline", 1, ".hoodie/metadata/.hoodie/timeline", 1, ".hoodie/metadata/files", 1),
+        via, "the timeline, the metadata table's timeline and its files partition; no data partition (off: " + off + ")");
+    assertEquals(Map.of(".hoodie/timeline", 1, "", 1, "p1", 1, "p2", 1), off,
+        "with the metadata table off: the base path and both partitions");
+    assertEquals(java.util.Set.of("k1", "k3", "k4", "k5", "k6"), rows.keySet());
+  }
+
+  @Test
   void anUpsertOnATableWithAValidMetadataTableListsNoDataPartition() {
     TripFixture.create(dir, TripFixture.spec().build(), Map.of("hoodie.metadata.enable", "true"))
         .insert(it(trips(0, 30, 3, 1)));

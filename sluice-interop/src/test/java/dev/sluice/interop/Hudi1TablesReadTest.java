@@ -159,8 +159,9 @@ class Hudi1TablesReadTest {
   }
 
   /**
-   * With Hudi 1.x's metadata table (on by default there): Sluice lists storage instead of reading it, reads the rows
-   * Hudi reads, and refuses every table service. Writes on version 9 are Hudi1ReadsSluiceTablesTest's.
+   * With Hudi 1.x's metadata table (on by default there): Sluice reads the rows Hudi reads (listing through the
+   * metadata table, {@link Hudi1MetadataTableReadTest}), and refuses every table service. Writes on version 9 are
+   * Hudi1ReadsSluiceTablesTest's.
    */
   @Test
   void servicesOnAVersion9TableAreRefusedAndChangeNothing() {

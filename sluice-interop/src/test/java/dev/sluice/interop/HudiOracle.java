@@ -143,7 +143,7 @@ public final class HudiOracle {
     return out;
   }
 
-  private static Map<String, Map<String, Long>> parseListing(List<String> lines) {
+  static Map<String, Map<String, Long>> parseListing(List<String> lines) {
     Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
     for (JsonNode node : jsonLines(lines)) {
       Map<String, Long> files = new java.util.TreeMap<>();

@@ -110,6 +110,27 @@ public final class OracleBatch {
     return add(args, lines -> lines.get(lines.size() - 1).trim());
   }
 
+  /**
+   * Hudi 1.1.1's record-index lookup ({@code mdt-index} of the 1.x oracle, which has one HFile reader): each key of
+   * {@code keys} found to "partition/fileId"; with {@code partition} the partitioned record index's lookup in it.
+   */
+  public Pending<Map<String, String>> metadataRecordIndex(Path table, List<String> keys, Optional<String> partition) {
+    Path keysFile = HudiOracle.keysFile(keys);
+    temps.add(keysFile);
+    List<String> args = new ArrayList<>(List.of("mdt-index", "--table", table.toString(), "--keys-file",
+        keysFile.toString()));
+    partition.ifPresent(p -> {
+      args.add("--partition");
+      args.add(p);
+    });
+    return add(args, HudiOracle::parseRecordIndex);
+  }
+
+  /** Like {@link HudiOracle#metadataListing(Path)} (the Hudi 1.1.1 oracle). */
+  public Pending<Map<String, Map<String, Long>>> metadataListing(Path table) {
+    return add(List.of("mdt-files", "--table", table.toString()), HudiOracle::parseListing);
+  }
+
   /** Like {@link HudiOracle#metadataRecordIndex}. */
   public Pending<Map<String, String>> metadataRecordIndex(Path table, List<String> keys, String reader) {
     Path keysFile = HudiOracle.keysFile(keys);

@@ -219,6 +219,11 @@ final class RecordLevelIndex implements Index {
     if (shards == 0) {
       return none("the metadata table's " + ri + " partition has no file group");
     }
+    if (a.reader().get().recordIndexPartitioned()) {
+      return none("the " + ri + " partition is Hudi 1.1's partitioned record index (file groups per data partition, "
+          + "hoodie.metadata.record.level.index.enable), which tags keys only within their partition; a global lookup "
+          + "needs the global record index");
+    }
     Optional<String> misplaced = a.reader().get().misplacedKey(MetadataPartition.RECORD_INDEX, SHARD_SAMPLE);
     if (misplaced.isPresent()) {
       return none("the " + ri + " partition is not sharded by Hudi's key hash (" + misplaced.get() + "), so lookups "

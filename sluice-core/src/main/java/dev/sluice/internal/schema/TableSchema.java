@@ -22,7 +22,7 @@ public final class TableSchema {
    * schema given at creation ({@link TableConfig#CREATE_SCHEMA}).
    */
   public static Schema resolve(Storage storage, String basePath, Timeline timeline, TableConfig tc) {
-    TimelineStore store = new TimelineStore(storage, basePath, timeline.layout());
+    TimelineStore store = new TimelineStore(storage, basePath, timeline.layout()).knowing(timeline);
     List<Instant> commits = timeline.commitsTimeline().completed().instants();
     for (int i = commits.size() - 1; i >= 0; i--) {
       Optional<String> s = store.readCommitMetadata(commits.get(i)).flatMap(CommitMetadata::schema)

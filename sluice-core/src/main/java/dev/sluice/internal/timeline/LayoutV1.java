@@ -55,11 +55,6 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
-  public boolean readsMetadataTable() {
-    return true;
-  }
-
-  @Override
   public boolean archivesToLsmTimeline() {
     // the archive log files under .hoodie/<hoodie.archivelog.folder>
     return false;
@@ -69,6 +64,11 @@ final class LayoutV1 implements TimelineLayout {
   public boolean timeSemanticsOf1x() {
     // version 6: incremental ranges are requested instant times
     return false;
+  }
+
+  @Override
+  public boolean writesMetadataTable() {
+    return true;
   }
 
   @Override

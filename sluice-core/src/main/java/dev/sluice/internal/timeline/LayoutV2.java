@@ -96,11 +96,6 @@ final class LayoutV2 implements TimelineLayout {
   }
 
   @Override
-  public boolean readsMetadataTable() {
-    return false;
-  }
-
-  @Override
   public boolean archivesToLsmTimeline() {
     return true;
   }
@@ -108,6 +103,12 @@ final class LayoutV2 implements TimelineLayout {
   @Override
   public boolean timeSemanticsOf1x() {
     return true;
+  }
+
+  @Override
+  public boolean writesMetadataTable() {
+    // Hudi 1.x's metadata table is read (mdt.read.TrustRules) but not yet written
+    return false;
   }
 
   @Override

@@ -78,12 +78,6 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean slicesByCompletionTime();
 
   /**
-   * True if Sluice lists this table's files through its metadata table when that is valid; false for layout 2, whose
-   * metadata table (Hudi 1.x's form of it) is not read yet: such tables are listed from storage.
-   */
-  boolean readsMetadataTable();
-
-  /**
    * True if this layout's archived timeline is Hudi 1.x's LSM tree of Parquet files under {@code timeline/history}
    * (layout 2, {@code timeline.lsm}); false for layout 1's archive log files in {@code .hoodie/archived}.
    */
@@ -98,6 +92,13 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
 
   /** True if Sluice runs table services (compaction, clean, archival, ...) on tables of this layout. */
   boolean runsTableServices();
+
+  /**
+   * True if Sluice's changes keep this layout's metadata table (layout 1: Hudi 0.15's form); false for layout 2,
+   * whose metadata table Sluice reads but does not write yet: a change removes it, so that no Hudi 1.x reader trusts
+   * one that missed the change.
+   */
+  boolean writesMetadataTable();
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run table services (compaction, clean,

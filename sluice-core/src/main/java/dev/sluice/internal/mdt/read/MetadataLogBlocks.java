@@ -20,12 +20,15 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The log blocks of one metadata-table file slice that a Hudi 0.15 reader applies, oldest first
+ * The log blocks of one metadata-table file slice that a Hudi reader applies, oldest first
  * ({@code AbstractHoodieLogRecordReader.scanInternalV1} with the metadata table's instant filter):
  * <ol>
- *   <li>the scan stops at the first block whose instant is after the metadata table's latest completed instant;</li>
- *   <li>data and delete blocks count only if their instant is a completed commit or deltacommit of the metadata
- *       table (or older than its timeline), not inflight, and in the {@link ValidInstants} set;</li>
+ *   <li>a block whose instant is after the metadata table's latest completed instant ends the scan (Hudi 0.15) or
+ *       is skipped (Hudi 1.x, {@link TrustRules#stopsAtLaterBlock});</li>
+ *   <li>data and delete blocks count only if their instant is in the {@link ValidInstants} set and, for Hudi 0.15,
+ *       a completed commit or deltacommit of the metadata table (or older than its timeline), not inflight (Hudi
+ *       1.x's view has already dropped the log files of deltacommits that did not complete,
+ *       {@link TrustRules#checksBlockCommitted});</li>
  *   <li>a rollback command block drops the blocks of its target instant read so far, and pending corrupt blocks.</li>
  * </ol>
  * Only headers are read here; contents are read when the blocks are applied.
@@ -36,7 +39,7 @@ final class MetadataLogBlocks {
 
   /** The trusted data and delete blocks of {@code logFiles}, in log order. */
   static List<LogBlock> trusted(Storage storage, List<LogFile> logFiles, Timeline metadataTimeline, String latestInstant,
-      Set<String> valid) {
+      Set<String> valid, TrustRules rules) {
     Timeline commits = metadataTimeline.commitsTimeline();
     Timeline completed = commits.completed();
     Timeline inflight = commits.filter(Instant::isInflight);
@@ -55,15 +58,22 @@ final class MetadataLogBlocks {
           String instant = block.instantTime().orElseThrow(() -> Errors.badTable(file.path(),
               "a " + block.type() + " of the metadata table has no INSTANT_TIME header",
               "Rebuild the metadata table (delete .hoodie/metadata; a Hudi writer rebuilds it)."));
-          if (InstantTimes.isBefore(latestInstant, instant)) {
-            // Hudi stops the whole scan here: the metadata table has one writer, so later blocks are later instants
+          boolean later = InstantTimes.isBefore(latestInstant, instant);
+          if (later && rules.stopsAtLaterBlock()) {
+            // Hudi 0.15 stops the whole scan here: the metadata table has one writer, so later blocks are later
             break scan;
           }
           if (block instanceof CommandBlock command) {
             rollback(command, pending, file);
             continue;
           }
-          if (!completed.containsOrBeforeStart(instant) || inflight.contains(instant) || !valid.contains(instant)) {
+          if (later) {
+            // Hudi 1.x skips only this data or delete block
+            continue;
+          }
+          boolean uncommitted = rules.checksBlockCommitted()
+              && (!completed.containsOrBeforeStart(instant) || inflight.contains(instant));
+          if (uncommitted || !valid.contains(instant)) {
             continue;
           }
           pending.addLast(block);

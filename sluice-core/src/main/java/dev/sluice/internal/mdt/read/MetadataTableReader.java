@@ -45,11 +45,13 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
 /**
- * Reads a data table's metadata table ({@code .hoodie/metadata}) as Hudi 0.15's {@code HoodieBackedTableMetadata}
- * does. Per metadata partition it takes the latest file slice of each file group as of the metadata table's latest
- * completed instant (merged with the slice before a pending compaction), sorted by file id; per slice it reads the
- * trusted log blocks ({@link MetadataLogBlocks}, {@link ValidInstants}) and merges their records oldest to newest,
- * then merges the base HFile's record under them. {@code files} records merge with {@link FilesRecord#merge};
+ * Reads a data table's metadata table ({@code .hoodie/metadata}) as Hudi's {@code HoodieBackedTableMetadata} does:
+ * Hudi 0.15's for a version-6 table, Hudi 1.x's for versions 8 and 9 ({@link TrustRules}), whose metadata table is a
+ * table of the same timeline layout (its timeline under {@code .hoodie/metadata/.hoodie/timeline}, one log file per
+ * deltacommit, file slices by completion time). Per metadata partition it takes the latest file slice of each file
+ * group as of the rules' cut (merged with the slice before a pending compaction), sorted by file id; per slice it
+ * reads the trusted log blocks ({@link MetadataLogBlocks}, {@link ValidInstants}) and merges their records oldest to
+ * newest, then merges the base HFile's record under them. {@code files} records merge with {@link FilesRecord#merge};
  * {@code record_index} entries: the newest wins, a delete removes the key.
  *
  * <p>Lookups sort the keys, route each to its file group with {@link MetadataPartition#fileGroupIndex} and, per
@@ -75,17 +77,19 @@ public final class MetadataTableReader {
   private final Timeline timeline;
   private final String latestInstant;
   private final Set<String> valid;
+  private final TrustRules rules;
   private final FileSystemView view;
   private final AtomicLong baseFilesOpened = new AtomicLong();
 
   private MetadataTableReader(Storage storage, String basePath, Timeline timeline, String latestInstant,
-      Set<String> valid) {
+      String sliceCut, Set<String> valid, TrustRules rules) {
     this.storage = storage;
     this.basePath = basePath;
     this.timeline = timeline;
     this.latestInstant = latestInstant;
     this.valid = valid;
-    this.view = FileSystemView.ofMetadataTable(storage, basePath, timeline).asOf(latestInstant);
+    this.rules = rules;
+    this.view = FileSystemView.ofMetadataTable(storage, basePath, timeline).asOf(sliceCut);
   }
 
   /**
@@ -93,21 +97,30 @@ public final class MetadataTableReader {
    * {@code dataTimeline}; empty if it has no completed instant (nothing a reader can trust).
    */
   public static Optional<MetadataTableReader> open(Storage storage, String dataBasePath, Timeline dataTimeline) {
-    String base = TableLayout.metadataTableFolder(dataBasePath);
-    Timeline timeline = new TimelineStore(storage, base).load();
-    return open(storage, dataBasePath, dataTimeline, timeline);
+    return open(storage, dataBasePath, dataTimeline, loadTimeline(storage, dataBasePath, dataTimeline));
+  }
+
+  /**
+   * The timeline of the metadata table of the data table at {@code dataBasePath}: a table of the data table's own
+   * timeline layout (Hudi writes, upgrades and downgrades the two together).
+   */
+  static Timeline loadTimeline(Storage storage, String dataBasePath, Timeline dataTimeline) {
+    return new TimelineStore(storage, TableLayout.metadataTableFolder(dataBasePath), dataTimeline.layout()).load();
   }
 
   /** Like {@link #open(Storage, String, Timeline)} with the metadata table's timeline already loaded. */
   static Optional<MetadataTableReader> open(Storage storage, String dataBasePath, Timeline dataTimeline,
       Timeline metadataTimeline) {
     Optional<Instant> latest = metadataTimeline.lastCompleted();
-    if (latest.isEmpty()) {
+    TrustRules rules = TrustRules.of(dataTimeline);
+    Optional<String> cut = rules.sliceCut(metadataTimeline);
+    if (latest.isEmpty() || cut.isEmpty()) {
       return Optional.empty();
     }
-    Set<String> valid = ValidInstants.of(dataTimeline, new TimelineStore(storage, dataBasePath), metadataTimeline);
+    Set<String> valid = rules.validInstants(dataTimeline,
+        new TimelineStore(storage, dataBasePath, dataTimeline.layout()).knowing(dataTimeline), metadataTimeline);
     return Optional.of(new MetadataTableReader(storage, TableLayout.metadataTableFolder(dataBasePath), metadataTimeline,
-        latest.get().time(), valid));
+        latest.get().time(), cut.get(), valid, rules));
   }
 
   /** The metadata table's active timeline. */
@@ -185,9 +198,74 @@ public final class MetadataTableReader {
     return read(MetadataPartition.FILES, Optional.of(sorted(keys)), FILES);
   }
 
-  /** Where the record index puts each of {@code keys} that it holds (keys it does not hold are absent). */
+  /**
+   * Where the record index puts each of {@code keys} that it holds (keys it does not hold are absent). The index
+   * must be global: a partitioned one (Hudi 1.1's {@code hoodie.metadata.record.level.index.enable}, see
+   * {@link #recordIndexPartitioned}) is UNSUPPORTED here, as in Hudi 1.1.1, since a key's file group depends on
+   * its data partition ({@link #recordLocations(String, Collection)}).
+   */
   public SortedMap<String, RecordLocation> recordLocations(Collection<String> keys) {
-    return read(MetadataPartition.RECORD_INDEX, Optional.of(sorted(keys)), LOCATIONS);
+    List<FileSlice> slices = fileSlices(MetadataPartition.RECORD_INDEX);
+    if (isPartitioned(slices)) {
+      throw Errors.unsupported("A lookup of record keys across all partitions in the partitioned record index of "
+          + basePath, "The record index of this table is kept per data partition (file groups "
+          + slices.get(0).fileId() + ", ...): look keys up with their partition, or read with a global record index.");
+    }
+    return read(slices, Optional.of(sorted(keys)), LOCATIONS);
+  }
+
+  /**
+   * True if the record index has file groups per data partition ({@code record-index-<partition>-NNNN-0}, Hudi 1.1's
+   * partitioned record index) rather than the global {@code record-index-NNNN-0}.
+   */
+  public boolean recordIndexPartitioned() {
+    return isPartitioned(fileSlices(MetadataPartition.RECORD_INDEX));
+  }
+
+  /**
+   * Where the partitioned record index puts each of {@code keys} of data partition {@code dataPartition} that it
+   * holds: the keys hash among that partition's file groups only ({@code lookupIndexRecords} with a data partition).
+   * For a global index this is {@link #recordLocations(Collection)} restricted to locations in the partition.
+   */
+  public SortedMap<String, RecordLocation> recordLocations(String dataPartition, Collection<String> keys) {
+    List<FileSlice> slices = fileSlices(MetadataPartition.RECORD_INDEX);
+    if (!isPartitioned(slices)) {
+      SortedMap<String, RecordLocation> all = read(slices, Optional.of(sorted(keys)), LOCATIONS);
+      all.values().removeIf(l -> !l.partition().equals(dataPartition));
+      return all;
+    }
+    List<FileSlice> own = slices.stream().filter(s -> dataPartitionOf(s.fileId()).equals(dataPartition)).toList();
+    return read(own, Optional.of(sorted(keys)), LOCATIONS);
+  }
+
+  /** {@code verifyRLIFile}: a partitioned record index's file ids have four dashes, the global one's three. */
+  private static boolean isPartitioned(List<FileSlice> slices) {
+    return !slices.isEmpty() && slices.get(0).fileId().chars().filter(c -> c == '-').count() == 4;
+  }
+
+  /**
+   * The data partition of a partitioned record-index file group ({@code getDataTablePartitionNameFromFileGroupName}):
+   * the third part from the end of the file id split at dashes, with Hudi's {@code %XX} escapes undone (the escaping
+   * of file names turns {@code /}, {@code -} and {@code _} into escapes, so the part holds no dash).
+   */
+  static String dataPartitionOf(String fileId) {
+    String[] parts = fileId.split("-");
+    String escaped = parts.length > 3 ? parts[parts.length - 3] : "";
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < escaped.length(); i++) {
+      char c = escaped.charAt(i);
+      if (c == '%' && i + 2 < escaped.length() && isHex(escaped.charAt(i + 1)) && isHex(escaped.charAt(i + 2))) {
+        out.append((char) Integer.parseInt(escaped.substring(i + 1, i + 3), 16));
+        i += 2;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean isHex(char c) {
+    return Character.digit(c, 16) >= 0;
   }
 
   /**
@@ -289,7 +367,11 @@ public final class MetadataTableReader {
    * their file group's slice, each slice's trusted log records merged oldest first, then merged over the base's.
    */
   private <T> SortedMap<String, T> read(MetadataPartition partition, Optional<List<String>> keys, Combiner<T> combiner) {
-    List<FileSlice> slices = fileSlices(partition);
+    return read(fileSlices(partition), keys, combiner);
+  }
+
+  /** As {@link #read(MetadataPartition, Optional, Combiner)} over the file groups {@code slices}, sorted by file id. */
+  private <T> SortedMap<String, T> read(List<FileSlice> slices, Optional<List<String>> keys, Combiner<T> combiner) {
     SortedMap<String, T> out = new TreeMap<>(KEY_ORDER);
     if (slices.isEmpty() || keys.map(List::isEmpty).orElse(false)) {
       return out;
@@ -317,7 +399,7 @@ public final class MetadataTableReader {
     // encoded once for every log block and the base file of the slice
     Optional<List<byte[]>> encoded = keys.map(ks -> ks.stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).toList());
     Map<String, Object> logs = new HashMap<>();
-    for (LogBlock block : MetadataLogBlocks.trusted(storage, slice.logFiles(), timeline, latestInstant, valid)) {
+    for (LogBlock block : MetadataLogBlocks.trusted(storage, slice.logFiles(), timeline, latestInstant, valid, rules)) {
       if (block instanceof DataBlock data) {
         String where = block.span().map(s -> "log block at offset " + s.offset()).orElse("a log block") + " of "
             + slice.logFiles();

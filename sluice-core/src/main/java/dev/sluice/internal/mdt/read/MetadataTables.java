@@ -3,12 +3,10 @@ package dev.sluice.internal.mdt.read;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.table.TableConfig;
-import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
-import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.storage.Storage;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -20,17 +18,20 @@ import java.util.Set;
  *
  * <p>The metadata table is used when reads have it enabled ({@code hoodie.metadata.enable}, default true), the data
  * table's {@code hoodie.table.metadata.partitions} lists {@code files}, the metadata table has a completed instant and
- * file groups in {@code files}, and it is consistent with the data table's timeline: every completed commit,
- * deltacommit, replacecommit (compactions included), clean and rollback of the data table after the metadata table's
- * initialization has a completed metadata deltacommit at the same time, and every completed restore a metadata
- * restore sync ({@code <time>003}) after it. A writer that changed the data table without mirroring the change
- * (an older Sluice, a Hudi writer with the metadata table off) leaves an instant without its deltacommit, and the
- * listing falls back to storage. Otherwise the view lists storage.
+ * file groups in {@code files}, and it is consistent with the data table's timeline ({@link TrustRules#unmirrored}):
+ * for a version-6 table every completed commit, deltacommit, replacecommit (compactions included), clean and rollback
+ * of the data table after the metadata table's initialization has a completed metadata deltacommit at the same time,
+ * and every completed restore a metadata restore sync ({@code <time>003}) after it; for versions 8 and 9 the same
+ * without rollbacks (Hudi 1.x rolls back the failed write's metadata deltacommit instead), with a restore's sync at
+ * any later time, and with the initialization covering the data instants completed before it. A writer that changed
+ * the data table without mirroring the change (an older Sluice, a Hudi writer with the metadata table off) leaves an
+ * instant without its deltacommit, and the listing falls back to storage. Otherwise the view lists storage.
  */
 public final class MetadataTables {
   private static final Set<Action> MIRRORED = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT, Action.REPLACECOMMIT,
       Action.CLEAN, Action.ROLLBACK, Action.RESTORE);
   private static final String RESTORE_SUFFIX = "003";
+  private static final System.Logger LOG = System.getLogger(MetadataTables.class.getName());
 
   private MetadataTables() {
   }
@@ -62,12 +63,12 @@ public final class MetadataTables {
       return new Availability(Optional.empty(), "hoodie.table.metadata.partitions does not list 'files': the table "
           + "has no usable metadata table");
     }
-    Timeline metadata = new TimelineStore(storage, TableLayout.metadataTableFolder(basePath)).load();
+    Timeline metadata = MetadataTableReader.loadTimeline(storage, basePath, timeline);
     Optional<MetadataTableReader> reader = MetadataTableReader.open(storage, basePath, timeline, metadata);
     if (reader.isEmpty()) {
       return new Availability(Optional.empty(), "the metadata table has no completed instant");
     }
-    Optional<Instant> missing = unmirrored(timeline, metadata);
+    Optional<Instant> missing = TrustRules.of(timeline).unmirrored(timeline, metadata);
     if (missing.isPresent()) {
       Instant i = missing.get();
       return new Availability(Optional.empty(), "the metadata table is behind the data table: its "
@@ -87,6 +88,10 @@ public final class MetadataTables {
   public static FileSystemView view(Storage storage, String basePath, Timeline timeline, TableConfig config,
       boolean enabled) {
     Availability a = check(storage, basePath, timeline, config, enabled);
+    if (!a.available() && enabled && config.metadataPartitions().contains(MetadataPartition.FILES.path())) {
+      // a metadata table the table lists but that cannot be trusted: say why the listing goes to storage
+      LOG.log(System.Logger.Level.DEBUG, () -> "listing storage for " + basePath + ": " + a.reason());
+    }
     return a.reader().map(r -> FileSystemView.of(storage, basePath, timeline, new MetadataListing(r, basePath)))
         .orElseGet(() -> FileSystemView.of(storage, basePath, timeline));
   }

@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The instants whose metadata-table log blocks a Hudi 0.15 reader trusts ({@code getValidInstantTimestamps}): the
+ * The instants whose metadata-table log blocks a Hudi reader trusts ({@code getValidInstantTimestamps}; {@link #of} as
+ * Hudi 0.15 for version-6 tables, {@link #ofHudi1} as Hudi 1.x for versions 8 and 9): the
  * metadata table is written before the data table's instant completes, so a block counts only once the data
  * table says its write happened. The set holds
  * <ul>
@@ -51,6 +52,38 @@ public final class ValidInstants {
         valid.add(i.time());
       }
     }
+    addRollbacks(valid, data, dataStore, metadata);
+    return Set.copyOf(valid);
+  }
+
+  /**
+   * The valid set as Hudi 1.x computes it for a version-8/9 table: every completed data-table instant; every
+   * completed metadata deltacommit whose time is not a pending instant of the data table (the metadata table of
+   * 1.x writes its own instants with fresh times, not suffixes, so only a failed data write's deltacommit is left
+   * out); the instants rolled back by completed data-table rollbacks and restores newer than the oldest instant so
+   * far; completed metadata rollbacks and restores, and its deltacommits whose time starts with
+   * {@code 00000000000000}.
+   */
+  public static Set<String> ofHudi1(Timeline data, TimelineStore dataStore, Timeline metadata) {
+    Set<String> valid = new HashSet<>();
+    Set<String> pending = new HashSet<>();
+    for (Instant i : data.instants()) {
+      if (i.isCompleted()) {
+        valid.add(i.time());
+      } else {
+        pending.add(i.time());
+      }
+    }
+    for (Instant i : metadata.completed().instants()) {
+      if (i.action() == Action.DELTACOMMIT && !pending.contains(i.time())) {
+        valid.add(i.time());
+      }
+    }
+    addRollbacks(valid, data, dataStore, metadata);
+    return Set.copyOf(valid);
+  }
+
+  private static void addRollbacks(Set<String> valid, Timeline data, TimelineStore dataStore, Timeline metadata) {
     String earliest = valid.isEmpty() ? InstantTimes.INIT_INSTANT : Collections.min(valid);
     for (Instant i : data.completed().instants()) {
       if ((i.action() == Action.ROLLBACK || i.action() == Action.RESTORE) && InstantTimes.isBefore(earliest, i.time())) {
@@ -63,7 +96,6 @@ public final class ValidInstants {
         valid.add(i.time());
       }
     }
-    return Set.copyOf(valid);
   }
 
   /** True for a 20-character metadata instant with an operation or initialization suffix ({@code isValidInstant}). */
