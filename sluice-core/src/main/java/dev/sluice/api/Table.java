@@ -136,7 +136,7 @@ public final class Table implements AutoCloseable {
    * for it. Returns the metadata table as it is afterwards.
    */
   public MetadataTableView initMetadataTable(boolean recordIndex) {
-    requireWritable("Initializing the metadata table");
+    requireServices("Initializing the metadata table");
     Config on = config.with(ConfigKeys.METADATA_ENABLE.name(), "true");
     if (recordIndex) {
       on = on.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), "true");
@@ -158,7 +158,7 @@ public final class Table implements AutoCloseable {
    * {@code hoodie.metadata.enable=true}). Returns whether there was anything to remove.
    */
   public boolean deleteMetadataTable() {
-    requireWritable("Deleting the metadata table");
+    requireServices("Deleting the metadata table");
     return InstantLifecycle.of(storage, location, TableSettings.commit(changes))
         .locked("delete the metadata table", () -> MetadataTable.removeIfPresent(storage, location));
   }

@@ -21,6 +21,7 @@ import dev.sluice.internal.service.TableActions;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableLayout;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.write.WriteSettings;
 import dev.sluice.internal.write.WriteSetup;
 import dev.sluice.storage.Storage;

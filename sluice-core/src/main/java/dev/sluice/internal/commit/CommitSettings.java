@@ -2,7 +2,6 @@ package dev.sluice.internal.commit;
 
 import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
-import dev.sluice.internal.mdt.RecordIndexSizing;
 
 /**
  * The commit protocol's options: concurrency mode, failed-writes policy, table lock and writer heartbeats, read from

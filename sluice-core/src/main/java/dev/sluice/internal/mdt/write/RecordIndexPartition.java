@@ -14,7 +14,7 @@ import dev.sluice.internal.log.LogReader;
 import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
-import dev.sluice.internal.mdt.RecordIndexSizing;
+import dev.sluice.internal.commit.RecordIndexSizing;
 import dev.sluice.internal.mdt.RecordLocation;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.timeline.Action;

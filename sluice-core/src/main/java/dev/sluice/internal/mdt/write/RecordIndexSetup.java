@@ -1,7 +1,7 @@
 package dev.sluice.internal.mdt.write;
 
 import dev.sluice.internal.commit.CommitSettings;
-import dev.sluice.internal.mdt.RecordIndexSizing;
+import dev.sluice.internal.commit.RecordIndexSizing;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.sluice.internal.mdt;
+package dev.sluice.internal.commit;
 
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;

@@ -1,4 +1,4 @@
-package dev.sluice.internal.mdt;
+package dev.sluice.internal.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Config;
 import dev.sluice.api.SluiceException;
-import dev.sluice.internal.commit.CommitSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
