@@ -72,11 +72,21 @@ final class TableSettings {
   }
 
   /**
-   * {@code options} with {@code hoodie.metadata.enable} decided for {@code table} when the caller left it unset: on
-   * for a table that has a metadata table ({@code hoodie.table.metadata.partitions} lists {@code files}), so a write
-   * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked). Off
-   * for a table whose metadata table Sluice does not read ({@link TimelineLayout#readsMetadataTable()}). Likewise
-   * {@code hoodie.metadata.record.index.enable}: on when the table has a {@code record_index} partition.
+   * {@code options} with {@code hoodie.metadata.enable} and {@code hoodie.metadata.record.index.enable} decided for
+   * {@code table}: the one place that decides whether a handle keeps and reads the metadata table.
+   * <ul>
+   *   <li>Version 6 (layout 1): {@code hoodie.metadata.enable} as the caller set it, unset meaning
+   *       {@link ConfigKeys#METADATA_ENABLE}'s default, true, as Hudi 0.15's writers: the first action that finds no
+   *       metadata table builds one (as Hudi's {@code initializeIfNeeded}, when no other instant is pending), every
+   *       action mirrors itself into it; {@code false} removes it.</li>
+   *   <li>Versions 8 and 9 (layout 2, {@link TimelineLayout#readsMetadataTable()} false): off whatever the caller
+   *       set, for reads (they list storage) and writes (no metadata table created, none mirrored; one that Hudi 1.x
+   *       built is removed, as a Hudi writer with it off does, so that no reader trusts a stale one), until Sluice
+   *       keeps Hudi 1.x's form of it.</li>
+   *   <li>{@code hoodie.metadata.record.index.enable} unset: on when the table has a {@code record_index}
+   *       partition, so a writer that does not say keeps the index another writer built; never built unasked
+   *       (Hudi's default is false).</li>
+   * </ul>
    */
   static Config withMetadataDefault(Config options, TableConfig table, TimelineLayout layout) {
     if (!layout.readsMetadataTable()) {
@@ -84,12 +94,10 @@ final class TableSettings {
     }
     Config out = options;
     if (!out.isSet(ConfigKeys.METADATA_ENABLE)) {
-      boolean present = table.metadataPartitions().contains("files");
-      out = out.with(ConfigKeys.METADATA_ENABLE.name(), Boolean.toString(present));
+      out = out.with(ConfigKeys.METADATA_ENABLE.name(), Boolean.toString(ConfigKeys.METADATA_ENABLE.defaultValue()));
     }
     if (!out.isSet(ConfigKeys.RECORD_INDEX_ENABLE)) {
-      // as the metadata table itself: a writer that does not say keeps the record index another writer built (Hudi's
-      // writers, whose default is false, drop it)
+      // Hudi's writers, whose default is false, drop a record index another writer built; Sluice keeps it
       boolean present = table.metadataPartitions().contains("record_index");
       out = out.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), Boolean.toString(present));
     }

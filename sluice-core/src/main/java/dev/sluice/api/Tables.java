@@ -69,8 +69,10 @@ public final class Tables {
         .findFirst().ifPresent(e -> requireMode(e.getValue()));
     // checked before the table is written: a writer option that contradicts the mode fails here, not on first write
     Config resolved = TableSettings.withTableConcurrencyMode(options, tc, base);
+    TimelineLayout layout = TimelineLayout.of(tc);
     TableLayout.initialize(storage, base, tc);
-    return new Table(storage, base, resolved, TimelineLayout.of(tc));
+    // the handle decides on the metadata table as one from open does: its first action builds it (default on)
+    return new Table(storage, base, TableSettings.withMetadataDefault(resolved, tc, layout), layout);
   }
 
   private static void requireMode(String value) {
