@@ -107,7 +107,7 @@ public final class TableActions {
       return Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), false);
     }
     // a repair rewrites and deletes files outside the actions the metadata table mirrors: it goes (a later write
-    // with hoodie.metadata.enable=true bootstraps it again from a listing)
+    // with hoodie.metadata.enable on, the default, bootstraps it again from a listing)
     MetadataTable.removeIfPresent(storage, basePath);
     return lifecycle().locked("repair", () -> Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), true));
   }
