@@ -126,7 +126,8 @@ public final class Table implements AutoCloseable {
    * a listing, at the latest completed instant, under the table lock; with {@code recordIndex} also asks for the
    * record-level index ({@code hoodie.metadata.record.index.enable=true}). Refuses while a write or table service
    * is pending (as Hudi, which then goes on without one). Later writes keep it ({@code hoodie.metadata.enable} is on
-   * by default); the record index stays for writers that leave {@code hoodie.metadata.record.index.enable} unset. Returns the metadata table as it is afterwards.
+   * by default); the record index stays for writers that leave {@code hoodie.metadata.record.index.enable} unset.
+   * Returns the metadata table as it is afterwards.
    */
   public MetadataTableView initMetadataTable(boolean recordIndex) {
     Config on = config.with(ConfigKeys.METADATA_ENABLE.name(), "true");
@@ -195,6 +196,8 @@ public final class Table implements AutoCloseable {
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
     requireWritable("Writing (" + op.name().toLowerCase(java.util.Locale.ROOT) + ")");
     TableServices services = TableSettings.services(config);
+    // bad write options fail before anything is written, the metadata table's bootstrap below included
+    TableSettings.checkWriteOptions(config);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off
     services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, config));
     TableConfig tc = config();

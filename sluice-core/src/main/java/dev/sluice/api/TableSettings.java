@@ -110,6 +110,12 @@ final class TableSettings {
         CommitSettings.from(config), () -> BaseFileWriterOptions.from(config));
   }
 
+  /** Checks the write options (as {@link #writeSetup} does later), so that a bad one fails before any file is written. */
+  static void checkWriteOptions(Config config) {
+    WriteSettings.from(config);
+    CommitSettings.from(config);
+  }
+
   /** A write's setup; checks the write options. */
   static WriteSetup writeSetup(Storage storage, String location, TableConfig tableConfig, Schema userSchema,
       Config config) {
