@@ -1,5 +1,6 @@
 package dev.sluice.internal.service;
 
+import dev.sluice.api.SluiceException;
 import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.commit.ConcurrencyMode;
 import dev.sluice.internal.commit.FailedWritesPolicy;
@@ -106,10 +107,22 @@ public final class TableActions {
     if (!apply) {
       return Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), false);
     }
-    // a repair rewrites and deletes files outside the actions the metadata table mirrors: it goes (a later write
-    // with hoodie.metadata.enable on, the default, bootstraps it again from a listing)
+    // a repair rewrites and deletes files outside the actions the metadata table mirrors: it goes before (so that no
+    // reader lists through it meanwhile) and after (a hoodie.properties restored from its backup lists it again); a
+    // later write with hoodie.metadata.enable on, the default, bootstraps it again from a listing
+    try {
+      MetadataTable.removeIfPresent(storage, basePath);
+    } catch (SluiceException e) {
+      if (e.kind() != SluiceException.Kind.BAD_TABLE) {
+        throw e;
+      }
+      // hoodie.properties is damaged, so it cannot be changed yet, and no reader opens the table until the repair
+      // below restores it; the metadata table goes right after that
+    }
+    Repairer.Outcome out = lifecycle().locked("repair", () -> Repairer.run(storage, basePath, gone,
+        t -> rollbacks().rollback(t), true));
     MetadataTable.removeIfPresent(storage, basePath);
-    return lifecycle().locked("repair", () -> Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), true));
+    return out;
   }
 
   /** The lifecycle of the table's instants, whose lock the actions run under; made when used. */
