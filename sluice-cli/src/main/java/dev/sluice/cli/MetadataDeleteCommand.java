@@ -12,8 +12,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code sluice metadata delete TABLE}: removes the metadata table ({@code hudi-cli metadata delete}). */
 @Command(name = "delete", description = "Remove the table's metadata table (.hoodie/metadata and "
-    + "hoodie.table.metadata.partitions), as a Hudi writer with hoodie.metadata.enable=false does; reads and writes "
-    + "then list storage.")
+    + "hoodie.table.metadata.partitions), as a Hudi writer with hoodie.metadata.enable=false does; reads "
+    + "then list storage. A later write builds it again unless it has hoodie.metadata.enable=false (the default is "
+    + "on, as in Hudi's writers).")
 final class MetadataDeleteCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +21,13 @@ class MetadataInitDeleteCliTest {
   @TempDir
   Path dir;
 
+  /** A table with two rows and no metadata table: written with {@code hoodie.metadata.enable=false}. */
   private Path table() throws IOException {
+    // these tests build and remove the metadata table of a table without one: the insert's default would build it
+    return table("--conf", "hoodie.metadata.enable=false");
+  }
+
+  private Path table(String... insertOptions) throws IOException {
     Path t = dir.resolve("t");
     CliTest.Run c = run("create", t.toString(), "--type", "cow", "--record-key", "id", "--precombine", "ts",
         "--partition-path", "city", "--columns", "id string, ts long, city string, fare double", "--conf",
@@ -30,9 +38,25 @@ class MetadataInitDeleteCliTest {
         {"id": "a", "ts": 1, "city": "oslo", "fare": 10.5}
         {"id": "b", "ts": 1, "city": "lisbon", "fare": 3.0}
         """);
-    CliTest.Run ins = run("insert", t.toString(), in.toString());
+    List<String> args = new ArrayList<>(List.of("insert", t.toString(), in.toString()));
+    args.addAll(List.of(insertOptions));
+    CliTest.Run ins = run(args.toArray(String[]::new));
     assertEquals(0, ins.exit(), ins.err());
     return t;
+  }
+
+  /** No option: {@code sluice create} then a write give a table whose metadata table is valid and used. */
+  @Test
+  void createAndInsertWithoutOptionsBuildTheMetadataTable() throws IOException {
+    Path t = table(new String[0]);
+    assertEquals("files", props(t).getProperty("hoodie.table.metadata.partitions"));
+    assertTrue(Files.isRegularFile(t.resolve(".hoodie/metadata/.hoodie/00000000000000010.deltacommit")),
+        "built on the new table before its first write");
+    CliTest.Run listed = run("metadata", t.toString());
+    assertEquals(0, listed.exit(), listed.err());
+    assertTrue(listed.out().contains("metadata table: used for listings"), listed.out());
+    CliTest.Run valid = run("metadata", "validate", t.toString());
+    assertEquals(0, valid.exit(), valid.out() + valid.err());
   }
 
   private static Properties props(Path t) throws IOException {
@@ -84,11 +108,16 @@ class MetadataInitDeleteCliTest {
     assertEquals(0, none.exit(), none.err());
     assertTrue(none.out().contains("has no metadata table"), none.out());
 
-    // writes after the delete do not bring it back, and the data is intact
-    assertEquals(0, run("upsert", t.toString(), up.toString()).exit());
+    // a write with it off does not bring it back, and the data is intact
+    assertEquals(0, run("upsert", t.toString(), up.toString(), "--conf", "hoodie.metadata.enable=false").exit());
     assertFalse(Files.exists(t.resolve(".hoodie/metadata")));
     CliTest.Run q = run("query", t.toString(), "--columns", "id");
     assertEquals(3, q.out().lines().count(), q.out());
+    // a write with the default builds it again, as a Hudi writer with its default does
+    assertEquals(0, run("upsert", t.toString(), up.toString()).exit());
+    assertEquals("files", props(t).getProperty("hoodie.table.metadata.partitions"));
+    CliTest.Run rebuilt = run("metadata", "validate", t.toString());
+    assertEquals(0, rebuilt.exit(), rebuilt.out() + rebuilt.err());
   }
 
   @Test

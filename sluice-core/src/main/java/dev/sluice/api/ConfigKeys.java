@@ -162,12 +162,17 @@ public final class ConfigKeys {
       2, "LAZY failed-writes policy: a write whose heartbeat is this many intervals old is failed and may be rolled back.");
 
   // ---- Metadata table (HoodieMetadataConfig) ----
-  /** Whether writers keep Hudi's metadata table ({@code .hoodie/metadata}). */
-  public static final ConfigKey<Boolean> METADATA_ENABLE = ConfigKey.ofBoolean("hoodie.metadata.enable", false,
-      "true: every action keeps the metadata table (created if missing) and reads list partitions and files through "
-          + "it when it is consistent with the timeline; false: writes remove it, reads list storage. Unset (the "
-          + "default): true for a table that has one (hoodie.table.metadata.partitions lists 'files'), false otherwise; "
-          + "Hudi's writers default to true.");
+  /**
+   * Whether writers keep Hudi's metadata table ({@code .hoodie/metadata}). Default true, as Hudi 0.15's writers: every
+   * action on a version-6 table builds it when missing and mirrors itself into it. The one place that applies it to a
+   * table is {@code TableSettings.withMetadataDefault} (and {@code forChanges}, off for changes on versions 8/9).
+   */
+  public static final ConfigKey<Boolean> METADATA_ENABLE = ConfigKey.ofBoolean("hoodie.metadata.enable", true,
+      "true (the default, as Hudi's writers): every action (write, compaction, clean, rollback, restore) keeps the "
+          + "metadata table, building its 'files' partition from a listing when the table has none and no other "
+          + "instant is pending, and reads list partitions and files through it when it is consistent with the "
+          + "timeline; false: actions remove it, reads list storage. Tables of version 8/9: always off (Sluice does "
+          + "not keep Hudi 1.x's metadata table yet; a write removes it).");
   /** Metadata deltacommits after which the metadata table is compacted. */
   public static final ConfigKey<Integer> METADATA_COMPACT_MAX_DELTA_COMMITS = ConfigKey.ofInt(
       "hoodie.metadata.compact.max.delta.commits", 10, "The metadata table is compacted (<instant>001) before a write "

@@ -112,7 +112,7 @@ public final class MetadataTableView {
   private MetadataTableReader required() {
     return reader().orElseThrow(() -> Errors.badRequest("Reading the metadata table of " + table.location(),
         exists ? "it has no completed instant" : "the table has no metadata table (.hoodie/metadata)",
-        "Build one with `sluice metadata init` (Table.initMetadataTable) or write the table with Hudi's metadata table on "
-            + "(hoodie.metadata.enable=true)."));
+        "Build one with `sluice metadata init` (Table.initMetadataTable), or write the table: writes build it "
+            + "unless hoodie.metadata.enable=false."));
   }
 }

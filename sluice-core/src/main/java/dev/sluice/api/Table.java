@@ -131,9 +131,9 @@ public final class Table implements AutoCloseable {
    * Builds the metadata table if the table has none ({@code sluice metadata init}): its {@code files} partition from
    * a listing, at the latest completed instant, under the table lock; with {@code recordIndex} also asks for the
    * record-level index ({@code hoodie.metadata.record.index.enable=true}). Refuses while a write or table service
-   * is pending (as Hudi, which then goes on without one). Later writes keep it: they default to
-   * {@code hoodie.metadata.enable=true} on a table that has one; the record index stays only for writers that ask
-   * for it. Returns the metadata table as it is afterwards.
+   * is pending (as Hudi, which then goes on without one). Later writes keep it ({@code hoodie.metadata.enable} is on
+   * by default); the record index stays for writers that leave {@code hoodie.metadata.record.index.enable} unset.
+   * Returns the metadata table as it is afterwards.
    */
   public MetadataTableView initMetadataTable(boolean recordIndex) {
     requireServices("Initializing the metadata table");
@@ -154,8 +154,8 @@ public final class Table implements AutoCloseable {
   /**
    * Removes the metadata table ({@code sluice metadata delete}) under the table lock, as a Hudi writer with
    * {@code hoodie.metadata.enable=false} does: {@code hoodie.table.metadata.partitions} cleared first, then
-   * {@code .hoodie/metadata}. Later writes and reads list storage (and do not rebuild it unless asked with
-   * {@code hoodie.metadata.enable=true}). Returns whether there was anything to remove.
+   * {@code .hoodie/metadata}. Reads then list storage; a later action of a handle with {@code hoodie.metadata.enable}
+   * on (the default) builds it again, as Hudi's writers do. Returns whether there was anything to remove.
    */
   public boolean deleteMetadataTable() {
     requireServices("Deleting the metadata table");
@@ -203,6 +203,8 @@ public final class Table implements AutoCloseable {
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
     TableServices services = TableSettings.services(changes);
+    // bad write options fail before anything is written, the metadata table's bootstrap below included
+    TableSettings.checkWriteOptions(changes);
     // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off (as
     // always on versions 8/9, whose metadata table Sluice does not keep: Hudi 1.x's readers must not see a stale one)
     services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, changes));

@@ -72,21 +72,27 @@ final class TableSettings {
   }
 
   /**
-   * {@code options} with {@code hoodie.metadata.enable} decided for {@code table} when the caller left it unset: on
-   * for a table that has a metadata table ({@code hoodie.table.metadata.partitions} lists {@code files}), so a write
-   * keeps what Hudi built and reads list through it, off otherwise (no metadata table is created unasked); the
-   * same for every table version (the metadata table of a version-8/9 table is read as Hudi 1.x reads it). Likewise
-   * {@code hoodie.metadata.record.index.enable}: on when the table has a {@code record_index} partition.
+   * {@code options} with {@code hoodie.metadata.enable} and {@code hoodie.metadata.record.index.enable} decided for
+   * {@code table}: the one place that decides whether a handle keeps and reads the metadata table (with
+   * {@link #forChanges}, which turns it off for changes where Sluice does not keep it).
+   * <ul>
+   *   <li>{@code hoodie.metadata.enable} as the caller set it, unset meaning {@link ConfigKeys#METADATA_ENABLE}'s
+   *       default, true, as Hudi's writers. Version 6: the first action that finds no metadata table builds one (as
+   *       Hudi 0.15's {@code initializeIfNeeded}, when no other instant is pending), every action mirrors itself into
+   *       it; {@code false} removes it. Versions 8 and 9: reads list through Hudi 1.x's metadata table when it is
+   *       valid; changes remove it ({@link #forChanges}) until Sluice keeps Hudi 1.x's form of it.</li>
+   *   <li>{@code hoodie.metadata.record.index.enable} unset: on when the table has a {@code record_index}
+   *       partition, so a writer that does not say keeps the index another writer built; never built unasked
+   *       (Hudi's default is false).</li>
+   * </ul>
    */
   static Config withMetadataDefault(Config options, TableConfig table) {
     Config out = options;
     if (!out.isSet(ConfigKeys.METADATA_ENABLE)) {
-      boolean present = table.metadataPartitions().contains("files");
-      out = out.with(ConfigKeys.METADATA_ENABLE.name(), Boolean.toString(present));
+      out = out.with(ConfigKeys.METADATA_ENABLE.name(), Boolean.toString(ConfigKeys.METADATA_ENABLE.defaultValue()));
     }
     if (!out.isSet(ConfigKeys.RECORD_INDEX_ENABLE)) {
-      // as the metadata table itself: a writer that does not say keeps the record index another writer built (Hudi's
-      // writers, whose default is false, drop it)
+      // Hudi's writers, whose default is false, drop a record index another writer built; Sluice keeps it
       boolean present = table.metadataPartitions().contains("record_index");
       out = out.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), Boolean.toString(present));
     }
@@ -106,6 +112,12 @@ final class TableSettings {
   static TableServices services(Config config) {
     return TableServices.of(CleanSettings.from(config), ArchiveSettings.from(config), CompactionSettings.from(config),
         CommitSettings.from(config), () -> BaseFileWriterOptions.from(config));
+  }
+
+  /** Checks the write options (as {@link #writeSetup} does later), so that a bad one fails before any file is written. */
+  static void checkWriteOptions(Config config) {
+    WriteSettings.from(config);
+    CommitSettings.from(config);
   }
 
   /** A write's setup; checks the write options. */

@@ -74,10 +74,10 @@ public final class Tables {
     // checked before the table is written: a writer option that contradicts the mode fails here, not on first write
     Config resolved = TableSettings.withTableConcurrencyMode(options, tc, base);
     TimelineLayout layout = TimelineLayout.of(tc);
-    // versions 8/9: Sluice keeps no metadata table there yet, so a new table gets none
-    resolved = TableSettings.forChanges(resolved, layout);
     TableLayout.initialize(storage, base, tc);
-    return new Table(storage, base, resolved, layout);
+    // the handle decides on the metadata table as one from open does: its first action builds it (default on; not on
+    // versions 8/9, whose changes run without it: Table's forChanges)
+    return new Table(storage, base, TableSettings.withMetadataDefault(resolved, tc), layout);
   }
 
   private static void requireMode(String value) {

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** How many listings a write and a query make on local disk, counted at the Storage interface (issue 7). */
 class ListingBudgetTest {
+  /** The metadata table off: the tests that count what listing storage costs. */
+  private static final Map<String, String> NO_MDT = Map.of("hoodie.metadata.enable", "false");
+
   @TempDir
   Path dir;
 
@@ -47,9 +50,10 @@ class ListingBudgetTest {
 
   @Test
   void anUpsertListsTheTimelineOnceAndItsPartitionOnce() {
-    TripFixture.create(dir, TripFixture.spec().build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
+    // the budget of listing storage, without the metadata table (on by default; its budget is the next test's)
+    TripFixture.create(dir, TripFixture.spec().build(), NO_MDT).insert(it(trips(0, 30, 3, 1)));
     FailingStorage counting = new FailingStorage(new LocalStorage());
-    Table t = open(counting, Map.of());
+    Table t = open(counting, NO_MDT);
 
     t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
     // .hoodie twice: the timeline at the start, and once more under the lock at publish for the conflict check
@@ -63,17 +67,45 @@ class ListingBudgetTest {
   }
 
   @Test
-  void aQueryListsTheTimelineOnceAndEachPartitionOnce() {
+  void anUpsertWithTheDefaultsListsNoDataPartition() {
     TripFixture.create(dir, TripFixture.spec().build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
     FailingStorage counting = new FailingStorage(new LocalStorage());
     Table t = open(counting, Map.of());
+    t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
+    Map<String, Integer> first = listings(counting);
+    // the data table's timeline as without the metadata table; the metadata table's timeline and files partition
+    // for the prepare, the listing, the mirror commit and its compaction check; no data partition
+    assertEquals(Map.of(".hoodie", 2, ".hoodie/metadata/.hoodie", 7, ".hoodie/metadata/files", 5), first);
+    assertEquals("x", rows(t).get("id-000001").get("name").toString());
+    counting.forgetListed();
+    t.upsert(it(List.of(trip("id-000004", 2, "p1", "y", 1))));
+    assertEquals(first, listings(counting), "the same for the next write");
+  }
+
+  @Test
+  void aQueryListsTheTimelineOnceAndEachPartitionOnce() {
+    // the budget of listing storage, without the metadata table (on by default; its budget is the next test's)
+    TripFixture.create(dir, TripFixture.spec().build(), NO_MDT).insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table t = open(counting, NO_MDT);
     assertEquals(30, rows(t).size());
     assertEquals(Map.of(".hoodie", 1, "", 1, "p0", 1, "p1", 1, "p2", 1), listings(counting));
   }
 
   @Test
+  void aQueryWithTheDefaultsListsTheTimelinesAndTheFilesPartitionOnce() {
+    TripFixture.create(dir, TripFixture.spec().build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table t = open(counting, Map.of());
+    assertEquals(30, rows(t).size());
+    assertEquals(Map.of(".hoodie", 1, ".hoodie/metadata/.hoodie", 1, ".hoodie/metadata/files", 1), listings(counting),
+        "the timeline, the metadata table's timeline and its files partition; no data partition, not the base path");
+  }
+
+  @Test
   void aCommitThatTriggersACleanListsForTheCleanAndSweepsStaleMarkers() throws IOException {
-    Map<String, String> retainOne = Map.of("hoodie.cleaner.commits.retained", "1");
+    // the budget of listing storage, without the metadata table (on by default; its budget is the next test's)
+    Map<String, String> retainOne = Map.of("hoodie.cleaner.commits.retained", "1", "hoodie.metadata.enable", "false");
     TripFixture.create(dir, TripFixture.spec().build(), retainOne).insert(it(trips(0, 30, 3, 1)));
     FailingStorage counting = new FailingStorage(new LocalStorage());
     Table t = open(counting, retainOne);
@@ -105,6 +137,26 @@ class ListingBudgetTest {
           d + " in " + cleaning);
     }
     assertFalse(Files.exists(dir.resolve(".hoodie/.temp/" + first)), "the clean swept the stale marker folder");
+    assertEquals("y", rows(t).get("id-000001").get("name").toString());
+  }
+
+  @Test
+  void aCommitThatTriggersACleanWithTheDefaultsListsNoDataPartition() {
+    Map<String, String> retainOne = Map.of("hoodie.cleaner.commits.retained", "1");
+    TripFixture.create(dir, TripFixture.spec().build(), retainOne).insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Table t = open(counting, retainOne);
+    t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
+    Map<String, Integer> emptyPlan = listings(counting);
+    t.upsert(it(List.of(trip("id-000001", 3, "p1", "y", 1))));
+    Map<String, Integer> cleaning = listings(counting);
+    assertEquals(1, t.timeline().filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants().size(),
+        "this commit leaves the first commit's slice of p1 out of the retained window: a clean ran");
+    for (Map<String, Integer> listed : List.of(emptyPlan, cleaning)) {
+      for (String p : List.of("", "p0", "p1", "p2")) {
+        assertEquals(null, listed.get(p), "data partition '" + p + "' listed: " + listed);
+      }
+    }
     assertEquals("y", rows(t).get("id-000001").get("name").toString());
   }
 

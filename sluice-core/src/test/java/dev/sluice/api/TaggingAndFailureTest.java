@@ -170,16 +170,35 @@ class TaggingAndFailureTest {
   }
 
   @Test
-  void writingRemovesAStaleMetadataTable() throws IOException {
-    Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+  void writingWithTheMetadataTableOffRemovesAStaleOne() throws IOException {
+    Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of("hoodie.metadata.enable", "false"));
     t.insert(it(trips(0, 3, 1, 1)));
-    Files.createDirectories(dir.resolve(".hoodie/metadata/files"));
-    dev.sluice.internal.table.TableConfigStore.update(t.storage(), t.location(),
-        c -> c.with("hoodie.table.metadata.partitions", "files"));
+    staleMetadataTable(t);
     t.insert(it(trips(3, 3, 1, 1)));
     assertFalse(Files.exists(dir.resolve(".hoodie/metadata")));
     assertTrue(t.config().metadataPartitions().isEmpty());
     assertEquals(6, rows(t).size());
+  }
+
+  @Test
+  void writingWithTheDefaultsReplacesAStaleMetadataTable() throws IOException {
+    Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+    t.insert(it(trips(0, 3, 1, 1)));
+    staleMetadataTable(t);
+    t.insert(it(trips(3, 3, 1, 1)));
+    // listed but with no completed instant: not trusted, removed and built again from a listing (the default keeps one)
+    assertTrue(t.config().metadataPartitions().contains("files"));
+    assertEquals(java.util.List.of(), dev.sluice.internal.mdt.write.MetadataTableChecks.problems(t.storage(),
+        t.location()));
+    assertEquals(6, rows(t).size());
+  }
+
+  /** A metadata table listed in hoodie.properties whose folder holds nothing (no timeline, no completed instant). */
+  private void staleMetadataTable(Table t) throws IOException {
+    dev.sluice.internal.table.MetadataTable.removeIfPresent(t.storage(), t.location());
+    Files.createDirectories(dir.resolve(".hoodie/metadata/files"));
+    dev.sluice.internal.table.TableConfigStore.update(t.storage(), t.location(),
+        c -> c.with("hoodie.table.metadata.partitions", "files"));
   }
 
   private long countFiles(String suffix) throws IOException {

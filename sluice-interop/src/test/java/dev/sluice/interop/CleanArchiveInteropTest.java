@@ -32,8 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CleanArchiveInteropTest {
   private static final String[] PARTS = {"north", "south"};
+  // the metadata table off as for Hudi's writer in this class (WideRows.NO_METADATA_TABLE says why)
   private static final Map<String, String> SLUICE = Map.of("hoodie.cleaner.commits.retained", "2",
-      "hoodie.keep.min.commits", "3", "hoodie.keep.max.commits", "5", "hoodie.commits.archival.batch", "4");
+      "hoodie.keep.min.commits", "3", "hoodie.keep.max.commits", "5", "hoodie.commits.archival.batch", "4",
+      "hoodie.metadata.enable", "false");
 
   private static HudiOracle oracle;
 

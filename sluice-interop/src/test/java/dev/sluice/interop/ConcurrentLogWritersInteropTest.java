@@ -69,7 +69,7 @@ class ConcurrentLogWritersInteropTest {
   void hudiSeesTheSameRowsAsSluiceAfterARolledBackConcurrentWriter(TwoWriterRace.Order order) throws InterruptedException {
     Path path = dir.resolve("race");
     Map<String, String> o = new HashMap<>(Map.of("hoodie.index.bloom.num_entries", "1000",
-        "hoodie.parquet.small.file.limit", "0", "sluice.write.parallelism", "1",
+        "hoodie.parquet.small.file.limit", "0", "sluice.write.parallelism", "1", "hoodie.metadata.enable", "false",
         "hoodie.write.concurrency.mode", "optimistic_concurrency_control",
         "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider",
         "hoodie.write.lock.wait_time_ms_between_retry", "5"));

@@ -78,7 +78,7 @@ class CrossWritesTest {
     }
     String hudiInsert = model.upsert(first, rs -> oracle.write(location, "insert", WideRows.SCHEMA, rs, NO_METADATA));
 
-    Table table = WideRows.open(location);
+    Table table = WideRows.open(location, WideRows.NO_METADATA_TABLE);
     // h0: higher ts; h1: LOWER ts, which still wins under the table's (default) commit-time ordering
     List<GenericRecord> upserts = List.of(WideRows.update(first.get(0), 11, 50), WideRows.update(first.get(1), 3, 51),
         WideRows.row("s1", 11, PARTS[0], 52), WideRows.row("s2", 11, PARTS[1], 53));
@@ -97,7 +97,8 @@ class CrossWritesTest {
   @EnumSource(KeyLayout.class)
   void hudiUpsertsIntoSluiceTablesOfEveryLayout(KeyLayout layout) {
     Path location = dir.resolve("layout_" + layout.name().toLowerCase());
-    Table table = WideRows.create(location, layout.spec("layout", MergeMode.EVENT_TIME_ORDERING), Map.of());
+    Table table = WideRows.create(location, layout.spec("layout", MergeMode.EVENT_TIME_ORDERING),
+        WideRows.NO_METADATA_TABLE);
     ExpectedTable model = layout.model(true);
     // a partition value with a space, a null region (hive style: __HIVE_DEFAULT_PARTITION__), shared ids
     String[] parts = {"north", "east wing"};
@@ -125,7 +126,7 @@ class CrossWritesTest {
     Path location = dir.resolve("sluice_made");
     // Small-file handling off: the second insert opens new file groups, so each partition has two.
     Table table = WideRows.create(location, KeyLayout.PARTITIONED.spec("sluice_made", MergeMode.EVENT_TIME_ORDERING),
-        Map.of("hoodie.parquet.small.file.limit", "0"));
+        Map.of("hoodie.parquet.small.file.limit", "0", "hoodie.metadata.enable", "false"));
     ExpectedTable model = KeyLayout.PARTITIONED.model(true);
     List<GenericRecord> batch1 = new ArrayList<>();
     List<GenericRecord> batch2 = new ArrayList<>();
@@ -167,7 +168,7 @@ class CrossWritesTest {
   void hudiCleansAndArchivesSluicesCommits() {
     Path location = dir.resolve("cleaned");
     Table table = WideRows.create(location, KeyLayout.PARTITIONED.spec("cleaned", MergeMode.EVENT_TIME_ORDERING),
-        Map.of());
+        WideRows.NO_METADATA_TABLE);
     ExpectedTable model = KeyLayout.PARTITIONED.model(true);
     List<String> sluiceCommits = new ArrayList<>();
     for (int round = 0; round < 5; round++) {
@@ -209,7 +210,7 @@ class CrossWritesTest {
   void fileGroupsEmptiedByDeletesOnEitherSide() {
     Path location = dir.resolve("emptied");
     Table table = WideRows.create(location, KeyLayout.PARTITIONED.spec("emptied", MergeMode.EVENT_TIME_ORDERING),
-        Map.of());
+        WideRows.NO_METADATA_TABLE);
     ExpectedTable model = KeyLayout.PARTITIONED.model(true);
     List<GenericRecord> rows = List.of(WideRows.row("k0", 1, PARTS[0], 1), WideRows.row("k1", 1, PARTS[0], 2),
         WideRows.row("k2", 1, PARTS[1], 3));

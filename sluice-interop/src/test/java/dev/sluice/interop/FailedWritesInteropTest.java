@@ -36,7 +36,8 @@ class FailedWritesInteropTest {
 
   private static final Map<String, String> NO_METADATA = Map.of("hoodie.metadata.enable", "false",
       "hoodie.index.bloom.num_entries", "1000");
-  private static final Map<String, String> SMALL_BLOOM = Map.of("hoodie.index.bloom.num_entries", "1000");
+  private static final Map<String, String> SMALL_BLOOM = Map.of("hoodie.index.bloom.num_entries", "1000",
+      "hoodie.metadata.enable", "false");
   private static final String[] PARTS = {"north", "south"};
 
   private static HudiOracle oracle;
@@ -53,7 +54,7 @@ class FailedWritesInteropTest {
   void hudiRollsBackACrashedSluiceWrite() {
     Path location = dir.resolve("crashed_sluice");
     Table table = WideRows.create(location, KeyLayout.PARTITIONED.spec("crashed", MergeMode.EVENT_TIME_ORDERING),
-        Map.of());
+        WideRows.NO_METADATA_TABLE);
     ExpectedTable model = KeyLayout.PARTITIONED.model(true);
     List<GenericRecord> rows = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
@@ -119,7 +120,7 @@ class FailedWritesInteropTest {
     Files.deleteIfExists(location.resolve(".hoodie/." + lost + ".commit.crc"));
     assertFalse(dataFilesOf(location, lost).isEmpty());
 
-    Table table = WideRows.open(location);
+    Table table = WideRows.open(location, WideRows.NO_METADATA_TABLE);
     model.assertHeldBy(Rows.scan(table, Optional.empty()), "Sluice ignores the pending Hudi write");
     // Sluice's index must not find keys in the pending write's files: k0 is updated in its committed file group.
     model.upsert(List.of(WideRows.update(rows.get(0), 3, 50), WideRows.row("s1", 3, PARTS[0], 51)),

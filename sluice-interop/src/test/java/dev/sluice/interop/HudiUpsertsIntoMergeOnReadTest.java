@@ -72,7 +72,8 @@ class HudiUpsertsIntoMergeOnReadTest {
     if (writer == Writer.SLUICE) {
       TableSpec spec = TableSpec.builder("t").type(TableType.MERGE_ON_READ).precombine("ts").schema(WideRows.SCHEMA)
           .mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part").build();
-      table = WideRows.create(location, spec, Map.of("hoodie.parquet.small.file.limit", "0"));
+      table = WideRows.create(location, spec, Map.of("hoodie.parquet.small.file.limit", "0",
+          "hoodie.metadata.enable", "false"));
       insert = rs -> table.insert(rs.iterator()).instantTime();
       upsert = rs -> table.upsert(rs.iterator()).instantTime();
     } else {
@@ -93,7 +94,7 @@ class HudiUpsertsIntoMergeOnReadTest {
     List<String> logInstants = List.of(model.upsert(first, upsert), model.upsert(second, upsert));
     List<GenericRecord> logUpdates = new ArrayList<>(first);
     logUpdates.addAll(second);
-    Table opened = table != null ? table : WideRows.open(location);
+    Table opened = table != null ? table : WideRows.open(location, WideRows.NO_METADATA_TABLE);
     for (String part : PARTS) {
       assertEquals(1, fileIds(location.resolve(part)).size(), part + ": one file group");
       assertEquals(2, logFiles(location.resolve(part)).size(), part + ": the two upserts' log files "

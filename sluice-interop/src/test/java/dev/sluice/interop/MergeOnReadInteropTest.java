@@ -192,7 +192,9 @@ class MergeOnReadInteropTest {
   @Test
   void hudiAndSluiceAppendToOneTableInTurn() {
     Path path = dir.resolve("both");
-    Config options = Config.of(Map.of("hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0"));
+    // the metadata table off as for Hudi's writer here (WideRows.NO_METADATA_TABLE says why)
+    Config options = Config.of(Map.of("hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0",
+        "hoodie.metadata.enable", "false"));
     Table t = Tables.create(path.toString(), TableSpec.builder("both").type(TableType.MERGE_ON_READ).recordKey("id")
         .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.COMMIT_TIME_ORDERING).build(), options);
     t.insert(List.of(row("b1", 1, "p1", "a"), row("b2", 1, "p1", "b"), row("b3", 1, "p2", "c")).iterator());

@@ -44,7 +44,7 @@ class PartitionEncodingInteropTest {
     TableSpec spec = TableSpec.builder("encoded").type(TableType.COPY_ON_WRITE).precombine("ts")
         .schema(WideRows.SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part")
         .property("hoodie.datasource.write.partitionpath.urlencode", "true").build();
-    Table table = WideRows.create(location, spec, Map.of());
+    Table table = WideRows.create(location, spec, WideRows.NO_METADATA_TABLE);
     List<GenericRecord> sluiceRows = new ArrayList<>();
     List<GenericRecord> hudiRows = new ArrayList<>();
     for (int i = 0; i < VALUES.size(); i++) {

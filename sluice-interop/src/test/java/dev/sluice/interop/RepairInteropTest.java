@@ -45,7 +45,8 @@ class RepairInteropTest {
     Path location = dir.resolve("repaired");
     TableSpec spec = TableSpec.builder("repaired").type(TableType.MERGE_ON_READ).precombine("ts").schema(WideRows.SCHEMA)
         .mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part").build();
-    Table table = WideRows.create(location, spec, Map.of("hoodie.parquet.small.file.limit", "0"));
+    Table table = WideRows.create(location, spec, Map.of("hoodie.parquet.small.file.limit", "0",
+        "hoodie.metadata.enable", "false"));
     ExpectedTable model = KeyLayout.PARTITIONED.model(true);
     List<GenericRecord> rows = new ArrayList<>();
     for (int i = 0; i < 8; i++) {

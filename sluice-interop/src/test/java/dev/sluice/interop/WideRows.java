@@ -126,6 +126,20 @@ final class WideRows {
 
   /** Opens a table with small bloom filters for what Sluice writes. */
   static Table open(Path location) {
-    return Tables.open(location.toString(), Config.of(Map.of("hoodie.index.bloom.num_entries", "1000")));
+    return open(location, Map.of());
   }
+
+  /** Opens a table with small bloom filters and {@code options}. */
+  static Table open(Path location, Map<String, String> options) {
+    Map<String, String> o = new HashMap<>(Map.of("hoodie.index.bloom.num_entries", "1000"));
+    o.putAll(options);
+    return Tables.open(location.toString(), Config.of(o));
+  }
+
+  /**
+   * Sluice's side of a table Hudi's writer also writes with {@code hoodie.metadata.enable=false}: the metadata table
+   * off here too (Sluice's default is on), since Hudi 0.15's writer with it off fails its archival on a table that
+   * has one; a table's metadata setting stays the same across its writers.
+   */
+  static final Map<String, String> NO_METADATA_TABLE = Map.of("hoodie.metadata.enable", "false");
 }

@@ -9,6 +9,7 @@ import dev.sluice.internal.commit.LiveWriters;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.internal.table.MetadataTable;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.repair.Repairer;
 import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -106,10 +107,22 @@ public final class TableActions {
     if (!apply) {
       return Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), false);
     }
-    // a repair rewrites and deletes files outside the actions the metadata table mirrors: it goes (a later write
-    // with hoodie.metadata.enable=true bootstraps it again from a listing)
-    MetadataTable.removeIfPresent(storage, basePath);
-    return lifecycle().locked("repair", () -> Repairer.run(storage, basePath, gone, t -> rollbacks().rollback(t), true));
+    // a repair rewrites and deletes files outside the actions the metadata table mirrors: it goes before (so that no
+    // reader lists through it meanwhile) and after (a hoodie.properties the repair restored from its backup lists it
+    // again); a later write with hoodie.metadata.enable on, the default, bootstraps it again from a listing. Before,
+    // only from a sound config: a damaged one is the repair's to restore (its first step), reported and kept in the
+    // repair's backup folder, not silently replaced by the config update that removing the metadata table makes
+    if (TableConfigStore.state(storage, basePath) == TableConfigStore.ConfigState.SOUND) {
+      MetadataTable.removeIfPresent(storage, basePath);
+    }
+    Repairer.Outcome out = lifecycle().locked("repair", () -> Repairer.run(storage, basePath, gone,
+        t -> rollbacks().rollback(t), true));
+    if (TableConfigStore.state(storage, basePath) != TableConfigStore.ConfigState.UNREPAIRABLE) {
+      // an unrepairable config (reported by the repair) opens no table, so no reader lists through the metadata
+      // table; it goes on the first repair or write after the config is restored
+      MetadataTable.removeIfPresent(storage, basePath);
+    }
+    return out;
   }
 
   /** The lifecycle of the table's instants, whose lock the actions run under; made when used. */

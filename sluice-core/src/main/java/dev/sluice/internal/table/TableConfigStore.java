@@ -170,8 +170,7 @@ public final class TableConfigStore {
   public static ConfigState state(Storage storage, String basePath) {
     Optional<Map<String, String>> main = load(storage, TableLayout.propertiesFile(basePath));
     Optional<Map<String, String>> bak = load(storage, TableLayout.propertiesBackupFile(basePath));
-    boolean mainOk = main.isPresent() && (hasValidChecksum(main.get())
-        || (!main.get().containsKey(TableConfig.CHECKSUM) && main.get().containsKey(TableConfig.NAME)));
+    boolean mainOk = main.isPresent() && usable(main.get());
     if (mainOk) {
       return bak.isPresent() ? ConfigState.STALE_BACKUP : ConfigState.SOUND;
     }
@@ -207,13 +206,30 @@ public final class TableConfigStore {
   }
 
   private static void recoverIfNeeded(Storage storage, String cfg, String backup) throws IOException {
-    if (storage.info(cfg).isEmpty()) {
+    Optional<Map<String, String>> main = load(storage, cfg);
+    if (main.isEmpty()) {
       Optional<byte[]> bak = readBytes(storage, backup);
       if (bak.isPresent()) {
         storage.createExclusive(cfg, bak.get());
       }
+    } else if (!usable(main.get())) {
+      // a damaged config (an update cut short while writing it, or damage from outside) is replaced by a valid
+      // backup before the backup goes: deleting the backup beside it would lose the only valid copy, the one
+      // readers were using
+      Optional<byte[]> bak = readBytes(storage, backup);
+      if (bak.isEmpty() || !hasValidChecksum(PropertiesText.parse(bak.get()))) {
+        // nothing valid to recover from: both are left for a repair, and the read that follows fails
+        return;
+      }
+      storage.delete(cfg);
+      storage.createExclusive(cfg, bak.get());
     }
     storage.delete(backup);
+  }
+
+  /** True for a config readers accept: a valid checksum, or none at all (tables written before checksums). */
+  private static boolean usable(Map<String, String> props) {
+    return hasValidChecksum(props) || !props.containsKey(TableConfig.CHECKSUM) && props.containsKey(TableConfig.NAME);
   }
 
   /** The Properties text of {@code config}: comment lines, the keys in order, the checksum last. */

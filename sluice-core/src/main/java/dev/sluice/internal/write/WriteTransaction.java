@@ -120,6 +120,15 @@ public final class WriteTransaction implements AutoCloseable {
         Rollbacks rollbacks = new Rollbacks(storage, basePath, b.lifecycle.concurrentWriters());
         b.lifecycle.locked("roll back failed writes", () -> rollbacks.rollbackFailedWrites(eligible));
         tl = b.store.load();
+        if (b.metadataEnabled) {
+          // the metadata table is built over completed instants only, so the prepare before this write built none
+          // while the failed writes were pending; built now, before this write's instant, as Hudi 0.15 does (its
+          // writer rolls failed writes back, then initializes the metadata table), so this write mirrors into it
+          MetadataTableWriter mdt = MetadataTableWriter.of(storage, basePath);
+          if (!mdt.isAvailable()) {
+            b.lifecycle.locked("prepare the metadata table", () -> mdt.prepare(true));
+          }
+        }
       }
     }
     b.lastCompleted = tl.commitsTimeline().completed().lastInstant().map(Instant::time);

@@ -144,6 +144,35 @@ class TableConfigStoreTest {
   }
 
   @Test
+  void updateOfADamagedConfigStartsFromItsValidBackupAndKeepsItUntilTheNewConfigIsWritten() throws IOException {
+    TableConfigStore.write(storage, dir.toString(), TableConfig.builder().name("trips").recordKeyFields("k")
+        .build().with("hoodie.y", "kept"));
+    // a damaged config beside a valid backup (an update cut short, or damage from outside): readers use the backup,
+    // so an update must not delete it as a leftover of a finished update
+    Files.copy(props(), backup());
+    Files.writeString(props(), Files.readString(props()).replace("3761586722", "1"));
+    TableConfig updated = TableConfigStore.update(storage, dir.toString(), c -> c.with("hoodie.x", "3"));
+    assertEquals("kept", updated.get("hoodie.y").orElseThrow());
+    assertFalse(Files.exists(backup()));
+    TableConfig read = TableConfigStore.read(storage, dir.toString());
+    assertEquals("3", read.get("hoodie.x").orElseThrow());
+    assertEquals(TableConfigStore.ConfigState.SOUND, TableConfigStore.state(storage, dir.toString()));
+  }
+
+  @Test
+  void updateOfADamagedConfigWithoutAValidBackupFailsAndLeavesBothFiles() throws IOException {
+    TableConfigStore.write(storage, dir.toString(), TableConfig.builder().name("trips").recordKeyFields("k").build());
+    Files.writeString(props(), Files.readString(props()).replace("3761586722", "1"));
+    Files.writeString(backup(), "not a config");
+    String damaged = Files.readString(props());
+    SluiceException e = assertThrows(SluiceException.class,
+        () -> TableConfigStore.update(storage, dir.toString(), c -> c.with("hoodie.x", "4")));
+    assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
+    assertEquals(damaged, Files.readString(props()));
+    assertEquals("not a config", Files.readString(backup()), "kept for a repair");
+  }
+
+  @Test
   void updateThatChangesTheNameRecomputesTheChecksum() {
     TableConfigStore.write(storage, dir.toString(), TableConfig.builder().name("trips").recordKeyFields("k").build());
     TableConfigStore.update(storage, dir.toString(), c -> c.with(TableConfig.NAME, "rides"));

@@ -1,0 +1,107 @@
+package dev.sluice.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.api.Config;
+import dev.sluice.api.Table;
+import dev.sluice.api.TableType;
+import dev.sluice.api.Tables;
+import dev.sluice.api.TripFixture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hoodie.metadata.enable} left unset is on, as in Hudi 0.15's writers: a table Sluice creates and writes with no
+ * option has a metadata table that Hudi's {@code HoodieBackedTableMetadata} lists exactly; {@code false} removes it;
+ * a table Hudi wrote with its metadata table off gets one on Sluice's next write, as on Hudi's next write with
+ * Hudi's default.
+ */
+class MetadataTableDefaultInteropTest {
+  private static HudiOracle oracle;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void locate() {
+    oracle = HudiOracle.locate();
+  }
+
+  private void assertHudiListsWhatIsOnDisk(Path table, String step, String... readers) throws IOException {
+    Map<String, Map<String, Long>> onDisk = MetadataListingOracleTest.listing(table);
+    assertFalse(onDisk.isEmpty(), step + ": the table has data files");
+    for (String reader : readers) {
+      assertEquals(onDisk, oracle.metadataListing(table, reader), step + ", " + reader + " reader");
+    }
+  }
+
+  private static List<String> mdtInstants(Path table, String suffix) throws IOException {
+    try (Stream<Path> s = Files.list(table.resolve(".hoodie/metadata/.hoodie"))) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(suffix)).sorted().toList();
+    }
+  }
+
+  private static String metadataPartitions(Path table) throws IOException {
+    Properties p = new Properties();
+    try (var in = Files.newInputStream(table.resolve(".hoodie/hoodie.properties"))) {
+      p.load(in);
+    }
+    return p.getProperty("hoodie.table.metadata.partitions", "");
+  }
+
+  @Test
+  void aTableWrittenWithNoOptionHasAMetadataTableHudiListsExactlyAndFalseRemovesIt() throws IOException {
+    Path table = dir.resolve("t");
+    Table t = Tables.create(table.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ).build(), Config.empty());
+    t.insert(TripFixture.trips(0, 30, 3, 1).iterator());
+    t.upsert(TripFixture.trips(0, 12, 3, 2).iterator());
+    t.delete(TripFixture.trips(25, 3, 3, 3).iterator());
+    assertEquals("files", metadataPartitions(table));
+    assertEquals(List.of("00000000000000010.deltacommit"), mdtInstants(table, "010.deltacommit"),
+        "built on the empty table before the first write, as Hudi's writer");
+    assertHudiListsWhatIsOnDisk(table, "after insert, upsert, delete with no option", "hbase", "native");
+
+    Tables.open(table.toString(), Config.of(Map.of("hoodie.metadata.enable", "false")))
+        .upsert(TripFixture.trips(0, 2, 3, 4).iterator());
+    assertFalse(Files.exists(table.resolve(".hoodie/metadata")), "false removes it");
+    assertEquals("", metadataPartitions(table));
+    Rows.assertSameData(oracle.read(table, "snapshot", Optional.empty()), Rows.scan(Tables.open(table.toString()),
+        Optional.empty()), "Hudi reads the table without it");
+  }
+
+  @Test
+  void aHudiTableWrittenWithoutOneGetsOneOnSluicesNextWriteAndHudiKeepsIt() throws IOException {
+    Path table = dir.resolve("hudi");
+    oracle.create(table, OracleTableSpec.builder("hudi_no_mdt", TripFixture.SCHEMA).partitionBy("part").build());
+    Map<String, String> off = Map.of("hoodie.metadata.enable", "false");
+    oracle.write(table, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 20, 2, 1), off);
+    String last = oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 6, 2, 2), off);
+    assertFalse(Files.exists(table.resolve(".hoodie/metadata")), "Hudi with it off wrote none");
+
+    String sluice = Tables.open(table.toString()).upsert(TripFixture.trips(3, 6, 2, 3).iterator()).instantTime();
+    assertEquals("files", metadataPartitions(table));
+    assertEquals(List.of(last + "010.deltacommit"), mdtInstants(table, "010.deltacommit"),
+        "built at Hudi's latest completed instant, as Hudi's own writer would");
+    assertTrue(Files.exists(table.resolve(".hoodie/metadata/.hoodie/" + sluice + ".deltacommit")),
+        "then Sluice's write mirrored at its instant");
+    assertHudiListsWhatIsOnDisk(table, "after Sluice's first write", "hbase", "native");
+
+    // Hudi's writer with its default (on) finds a valid metadata table: no initialization of its own
+    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 4, 2, 4), Map.of());
+    assertEquals(List.of(last + "010.deltacommit"), mdtInstants(table, "010.deltacommit"));
+    assertHudiListsWhatIsOnDisk(table, "after Hudi's write on it", "hbase");
+    Rows.assertSameData(oracle.read(table, "snapshot", Optional.empty()), Rows.scan(Tables.open(table.toString()),
+        Optional.empty()), "both engines read the same rows");
+  }
+}
