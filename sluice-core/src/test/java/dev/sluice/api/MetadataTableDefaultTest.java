@@ -145,7 +145,10 @@ class MetadataTableDefaultTest {
     assertValidAndUsed(unset);
   }
 
-  /** The one place that decides: {@code TableSettings.withMetadataDefault}. */
+  /**
+   * The one place that decides: {@code TableSettings.withMetadataDefault} (reads and version-6 changes) with
+   * {@code TableSettings.forChanges} (changes to versions 8/9 run without it).
+   */
   @Test
   void theDecisionByTableVersionAndOption() {
     Map<String, Map<String, String>> options = Map.of("unset", Map.of(), "true", Map.of("hoodie.metadata.enable",
@@ -158,13 +161,14 @@ class MetadataTableDefaultTest {
         TableConfig table = TableConfig.of(props);
         TimelineLayout layout = TimelineLayout.of(table);
         for (Map.Entry<String, Map<String, String>> o : options.entrySet()) {
-          Config c = TableSettings.withMetadataDefault(Config.of(o.getValue()), table, layout);
+          Config c = TableSettings.withMetadataDefault(Config.of(o.getValue()), table);
+          Config changes = TableSettings.forChanges(c, layout);
           String what = "version " + version + ", hoodie.metadata.enable " + o.getKey();
-          boolean on = version == 6 && !o.getKey().equals("false");
-          assertEquals(on, c.get(ConfigKeys.METADATA_ENABLE), what);
-          assertEquals(on, TableSettings.commit(c).metadataEnabled(), what + ": writes");
-          assertEquals(on, TableSettings.read(c).metadataTable(), what + ": reads");
-          if (on) {
+          boolean reads = !o.getKey().equals("false");
+          boolean keeps = version == 6 && reads;
+          assertEquals(reads, TableSettings.read(c).metadataTable(), what + ": reads");
+          assertEquals(keeps, TableSettings.commit(changes).metadataEnabled(), what + ": writes");
+          if (keeps) {
             assertEquals(hasRecordIndex, c.get(ConfigKeys.RECORD_INDEX_ENABLE),
                 what + ": an unset record index follows the table's (never built unasked)");
           }
