@@ -136,7 +136,7 @@ class MetadataTableWriterTest {
 
   @Test
   void bootstrapOfAnExistingTableListsItsFilesAtTheLatestInstant() {
-    Table off = create(TableType.MERGE_ON_READ, Map.of());
+    Table off = create(TableType.MERGE_ON_READ, Map.of("hoodie.metadata.enable", "false"));
     off.insert(trips(0, 30, 3, 1).iterator());
     String last = off.upsert(trips(0, 10, 3, 2).iterator()).instantTime();
     assertFalse(Files.exists(dir.resolve(".hoodie/metadata")));
@@ -150,7 +150,8 @@ class MetadataTableWriterTest {
 
   @Test
   void noBootstrapWhileAnotherInstantIsPending() throws IOException {
-    Table t = create(TableType.COPY_ON_WRITE, Map.of("hoodie.cleaner.policy.failed.writes", "NEVER"));
+    Table t = create(TableType.COPY_ON_WRITE, Map.of("hoodie.cleaner.policy.failed.writes", "NEVER",
+        "hoodie.metadata.enable", "false"));
     t.insert(trips(0, 10, 2, 1).iterator());
     // a write that is still pending (its writer gone, never rolled back with NEVER)
     Files.createFile(dir.resolve(".hoodie/20200101000000000.commit.requested"));
