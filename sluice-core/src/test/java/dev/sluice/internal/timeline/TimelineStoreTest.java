@@ -163,7 +163,7 @@ class TimelineStoreTest {
   void loadIgnoresFoldersAndOtherFiles() throws IOException {
     Files.createDirectories(dir.resolve(".hoodie/.aux"));
     Files.createDirectories(dir.resolve(".hoodie/archived"));
-    Files.writeString(dir.resolve(".hoodie/hoodie.properties"), "hoodie.table.name=t\n");
+    Files.writeString(dir.resolve(".hoodie/hoodie.properties"), "hoodie.table.name=t\nhoodie.table.version=6\n");
     Files.write(dir.resolve(".hoodie/.010.commit.crc"), new byte[8]);
     Files.write(dir.resolve(".hoodie/010.commit"), new byte[0]);
     assertEquals(List.of(Instant.completed("010", Action.COMMIT)), store.load().instants());
