@@ -52,10 +52,10 @@ public final class SparkOracle {
 
   static int run(List<String> args, PrintStream out, PrintStream err) {
     if (args.isEmpty()) {
-      err.println("usage: SparkOracle read|write|batch --table P ...");
+      err.println("usage: SparkOracle read|write|reads|batch ...");
       return 2;
     }
-    if (!Set.of("read", "write", "batch").contains(args.get(0))) {
+    if (!Set.of("read", "write", "reads", "batch").contains(args.get(0))) {
       err.println("spark oracle: unknown command " + args.get(0));
       return 2;
     }
