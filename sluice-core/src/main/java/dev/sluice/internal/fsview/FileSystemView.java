@@ -168,17 +168,7 @@ public final class FileSystemView {
       if (latest.isEmpty()) {
         continue;
       }
-      FileSlice s = latest.get();
-      String compaction = pending.get(g.id());
-      if (compaction != null && compaction.equals(s.baseInstant())) {
-        Optional<FileSlice> prev = g.latestSliceBefore(compaction);
-        if (prev.isPresent()) {
-          List<LogFile> logs = new ArrayList<>(prev.get().logFiles());
-          logs.addAll(s.logFiles());
-          s = new FileSlice(g.id(), prev.get().baseInstant(), prev.get().baseFile(), logs);
-        }
-      }
-      out.add(s);
+      out.add(mergedWithPendingCompaction(g, latest.get(), pending));
     }
     return out;
   }
@@ -206,19 +196,27 @@ public final class FileSystemView {
       if (latest.isEmpty()) {
         continue;
       }
-      FileSlice s = latest.get();
-      String compaction = pending.get(g.id());
-      if (compaction != null && compaction.equals(s.baseInstant())) {
-        Optional<FileSlice> prev = g.latestSliceBefore(compaction);
-        if (prev.isPresent()) {
-          List<LogFile> logs = new ArrayList<>(prev.get().logFiles());
-          logs.addAll(s.logFiles());
-          s = new FileSlice(g.id(), prev.get().baseInstant(), prev.get().baseFile(), logs);
-        }
-      }
-      out.add(s);
+      out.add(mergedWithPendingCompaction(g, latest.get(), pending));
     }
     return out;
+  }
+
+  /**
+   * {@code slice} of {@code g}, merged with the slice before it when it is the slice a pending compaction opened
+   * (that slice's base file, its log files, then this slice's logs); {@code slice} itself otherwise.
+   */
+  private static FileSlice mergedWithPendingCompaction(FileGroup g, FileSlice slice, Map<FileGroupId, String> pending) {
+    String compaction = pending.get(g.id());
+    if (compaction == null || !compaction.equals(slice.baseInstant())) {
+      return slice;
+    }
+    Optional<FileSlice> prev = g.latestSliceBefore(compaction);
+    if (prev.isEmpty()) {
+      return slice;
+    }
+    List<LogFile> logs = new ArrayList<>(prev.get().logFiles());
+    logs.addAll(slice.logFiles());
+    return new FileSlice(g.id(), prev.get().baseInstant(), prev.get().baseFile(), logs);
   }
 
   /**

@@ -55,9 +55,9 @@ import org.apache.avro.Schema;
  * </ol>
  *
  * <p>Completion times come from the loaded timeline ({@link Timeline#completionTime}); instants only in Hudi 1.x's
- * archive (not read yet) are not in it, so a range that may reach them is refused, or with
- * {@link ConfigKeys#INCR_FALLBACK_FULL_TABLE_SCAN} answered from the latest snapshot, as is a range whose files
- * the cleaner removed.
+ * archive (read by {@code timeline.lsm}, not consulted by this planner yet) are not in it, so a range that may
+ * reach them is refused, or with {@link ConfigKeys#INCR_FALLBACK_FULL_TABLE_SCAN} answered from the latest
+ * snapshot, as is a range whose files the cleaner removed.
  */
 final class CompletionTimeIncremental {
   static final String EARLIEST = "earliest";
