@@ -203,11 +203,8 @@ public final class Table implements AutoCloseable {
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
     TableServices services = TableSettings.services(changes);
-    // bad write options fail before anything is written, the metadata table's bootstrap below included
+    // bad write options fail before anything is written, the metadata table's bootstrap included
     TableSettings.checkWriteOptions(changes);
-    // the metadata table made ready for this write's mirror commit (bootstrapped if missing), or removed when off (as
-    // always on versions 8/9, whose metadata table Sluice does not keep: Hudi 1.x's readers must not see a stale one)
-    services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, changes));
     TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();
@@ -223,7 +220,13 @@ public final class Table implements AutoCloseable {
     boolean runServices = layout.runsTableServices();
     Optional<Compactor> async = runServices && services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
         ? Optional.of(startCompactor()) : Optional.empty();
-    TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded);
+    // once the input is read and checked, and before the instant: the metadata table made ready for this write's
+    // mirror commit (bootstrapped if missing), or removed when off (as always on versions 8/9, whose metadata table
+    // Sluice does not keep: Hudi 1.x's readers must not see a stale one)
+    TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded, s -> {
+      services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, changes));
+      return s.withTableConfig(config());
+    });
     if (runServices) {
       services.afterCommit(storage, location, tc.type(), committed.result().instantTime(),
           Optional.of(committed.timeline()), async);

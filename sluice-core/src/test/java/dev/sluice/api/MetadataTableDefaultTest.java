@@ -20,9 +20,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,6 +93,36 @@ class MetadataTableDefaultTest {
     assertFalse(Files.exists(dir.resolve(".hoodie/metadata")), "false removes it");
     assertTrue(metadataPartitions().isEmpty());
     assertEquals(10, TripFixture.rows(off).size());
+  }
+
+  @Test
+  void aWriteRefusedWhileReadingItsInputBuildsNoMetadataTable() {
+    Table off = TripFixture.create(dir, TripFixture.spec().build(), OFF);
+    off.insert(trips(0, 10, 2, 1).iterator());
+    Table unset = Tables.open(dir.toString(), Config.of(Map.of("hoodie.index.bloom.num_entries", "1000")));
+    // the input fails at its fourth record, as a bad line in a file does: the batch is refused before any instant
+    Iterator<GenericRecord> good = trips(0, 3, 2, 2).iterator();
+    Iterator<GenericRecord> badAtFour = new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return true;
+      }
+
+      @Override
+      public GenericRecord next() {
+        if (good.hasNext()) {
+          return good.next();
+        }
+        throw new IllegalArgumentException("input line 4: field 'ts' expected a long");
+      }
+    };
+    assertThrows(IllegalArgumentException.class, () -> unset.upsert(badAtFour));
+    assertFalse(Files.exists(dir.resolve(".hoodie/metadata")), "a refused write builds no metadata table");
+    assertTrue(metadataPartitions().isEmpty(), "and hoodie.properties lists none");
+    assertEquals(10, TripFixture.rows(unset).size());
+    // the next good write builds it
+    String next = unset.upsert(trips(0, 3, 2, 3).iterator()).instantTime();
+    assertTrue(mdtCompleted().contains(next), mdtCompleted().toString());
   }
 
   @Test

@@ -22,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -62,13 +63,26 @@ public final class TableWriter {
    * (the write does not list {@code .hoodie/} again unless it rolls back a failed write or checks for conflicts).
    */
   public Committed write(WriteOperation op, Iterator<GenericRecord> input, Timeline loaded) {
+    return write(op, input, loaded, s -> s);
+  }
+
+  /**
+   * Runs one write as {@link #write(WriteOperation, Iterator, Timeline)}, with {@code prepareTable} run once the whole
+   * input is read and checked and before the instant is requested. It makes the table ready for this write (the
+   * metadata table bootstrapped) and returns the setup to write with. It runs that late because a batch refused for a
+   * bad record must leave the table exactly as it was: no metadata table built for a write that never happened.
+   */
+  public Committed write(WriteOperation op, Iterator<GenericRecord> input, Timeline loaded,
+      UnaryOperator<WriteSetup> prepareTable) {
     boolean combine = setup.settings().combine(op);
     // a budget near zero would write one sort run per record
     PreparedBatch.Budget budget = new PreparedBatch.Budget(
         Math.max(MIN_WRITE_BUDGET, setup.settings().maxMemory()), setup.settings().spillDirectory());
     // the batch's sort runs, if it spilled, are deleted whatever happens
     try (PreparedBatch batch = new BatchPreparer(setup).prepare(input, op, combine, budget)) {
-      return write(op, batch, budget, loaded);
+      WriteSetup prepared = prepareTable.apply(setup);
+      TableWriter writer = prepared == setup ? this : new TableWriter(prepared);
+      return writer.write(op, batch, budget, loaded);
     }
   }
 

@@ -31,6 +31,11 @@ public record WriteSetup(Storage storage, String basePath, TableConfig tableConf
         commit);
   }
 
+  /** This setup with the table's configuration as re-read after a change to it (the metadata table built). */
+  public WriteSetup withTableConfig(TableConfig changed) {
+    return new WriteSetup(storage, basePath, changed, userSchema, writerSchema, settings, commit);
+  }
+
   /** The table's merge rules. */
   public RecordMerger merger() {
     return new RecordMerger(tableConfig.mergeMode(), tableConfig.hasMergeMode());
