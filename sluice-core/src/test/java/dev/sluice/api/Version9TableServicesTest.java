@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.internal.timeline.avro.AvroContainer;
+import dev.sluice.storage.FailingStorage;
+import dev.sluice.storage.InterceptedStorage;
+import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -171,6 +174,61 @@ class Version9TableServicesTest {
         .filter(n -> n.matches("\\d{17}_\\d{17}\\.commit")).toList();
     assertEquals(1, commits.size(), "the second delta commit triggered a compaction");
     assertEquals(Map.of("a", "a2"), names(TripFixture.rows(t.newScan().queryType(QueryType.READ_OPTIMIZED).open())));
+  }
+
+  /**
+   * A compaction that fails as it publishes its commit changes no read, and running it again completes it: the
+   * partial output of the failed attempt is rolled back (a layout-2 rollback instant), one base file per file group
+   * stays, at the compaction instant.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {8, 9})
+  void aCompactionThatFailedAtItsCommitRunsAgain(int version) throws IOException {
+    Path path = dir.resolve("t");
+    FailingStorage failing = new FailingStorage(new LocalStorage());
+    Table t = Tables.create(failing.storage(), path.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ)
+        .tableVersion(version).build(), Config.of(Map.of("hoodie.index.bloom.num_entries", "1000",
+        "hoodie.compact.inline", "false", "hoodie.clean.automatic", "false")));
+    t.insert(List.of(trip("a", 1, "p1", "a1", 1), trip("b", 1, "p1", "b1", 1)).iterator());
+    t.upsert(List.of(trip("a", 2, "p1", "a2", 2)).iterator());
+    String compaction = t.compaction().scheduleNow().orElseThrow();
+    failing.failOn(InterceptedStorage.Op.CREATE_EXCLUSIVE, 1, p -> p.matches(".*/timeline/\\d+_\\d+\\.commit"));
+    SluiceException e = assertThrows(SluiceException.class, () -> t.compaction().run(compaction));
+    assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
+    failing.heal();
+    assertEquals(Map.of("a", "a2", "b", "b1"), names(TripFixture.rows(t)));
+    assertEquals(Map.of("a", "a1", "b", "b1"),
+        names(TripFixture.rows(t.newScan().queryType(QueryType.READ_OPTIMIZED).open())),
+        "the failed attempt's base file is not read");
+    assertEquals(List.of(compaction), t.compaction().pending());
+    t.compaction().runPending();
+    assertEquals(List.of(), t.compaction().pending());
+    List<String> bases = baseFiles(path.resolve("p1"));
+    assertEquals(1, bases.stream().filter(n -> n.endsWith("_" + compaction + ".parquet")).count(), bases.toString());
+    assertEquals(Map.of("a", "a2", "b", "b1"),
+        names(TripFixture.rows(t.newScan().queryType(QueryType.READ_OPTIMIZED).open())));
+    assertTrue(files(path.resolve(".hoodie/timeline")).stream().anyMatch(n -> n.startsWith(compaction + "_")
+        && n.endsWith(".commit")));
+  }
+
+  /** The background compactor ({@code sluice.compact.async}) runs the compactions writes schedule on versions 8/9. */
+  @ParameterizedTest
+  @ValueSource(ints = {8, 9})
+  void backgroundCompactionRunsWhatWritesSchedule(int version) throws IOException {
+    Path path = dir.resolve("t");
+    try (Table t = TripFixture.create(path, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(version)
+        .build(), Map.of("sluice.compact.async", "true", "hoodie.compact.inline.max.delta.commits", "1",
+        "hoodie.clean.automatic", "false"))) {
+      t.insert(List.of(trip("a", 1, "p1", "a1", 1)).iterator());
+      t.upsert(List.of(trip("a", 2, "p1", "a2", 2)).iterator());
+      assertTrue(t.compactor().orElseThrow().drain(java.time.Duration.ofSeconds(60)), "the compactor finished");
+      assertTrue(t.compactor().orElseThrow().lastFailure().isEmpty());
+    }
+    Table reopened = Tables.open(path.toString());
+    assertEquals(List.of(), reopened.compaction().pending());
+    assertTrue(files(path.resolve(".hoodie/timeline")).stream().anyMatch(n -> n.matches("\\d{17}_\\d{17}\\.commit")));
+    assertEquals(Map.of("a", "a2"),
+        names(TripFixture.rows(reopened.newScan().queryType(QueryType.READ_OPTIMIZED).open())));
   }
 
   /**
