@@ -34,7 +34,7 @@ public final class Oracle {
       "           [--partition-fields F[,F]] [--hive-style] [--merge-mode COMMIT_TIME_ORDERING|EVENT_TIME_ORDERING]",
       "           [--table-version 8|9 (default 9)] --schema FILE.avsc",
       "  write    --table PATH --op insert|upsert|delete|bulk_insert|compact|schedule-compaction|clean",
-      "           |upsert-during-compaction --input FILE",
+      "           |run-compaction (with --instant T)|upsert-during-compaction --input FILE",
       "           [--uncommitted] [--conf k=v ...]",
       "  read     --table PATH [--query snapshot|read_optimized] [--as-of INSTANT] [--use-metadata] [--conf k=v ...]",
       "  timeline --table PATH [--archived] [--conf k=v ...]   (--archived: the LSM archived timeline, with completion times)",

@@ -39,7 +39,8 @@ import org.apache.hudi.table.action.HoodieWriteMetadata;
  * {@code --op upsert-during-compaction} schedules a compaction, upserts the input while it is pending and only then
  * runs and commits the compaction, so the compaction is requested before the upsert and completes after it; it
  * prints the upsert's instant, then the compaction's. {@code --op schedule-compaction} only plans one (prints its
- * instant); {@code --op clean} plans and runs a clean with the cleaner settings given by {@code --conf} (prints
+ * instant); {@code --op run-compaction --instant T} runs and commits the pending compaction T (one Sluice planned);
+ * {@code --op clean} plans and runs a clean with the cleaner settings given by {@code --conf} (prints
  * {@code <instant> <files deleted>}, or {@code none}).
  * {@code --uncommitted} leaves the write inflight, as a writer that died before committing would.
  *
@@ -88,6 +89,15 @@ final class WriteCommand {
         out.println(compaction.get());
         return;
       }
+      if (op.equals("run-compaction")) {
+        // run a compaction another engine (Sluice) planned, named by --instant
+        String instant = args.required("instant");
+        HoodieWriteMetadata<List<WriteStatus>> result = client.compact(instant);
+        requireNoErrors(result.getWriteStatuses(), "compaction " + instant);
+        client.commitCompaction(instant, result, Option.empty());
+        out.println(instant);
+        return;
+      }
       if (op.equals("schedule-compaction")) {
         // only plan: another engine (Sluice) runs it
         Option<String> compaction = client.scheduleCompaction(Option.empty());
@@ -127,7 +137,7 @@ final class WriteCommand {
         case "bulk_insert" -> client.bulkInsert(records(batch, keyGenerator, payloadClass, orderingField), instant);
         case "delete" -> client.delete(keys(batch, keyGenerator), instant);
         default -> throw new Args.UsageException("unknown --op " + op
-            + " (insert|upsert|delete|bulk_insert|compact|schedule-compaction|clean|upsert-during-compaction)");
+            + " (insert|upsert|delete|bulk_insert|compact|schedule-compaction|run-compaction|clean|upsert-during-compaction)");
       };
       requireNoErrors(statuses, "write " + instant);
       if (args.flag("uncommitted")) {
