@@ -158,6 +158,36 @@ class Version9TableServicesTest {
   }
 
   /**
+   * A compaction is planned after every completion time on the timeline, even one ahead of this clock (another
+   * writer's): otherwise the log of that delta commit, which the plan compacts, would also join the slice the plan
+   * opens and be read twice.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {8, 9})
+  void aCompactionIsPlannedAfterEveryCompletionTime(int version) throws IOException {
+    Path path = dir.resolve("t");
+    Table t = TripFixture.create(path, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(version)
+        .build(), Map.of("hoodie.compact.inline", "false", "hoodie.clean.automatic", "false"));
+    t.insert(List.of(trip("a", 1, "p1", "a1", 1)).iterator());
+    CommitResult upsert = t.upsert(List.of(trip("a", 2, "p1", "a2", 2)).iterator());
+    Path timeline = path.resolve(".hoodie/timeline");
+    String done = files(timeline).stream().filter(n -> n.startsWith(upsert.instantTime() + "_")).findFirst()
+        .orElseThrow();
+    // the completion time a writer whose clock runs ten minutes ahead gave it
+    String ahead = java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS")
+        .format(java.time.LocalDateTime.now().plusMinutes(10));
+    Files.move(timeline.resolve(done), timeline.resolve(upsert.instantTime() + "_" + ahead + ".deltacommit"));
+    String compaction = t.compaction().scheduleNow().orElseThrow();
+    assertTrue(compaction.compareTo(ahead) > 0, compaction + " is after " + ahead);
+    FileSliceInfo opened = t.inspect().fileGroups("p1").get(0).slices().get(0);
+    assertEquals(compaction, opened.baseInstant());
+    assertEquals(List.of(), opened.logFiles(), "the compacted log stays in the slice the plan reads: " + opened);
+    t.compaction().run(compaction);
+    assertEquals(List.of(), t.inspect().latestSlices("p1").get(0).logFiles());
+    assertEquals(Map.of("a", "a2"), names(TripFixture.rows(t)));
+  }
+
+  /**
    * Inline compaction after writes runs on versions 8/9 as on 6 ({@code hoodie.compact.inline} with
    * {@code hoodie.compact.inline.max.delta.commits}).
    */

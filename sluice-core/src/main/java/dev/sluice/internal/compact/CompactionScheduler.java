@@ -155,9 +155,24 @@ final class CompactionScheduler {
     return bytes / (1024 * 1024);
   }
 
-  /** A new instant later than every write and pending compaction on the timeline (Hudi checks the same). */
+  /**
+   * A new instant later than every write and pending compaction on the timeline (Hudi checks the same). On versions
+   * 8/9 it is also later than every completion time there: a log whose delta commit completed after the plan's time
+   * would join the slice the plan opens although the plan compacts it (Hudi 1.x takes both times from one
+   * monotonic generator under the lock); if the clock is behind the latest completion, the time just after it.
+   */
   private String newInstantTime(Timeline tl) {
     String time = InstantTimes.newInstantTime();
+    if (tl.layout().slicesByCompletionTime()) {
+      String latest = "";
+      for (Instant i : tl.completed().instants()) {
+        String c = tl.completionTime(i.time()).orElse(i.time());
+        latest = c.compareTo(latest) > 0 ? c : latest;
+      }
+      if (!InstantTimes.isBefore(latest, time)) {
+        time = tl.layout().newCompletionTime(latest).orElse(time);
+      }
+    }
     Optional<Instant> last = tl.lastInstant();
     if (last.isPresent() && !InstantTimes.isBefore(last.get().time(), time)) {
       throw Errors.badTable(basePath, "the instant " + last.get().time() + " is not earlier than the new compaction "
