@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import org.apache.avro.generic.GenericRecord;
+import org.apache.hudi.avro.model.HoodieCleanMetadata;
 import org.apache.hudi.avro.HoodieAvroUtils;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.WriteStatus;
@@ -37,7 +38,10 @@ import org.apache.hudi.table.action.HoodieWriteMetadata;
  * instant time. {@code --op compact} schedules and runs a compaction (Merge-on-Read) and prints its instant.
  * {@code --op upsert-during-compaction} schedules a compaction, upserts the input while it is pending and only then
  * runs and commits the compaction, so the compaction is requested before the upsert and completes after it; it
- * prints the upsert's instant, then the compaction's.
+ * prints the upsert's instant, then the compaction's. {@code --op schedule-compaction} only plans one (prints its
+ * instant); {@code --op run-compaction --instant T} runs and commits the pending compaction T (one Sluice planned);
+ * {@code --op clean} plans and runs a clean with the cleaner settings given by {@code --conf} (prints
+ * {@code <instant> <files deleted>}, or {@code none}).
  * {@code --uncommitted} leaves the write inflight, as a writer that died before committing would.
  *
  * <p>Settings the 1.x Java client needs here: no embedded timeline server (no 1.x timeline service is on the
@@ -85,6 +89,30 @@ final class WriteCommand {
         out.println(compaction.get());
         return;
       }
+      if (op.equals("run-compaction")) {
+        // run a compaction another engine (Sluice) planned, named by --instant
+        String instant = args.required("instant");
+        HoodieWriteMetadata<List<WriteStatus>> result = client.compact(instant);
+        requireNoErrors(result.getWriteStatuses(), "compaction " + instant);
+        client.commitCompaction(instant, result, Option.empty());
+        out.println(instant);
+        return;
+      }
+      if (op.equals("schedule-compaction")) {
+        // only plan: another engine (Sluice) runs it
+        Option<String> compaction = client.scheduleCompaction(Option.empty());
+        if (!compaction.isPresent()) {
+          throw new IOException("Hudi scheduled no compaction on " + table);
+        }
+        out.println(compaction.get());
+        return;
+      }
+      if (op.equals("clean")) {
+        // plan and run a clean with the cleaner settings of --conf; prints its instant, or "none"
+        HoodieCleanMetadata cleaned = client.clean();
+        out.println(cleaned == null ? "none" : cleaned.getStartCleanTime() + " " + cleaned.getTotalFilesDeleted());
+        return;
+      }
       if (op.equals("upsert-during-compaction")) {
         Option<String> compaction = client.scheduleCompaction(Option.empty());
         if (!compaction.isPresent()) {
@@ -109,7 +137,7 @@ final class WriteCommand {
         case "bulk_insert" -> client.bulkInsert(records(batch, keyGenerator, payloadClass, orderingField), instant);
         case "delete" -> client.delete(keys(batch, keyGenerator), instant);
         default -> throw new Args.UsageException("unknown --op " + op
-            + " (insert|upsert|delete|bulk_insert|compact|upsert-during-compaction)");
+            + " (insert|upsert|delete|bulk_insert|compact|schedule-compaction|run-compaction|clean|upsert-during-compaction)");
       };
       requireNoErrors(statuses, "write " + instant);
       if (args.flag("uncommitted")) {

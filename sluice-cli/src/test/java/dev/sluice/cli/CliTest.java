@@ -110,6 +110,22 @@ class CliTest {
     }
     Run q = run("query", table(), "--columns", "id,ts");
     assertEquals(List.of("{\"id\":\"a\",\"ts\":2}"), q.out().lines().toList(), q.err());
+    // compaction and clean run on version 9: the compaction completes as <t>_<completion>.commit
+    Run scheduled = run("compact", table(), "--schedule", "--force");
+    assertEquals(0, scheduled.exit(), scheduled.err());
+    Run ran = run("compact", table(), "--run");
+    assertEquals(0, ran.exit(), ran.err());
+    try (var names = Files.list(dir.resolve("t/.hoodie/timeline"))) {
+      assertEquals(1, names.filter(n -> n.getFileName().toString().matches("\\d{17}_\\d{17}\\.commit")).count());
+    }
+    Run clean = run("clean", table(), "--conf", "hoodie.cleaner.policy=KEEP_LATEST_FILE_VERSIONS", "--conf",
+        "hoodie.cleaner.fileversions.retained=1");
+    assertEquals(0, clean.exit(), clean.err());
+    try (var names = Files.list(dir.resolve("t/.hoodie/timeline"))) {
+      assertEquals(1, names.filter(n -> n.getFileName().toString().matches("\\d{17}_\\d{17}\\.clean")).count());
+    }
+    assertEquals(List.of("{\"id\":\"a\",\"ts\":2}"), run("query", table(), "--columns", "id,ts").out().lines()
+        .toList());
   }
 
   @Test

@@ -17,6 +17,7 @@ import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.schema.TableSchema;
+import dev.sluice.internal.timeline.TableService;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
@@ -64,8 +65,8 @@ public final class Table implements AutoCloseable {
   }
 
   /**
-   * Fails with UNSUPPORTED, naming the table version, if Sluice does not run table services on this table (versions 8
-   * and 9: it writes and rolls back failed writes there, nothing else yet).
+   * Fails with UNSUPPORTED, naming the table version, if Sluice does not run the table services other than compaction
+   * and clean on this table (versions 8 and 9: it writes, rolls back failed writes, compacts and cleans there).
    */
   private void requireServices(String what) {
     layout.requireServices(what);
@@ -216,10 +217,9 @@ public final class Table implements AutoCloseable {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
     WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, changes);
-    // versions 8/9: no table service runs after the write yet (Sluice does not run them there; Hudi 1.x does)
-    boolean runServices = layout.runsTableServices();
-    Optional<Compactor> async = runServices && services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
-        ? Optional.of(startCompactor()) : Optional.empty();
+    // versions 8/9: only the services Sluice runs there follow the write (clean and compaction; Hudi 1.x archives)
+    Optional<Compactor> async = layout.runs(TableService.COMPACTION) && services.compaction().async()
+        && tc.type() == TableType.MERGE_ON_READ ? Optional.of(startCompactor()) : Optional.empty();
     // once the input is read and checked, and before the instant: the metadata table made ready for this write's
     // mirror commit (bootstrapped if missing), or removed when off (as always on versions 8/9, whose metadata table
     // Sluice does not keep: Hudi 1.x's readers must not see a stale one)
@@ -227,10 +227,8 @@ public final class Table implements AutoCloseable {
       services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, changes));
       return s.withTableConfig(config());
     });
-    if (runServices) {
-      services.afterCommit(storage, location, tc.type(), committed.result().instantTime(),
-          Optional.of(committed.timeline()), async);
-    }
+    services.afterCommit(storage, location, tc.type(), committed.result().instantTime(),
+        Optional.of(committed.timeline()), async, layout);
     return committed.result();
   }
 
@@ -316,13 +314,13 @@ public final class Table implements AutoCloseable {
    * the cleans completed, none if there was nothing to clean.
    */
   public List<CleanInfo> clean() {
-    requireServices("Clean");
+    layout.requireService(TableService.CLEAN, "Clean");
     return TableSettings.cleaner(storage, location, changes).clean().completed().stream().map(Infos::clean).toList();
   }
 
   /** What {@link #clean()} would delete now (nothing is written). */
   public CleanPlanInfo cleanPreview() {
-    requireServices("Clean (preview)");
+    layout.requireService(TableService.CLEAN, "Clean (preview)");
     return Infos.cleanPlan(TableSettings.cleaner(storage, location, changes).preview());
   }
 
@@ -352,7 +350,7 @@ public final class Table implements AutoCloseable {
   }
 
   private Compaction engineCompaction() {
-    requireServices("Compaction");
+    layout.requireService(TableService.COMPACTION, "Compaction");
     return TableSettings.compaction(storage, location, changes);
   }
 

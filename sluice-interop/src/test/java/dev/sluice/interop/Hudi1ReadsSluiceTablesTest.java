@@ -114,7 +114,7 @@ class Hudi1ReadsSluiceTablesTest {
   }
 
   /** Sluice's completed commits: operation type, records written and write stats, in the oracle's form. */
-  private static Map<String, String> commitContents(Table t) {
+  static Map<String, String> commitContents(Table t) {
     Map<String, String> out = new TreeMap<>();
     t.inspect().completedCommits().forEach((time, c) -> {
       long written = c.stats().stream().mapToLong(s -> s.numWrites()).sum();
@@ -125,7 +125,7 @@ class Hudi1ReadsSluiceTablesTest {
     return out;
   }
 
-  private static Map<String, String> hudiCommitContents(List<Map<String, String>> hudiTimeline) {
+  static Map<String, String> hudiCommitContents(List<Map<String, String>> hudiTimeline) {
     Map<String, String> out = new TreeMap<>();
     for (Map<String, String> i : hudiTimeline) {
       if (i.containsKey("operationType")) {
@@ -274,7 +274,7 @@ class Hudi1ReadsSluiceTablesTest {
   }
 
   /** Sluice's latest slices in the oracle's form and order. */
-  private static List<OracleFileSlice> slices(Table t) {
+  static List<OracleFileSlice> slices(Table t) {
     FileSystemView view = TableInternals.fileSystemView(t);
     List<OracleFileSlice> out = new ArrayList<>();
     for (String p : view.partitions()) {
@@ -287,7 +287,7 @@ class Hudi1ReadsSluiceTablesTest {
     return out;
   }
 
-  private static Map<String, String> completionTimes(List<Map<String, String>> hudiTimeline) {
+  static Map<String, String> completionTimes(List<Map<String, String>> hudiTimeline) {
     Map<String, String> out = new TreeMap<>();
     for (Map<String, String> i : hudiTimeline) {
       if (i.get("state").equals("COMPLETED")) {
@@ -297,7 +297,7 @@ class Hudi1ReadsSluiceTablesTest {
     return out;
   }
 
-  private static Map<String, String> completionTimes(Timeline timeline) {
+  static Map<String, String> completionTimes(Timeline timeline) {
     Map<String, String> out = new TreeMap<>();
     for (Instant i : timeline.completed().instants()) {
       out.put(i.time() + " " + i.action().id(), timeline.completionTime(i.time()).orElse("none"));

@@ -39,6 +39,9 @@ import org.apache.avro.Schema;
  * lifecycle: an inflight one (a compactor that died) is first rolled back to requested; then requested → inflight
  * (empty file), every slice of the plan compacted in parallel, and {@code <ts>.commit} published with the write
  * stats, {@code compacted: true} and operation COMPACT (under the table lock with optimistic concurrency control).
+ * On table versions 8/9 the completed file is {@code <ts>_<completion>.commit}, named with a completion time taken
+ * under the lock as a write's, and its content is Avro; the new base files are named after {@code <ts>}, and logs of
+ * delta commits completed after the plan was requested stay in the slice the plan opened.
  * Its markers go last. One run of a plan at a time: the run holds the plan's lock ({@link InstantLifecycle#exclusive}).
  */
 final class CompactionExecutor {
@@ -101,7 +104,8 @@ final class CompactionExecutor {
 
           @Override
           public byte[] metadata(CommitMetadata result) {
-            return result.toJson();
+            // JSON on version 6, Hudi 1.x's Avro HoodieCommitMetadata on versions 8/9
+            return store.layout().encode(result);
           }
 
           @Override

@@ -19,6 +19,7 @@ import dev.sluice.internal.util.KillPoints;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +30,8 @@ import java.util.Set;
  * trigger fires, every latest file slice with log files that no pending compaction or clustering holds is a
  * candidate, the strategy picks among them, and the plan is written as {@code <ts>.compaction.requested}. Nothing is
  * written when there is nothing to compact. From then on writers append to those file groups in a new slice at
- * {@code <ts>}, and readers merge it with the slice the plan compacts.
+ * {@code <ts>} (on versions 8/9 a log joins it when its delta commit completes after {@code <ts>}, whatever instant
+ * names it), and readers merge it with the slice the plan compacts.
  */
 final class CompactionScheduler {
   private final Storage storage;
@@ -76,7 +78,7 @@ final class CompactionScheduler {
     // with other writers the time is checked against theirs, and a later one taken if it clashed
     java.util.Iterator<String> first = List.of(time).iterator();
     String planned = lifecycle.request(Action.COMPACTION, () -> first.hasNext() ? first.next() : newInstantTime(tl), tl,
-        plan.toAvroBytes()).time();
+        plan.toAvroBytes(tl.layout())).time();
     KillPoints.reach("compaction.planned");
     return Optional.of(planned);
   }
@@ -117,7 +119,15 @@ final class CompactionScheduler {
       }
     }
     List<CompactionOperation> chosen = settings.strategy().orderAndFilter(candidates, settings);
-    return new CompactionPlan(chosen, Map.of(), CompactionPlan.VERSION);
+    // Hudi 1.x records the partitions of the slices the strategy left out (missingSchedulePartitions)
+    Set<String> missing = new LinkedHashSet<>();
+    Set<CompactionOperation> kept = new HashSet<>(chosen);
+    for (CompactionOperation op : candidates) {
+      if (!kept.contains(op)) {
+        missing.add(op.partitionPath());
+      }
+    }
+    return new CompactionPlan(chosen, Map.of(), CompactionPlan.VERSION, List.copyOf(missing));
   }
 
   /** {@code CompactionUtils.buildFromFileSlice} with the strategy's metrics ({@code FileSliceMetricUtils}). */
@@ -145,9 +155,24 @@ final class CompactionScheduler {
     return bytes / (1024 * 1024);
   }
 
-  /** A new instant later than every write and pending compaction on the timeline (Hudi checks the same). */
+  /**
+   * A new instant later than every write and pending compaction on the timeline (Hudi checks the same). On versions
+   * 8/9 it is also later than every completion time there: a log whose delta commit completed after the plan's time
+   * would join the slice the plan opens although the plan compacts it (Hudi 1.x takes both times from one
+   * monotonic generator under the lock); if the clock is behind the latest completion, the time just after it.
+   */
   private String newInstantTime(Timeline tl) {
     String time = InstantTimes.newInstantTime();
+    if (tl.layout().slicesByCompletionTime()) {
+      String latest = "";
+      for (Instant i : tl.completed().instants()) {
+        String c = tl.completionTime(i.time()).orElse(i.time());
+        latest = c.compareTo(latest) > 0 ? c : latest;
+      }
+      if (!InstantTimes.isBefore(latest, time)) {
+        time = tl.layout().newCompletionTime(latest).orElse(time);
+      }
+    }
     Optional<Instant> last = tl.lastInstant();
     if (last.isPresent() && !InstantTimes.isBefore(last.get().time(), time)) {
       throw Errors.badTable(basePath, "the instant " + last.get().time() + " is not earlier than the new compaction "

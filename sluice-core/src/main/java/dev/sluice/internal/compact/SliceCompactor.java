@@ -212,7 +212,8 @@ final class SliceCompactor {
       }
       if (info.isEmpty()) {
         throw Errors.badTable(path, "a log file the compaction plan " + instant + " reads does not exist",
-            "Restore the file, or delete the pending compaction's files (.hoodie/" + instant + ".compaction.*).");
+            "Restore the file, or delete the pending compaction's files (" + instant + ".compaction.* in the "
+                + "timeline folder, .hoodie or .hoodie/timeline).");
       }
       out.add(new LogFile(path, name, parsed.fileId(), parsed.baseInstant(), parsed.version(),
           parsed.writeToken().orElse(""), info.get().length()));

@@ -14,7 +14,9 @@ import dev.sluice.api.SluiceException;
 import dev.sluice.internal.mdt.write.RecordIndexSetup;
 import dev.sluice.storage.Storage;
 import dev.sluice.api.TableType;
+import dev.sluice.internal.timeline.TableService;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -72,12 +74,13 @@ public final class TableServices {
    * {@code instantTime}, starting from {@code known}, the writer's timeline plus its commit: a service that can tell
    * from it that it has nothing to do lists nothing; one that runs loads afresh. {@code async} is woken when a
    * compaction was scheduled. A failure is reported as such: the commit stays complete, and the message says so
-   * (retrying the write would write twice).
+   * (retrying the write would write twice). Only the services Sluice runs on the table's {@code layout} run
+   * (versions 8/9: clean and compaction, not archival).
    */
   public void afterCommit(Storage storage, String basePath, TableType type, String instantTime,
-      Optional<Timeline> known, Optional<Compactor> async) {
+      Optional<Timeline> known, Optional<Compactor> async, TimelineLayout layout) {
     Optional<Timeline> view = known;
-    if (clean.automatic()) {
+    if (clean.automatic() && layout.runs(TableService.CLEAN)) {
       try {
         Cleaner cleaner = Cleaner.of(storage, basePath, clean, commit);
         CleanResult cleaned = view.isPresent() ? cleaner.clean(view.get()) : cleaner.clean();
@@ -89,7 +92,7 @@ public final class TableServices {
         throw Errors.afterCommit(instantTime, "the automatic clean", e);
       }
     }
-    if (archive.automatic()) {
+    if (archive.automatic() && layout.runs(TableService.ARCHIVAL)) {
       try {
         Archiver archiver = Archiver.of(storage, basePath, archive, clean, commit);
         if (view.isPresent()) {
@@ -102,7 +105,7 @@ public final class TableServices {
       }
     }
     // the writer knows the table type: no second read of hoodie.properties per commit
-    if (compaction.schedulesAfterWrites() && type == TableType.MERGE_ON_READ) {
+    if (compaction.schedulesAfterWrites() && type == TableType.MERGE_ON_READ && layout.runs(TableService.COMPACTION)) {
       try {
         compact(Compaction.of(storage, basePath, compaction, commit, fileOptions), async);
       } catch (SluiceException e) {

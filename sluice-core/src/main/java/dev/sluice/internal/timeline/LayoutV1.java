@@ -72,7 +72,7 @@ final class LayoutV1 implements TimelineLayout {
   }
 
   @Override
-  public boolean runsTableServices() {
+  public boolean runs(TableService service) {
     return true;
   }
 

@@ -90,8 +90,21 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
    */
   boolean timeSemanticsOf1x();
 
-  /** True if Sluice runs table services (compaction, clean, archival, ...) on tables of this layout. */
-  boolean runsTableServices();
+  /**
+   * True if Sluice runs {@code service} on tables of this layout: every service on layout 1; compaction and clean on
+   * layout 2 (Hudi 1.x's plans and metadata, completed instants named with their completion time).
+   */
+  boolean runs(TableService service);
+
+  /**
+   * Fails with UNSUPPORTED, naming the table version and {@code what}, unless Sluice runs {@code service} on tables of
+   * this layout ({@link #runs}).
+   */
+  default void requireService(TableService service, String what) {
+    if (!runs(service)) {
+      requireServices(what);
+    }
+  }
 
   /**
    * True if Sluice's changes keep this layout's metadata table (layout 1: Hudi 0.15's form); false for layout 2,
@@ -101,15 +114,16 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean writesMetadataTable();
 
   /**
-   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run table services (compaction, clean,
-   * archival, savepoint, restore, repair) on a table of this layout: on layout 2 it writes, and rolls back failed
-   * writes, only.
+   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run the table services other than compaction
+   * and clean (archival, savepoint, restore, repair, metadata table changes) on a table of this layout: on layout 2
+   * it writes, rolls back failed writes, compacts and cleans only.
    */
   void requireServices(String what);
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice does not write instant files of {@code action} into a
-   * timeline of this layout (layout 2: commits, delta commits, replace commits and rollbacks only), so that no
+   * timeline of this layout (layout 2: commits, delta commits, replace commits, rollbacks, compactions and cleans
+   * only), so that no
    * instant of a service Sluice does not run on this layout lands in its timeline.
    */
   void requireWritable(Action action, String what);

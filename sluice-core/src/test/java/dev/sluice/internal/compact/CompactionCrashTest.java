@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
+import dev.sluice.api.TableType;
+import dev.sluice.api.TripFixture;
 import dev.sluice.api.Tables;
 import dev.sluice.api.Config;
 import dev.sluice.internal.timeline.avro.RollbackMetadata;
@@ -23,12 +25,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A compactor that dies midway leaves an inflight compaction: readers keep seeing the rows as before, and running it
- * again rolls its partial files back (a rollback instant; the plan stays) and produces the same rows.
+ * again rolls its partial files back (a rollback instant; the plan stays) and produces the same rows. On table
+ * versions 6 and 9 (layout 2: the rollback and the compaction's commit named with completion times).
  */
 class CompactionCrashTest {
   @TempDir
@@ -55,9 +59,10 @@ class CompactionCrashTest {
     return Tables.open(storage.storage(), dir.toString(), Config.of(o));
   }
 
-  private void crashThenRerun(Predicate<String> at, long nth, boolean expectRollback) {
+  private void crashThenRerun(int version, Predicate<String> at, long nth, boolean expectRollback) {
     CompactFixture.Model model = new CompactFixture.Model();
-    Table t = CompactFixture.create(dir, Map.of());
+    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(version).build(),
+        CompactFixture.BASE);
     Map<String, String> expected = expectedAfterWrites(t, model);
     String instant = t.compaction().scheduleNow().orElseThrow();
     int groups = t.compaction().plan(instant).operations().size();
@@ -86,23 +91,29 @@ class CompactionCrashTest {
       byte[] bytes = store.read(rollbacks.get(0));
       RollbackMetadata md = RollbackMetadata.fromAvroBytes(bytes, "rollback");
       assertEquals(List.of(instant), md.commitsRollback());
-      assertTrue(Files.exists(dir.resolve(".hoodie/" + instant + ".compaction.requested")), "the plan stays");
+      String timeline = version == 6 ? ".hoodie/" : ".hoodie/timeline/";
+      assertTrue(Files.exists(dir.resolve(timeline + instant + ".compaction.requested")), "the plan stays");
     }
     assertFalse(Files.exists(dir.resolve(".hoodie/.temp/" + instant)));
   }
 
-  @Test
-  void crashWhileWritingTheSecondBaseFile() {
-    crashThenRerun(c -> c.startsWith("CREATE ") && c.endsWith("_<C>.parquet"), 2, true);
+  @ParameterizedTest
+  @ValueSource(ints = {6, 9})
+  void crashWhileWritingTheSecondBaseFile(int version) {
+    crashThenRerun(version, c -> c.startsWith("CREATE ") && c.endsWith("_<C>.parquet"), 2, true);
   }
 
-  @Test
-  void crashBeforeThePublish() {
-    crashThenRerun(c -> c.startsWith("CREATE_EXCLUSIVE ") && c.endsWith("/<C>.commit"), 1, true);
+  /** Version 9's completed file is {@code <C>_<completion>.commit}. */
+  @ParameterizedTest
+  @ValueSource(ints = {6, 9})
+  void crashBeforeThePublish(int version) {
+    crashThenRerun(version, c -> c.startsWith("CREATE_EXCLUSIVE ") && c.matches(".*/<C>(_\\d{17})?\\.commit"), 1,
+        true);
   }
 
-  @Test
-  void crashRightAfterGoingInflight() {
-    crashThenRerun(c -> c.startsWith("CREATE ") && c.contains(".hoodie/.temp/<C>/"), 1, true);
+  @ParameterizedTest
+  @ValueSource(ints = {6, 9})
+  void crashRightAfterGoingInflight(int version) {
+    crashThenRerun(version, c -> c.startsWith("CREATE ") && c.contains(".hoodie/.temp/<C>/"), 1, true);
   }
 }

@@ -147,7 +147,7 @@ class TimelineLayoutTest {
     assertTrue(new TimelineStore(new LocalStorage(), dir.toString(), TimelineLayout.V1).load().isEmpty());
 
     // table services Sluice does not run on version 9 cannot put an instant into its timeline
-    for (Action service : List.of(Action.COMPACTION, Action.CLEAN, Action.SAVEPOINT, Action.RESTORE)) {
+    for (Action service : List.of(Action.SAVEPOINT, Action.RESTORE)) {
       Instant pending = service == Action.SAVEPOINT ? Instant.inflight("20261205060000000", service)
           : Instant.requested("20261205060000000", service);
       SluiceException e = assertThrows(SluiceException.class, () -> {
@@ -160,10 +160,16 @@ class TimelineLayoutTest {
       assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
       assertTrue(e.getMessage().contains("version 9"), e.getMessage());
     }
-    assertThrows(SluiceException.class, () -> store.delete(Instant.completed("20261205051804758", Action.CLEAN)));
+    assertThrows(SluiceException.class, () -> store.delete(Instant.completed("20261205051804758",
+        Action.SAVEPOINT)));
     try (var files = Files.list(timeline)) {
       assertEquals(4, files.count(), "nothing was written or deleted");
     }
+    // compaction and clean run on version 9: their instants are written
+    store.createRequested(Instant.requested("20261205060000001", Action.COMPACTION), new byte[0]);
+    store.createRequested(Instant.requested("20261205060000002", Action.CLEAN), new byte[0]);
+    assertTrue(Files.exists(timeline.resolve("20261205060000001.compaction.requested")));
+    assertTrue(Files.exists(timeline.resolve("20261205060000002.clean.requested")));
   }
 
   /** Commit metadata Sluice encodes for layout 2 decodes to the same metadata (Avro, Hudi 1.x's schema). */
