@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.commit.InstantAction;
@@ -28,6 +29,8 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -141,7 +144,7 @@ final class CompactionExecutor {
     // other threads idle (slices differ tenfold: a table's first file groups hold most rows and updates)
     tasks.sort(Comparator.comparingDouble((Integer i) -> -plan.operations().get(i).metric(
         CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
-    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), i));
+    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), WriteToken.of(i)));
     // the commit lists the write stats in plan order, whatever order the slices ran in
     List<Optional<WriteStat>> stats = new ArrayList<>(Collections.nCopies(tasks.size(), Optional.empty()));
     for (int k = 0; k < tasks.size(); k++) {
@@ -155,6 +158,10 @@ final class CompactionExecutor {
     extra.put(CommitMetadata.SCHEMA_KEY, userSchema.toString());
     extra.putAll(plan.extraMetadata());
     CommitMetadata md = new CommitMetadata(byPartition, true, extra, WriteOperationType.COMPACT);
+    // base files of slice attempts that failed and were run again are not the plan's: they go before the commit
+    Set<String> written = new HashSet<>();
+    md.allStats().forEach(w -> w.path().ifPresent(written::add));
+    c.markers.reconcile(written);
     // the point is outside the lock the publish takes
     KillPoints.reach("compaction.publish.before");
     return md;

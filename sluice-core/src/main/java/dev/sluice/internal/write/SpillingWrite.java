@@ -3,6 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.FileWriteResult;
 import dev.sluice.api.WriteOperation;
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;
@@ -129,9 +130,9 @@ final class SpillingWrite implements PlanSource {
         if (w instanceof FileGroupWrite.Merge m) {
           out.add(merge(handles.merges(), m, groupUpdates, groupInserts, i));
         } else if (w instanceof FileGroupWrite.Append a) {
-          out.addAll(handles.appends().write(a, groupUpdates, i, Math.max(1, budget.bytes() / 8), sizes::estimateSize));
+          out.addAll(handles.appends().write(a, groupUpdates, WriteToken.of(i), Math.max(1, budget.bytes() / 8), sizes::estimateSize));
         } else {
-          out.addAll(handles.creates().write((FileGroupWrite.Create) w, groupInserts, i));
+          out.addAll(handles.creates().write((FileGroupWrite.Create) w, groupInserts, WriteToken.of(i)));
         }
         if (groupUpdates.hasNext() || groupInserts.hasNext()) {
           throw Errors.internal("file group " + w.id() + " did not take all its planned records", null);
@@ -165,7 +166,7 @@ final class SpillingWrite implements PlanSource {
         WriteRecord r = groupUpdates.next();
         map.put(r.key(), r);
       }
-      return merges.write(m, pending, groupInserts, index);
+      return merges.write(m, pending, groupInserts, WriteToken.of(index));
     }
   }
 

@@ -7,6 +7,7 @@ import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.LiveWriters;
+import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.FilesChange;
@@ -195,6 +196,8 @@ public final class WriteTransaction implements AutoCloseable {
    */
   public Instant publish(Instant inflight, CommitMetadata metadata, RecordIndexChanges recordIndex) {
     Instant requested = open.instant();
+    // files of failed or duplicate task attempts go before the commit makes the partition's files visible
+    reconcileAgainstMarkers(storage, basePath, requested.time(), metadata);
     seenAtPublish = timeline;
     Instant completed = open.publish(inflight, store.layout().encode(metadata), Publish.UNDER_LOCK, "commit instant " + requested.time(),
         () -> {
@@ -212,6 +215,17 @@ public final class WriteTransaction implements AutoCloseable {
     afterPublish = seenAtPublish.plus(completed);
     open.deleteMarkers();
     return completed;
+  }
+
+  /**
+   * Deletes the data files the markers of instant {@code time} list but {@code metadata}'s write stats do not
+   * ({@link Markers#reconcile}); returns their relative paths.
+   */
+  public static List<String> reconcileAgainstMarkers(Storage storage, String basePath, String time,
+      CommitMetadata metadata) {
+    Set<String> written = new HashSet<>();
+    metadata.allStats().forEach(w -> w.path().ifPresent(written::add));
+    return new Markers(storage, basePath, time).reconcile(written);
   }
 
   /**
