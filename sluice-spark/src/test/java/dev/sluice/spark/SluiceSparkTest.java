@@ -59,8 +59,8 @@ class SluiceSparkTest {
     spark = SparkSession.builder().master("local[2]").appName("sluice-spark-test")
         .config("spark.ui.enabled", "false")
         .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.default.parallelism", "4")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
         .getOrCreate();
   }
 
