@@ -29,8 +29,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -158,10 +156,6 @@ final class CompactionExecutor {
     extra.put(CommitMetadata.SCHEMA_KEY, userSchema.toString());
     extra.putAll(plan.extraMetadata());
     CommitMetadata md = new CommitMetadata(byPartition, true, extra, WriteOperationType.COMPACT);
-    // base files of slice attempts that failed and were run again are not the plan's: they go before the commit
-    Set<String> written = new HashSet<>();
-    md.allStats().forEach(w -> w.path().ifPresent(written::add));
-    c.markers.reconcile(written);
     // the point is outside the lock the publish takes
     KillPoints.reach("compaction.publish.before");
     return md;

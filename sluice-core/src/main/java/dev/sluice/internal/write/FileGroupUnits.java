@@ -13,6 +13,7 @@ import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.SpillableMap;
 import dev.sluice.internal.table.PartitionMetadata;
+import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineLayout;
@@ -141,7 +142,10 @@ public final class FileGroupUnits {
    */
   public static Instant publish(WriteSetup setup, WriteTransaction txn, Instant inflight, List<FileWriteResult> files,
       WriteOperation op) {
-    return txn.publish(inflight, CommitMetadatas.of(files, op, setup.userSchema(), false));
+    CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
+    // files of failed or duplicate task attempts go before the commit makes the partitions' files visible
+    WriteTransaction.reconcileAgainstMarkers(setup.storage(), setup.basePath(), txn.requested().time(), metadata);
+    return txn.publish(inflight, metadata);
   }
 
   /**
