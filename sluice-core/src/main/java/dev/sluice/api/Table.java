@@ -65,7 +65,7 @@ public final class Table implements AutoCloseable {
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice does not run table services on this table (versions 8
-   * and 9: it writes and rolls back failed writes there, nothing else yet).
+   * and 9: it writes, rolls back, archives, savepoints and restores there, nothing else yet).
    */
   private void requireServices(String what) {
     layout.requireServices(what);
@@ -217,7 +217,7 @@ public final class Table implements AutoCloseable {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
     WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, changes);
-    // versions 8/9: no table service runs after the write yet (Sluice does not run them there; Hudi 1.x does)
+    // versions 8/9: only archival runs after the write yet (clean and compaction are not run there; Hudi 1.x runs them)
     boolean runServices = layout.runsTableServices();
     Optional<Compactor> async = runServices && services.compaction().async() && tc.type() == TableType.MERGE_ON_READ
         ? Optional.of(startCompactor()) : Optional.empty();
@@ -225,6 +225,9 @@ public final class Table implements AutoCloseable {
     if (runServices) {
       services.afterCommit(storage, location, tc.type(), committed.result().instantTime(),
           Optional.of(committed.timeline()), async);
+    } else {
+      // archival runs on every version (into the LSM archived timeline on 8/9)
+      services.archiveAfterCommit(storage, location, committed.result().instantTime(), Optional.of(committed.timeline()));
     }
     return committed.result();
   }
@@ -286,19 +289,16 @@ public final class Table implements AutoCloseable {
 
   /** Savepoints a completed commit, the latest if {@code instantTime} is empty, recording who and why. */
   public SavepointInfo savepoint(Optional<String> instantTime, String user, String comment) {
-    requireServices("Savepoint");
     return Infos.savepoint(actions().savepoint(instantTime, user, comment));
   }
 
   /** Deletes the savepoint at {@code instantTime}. */
   public void deleteSavepoint(String instantTime) {
-    requireServices("Deleting a savepoint");
     actions().deleteSavepoint(instantTime);
   }
 
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
   public RestoreInfo restore(String savepointTime) {
-    requireServices("Restore");
     RestoreInfo info = Infos.restore(actions().restore(savepointTime));
     // the restore dropped the record index (it is rebuilt, not re-synced): built again now from the restored table
     MetadataTableWriter.prepare(storage, location, TableSettings.commit(changes), Optional.empty(),
@@ -326,14 +326,12 @@ public final class Table implements AutoCloseable {
    * {@code hoodie.keep.max.commits}).
    */
   public ArchiveInfo archive() {
-    requireServices("Archival");
     ArchiveResult r = TableSettings.archiver(storage, location, changes).archive();
     return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
   }
 
   /** The instants {@link #archive()} would archive now (nothing is written). */
   public List<InstantInfo> archivePreview() {
-    requireServices("Archival (preview)");
     return Infos.instants(TableSettings.archiver(storage, location, changes).preview());
   }
 

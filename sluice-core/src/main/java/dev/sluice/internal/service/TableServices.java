@@ -89,18 +89,7 @@ public final class TableServices {
         throw Errors.afterCommit(instantTime, "the automatic clean", e);
       }
     }
-    if (archive.automatic()) {
-      try {
-        Archiver archiver = Archiver.of(storage, basePath, archive, clean, commit);
-        if (view.isPresent()) {
-          archiver.archive(view.get());
-        } else {
-          archiver.archive();
-        }
-      } catch (SluiceException e) {
-        throw Errors.afterCommit(instantTime, "the automatic archival", e);
-      }
-    }
+    archiveAfterCommit(storage, basePath, instantTime, view);
     // the writer knows the table type: no second read of hoodie.properties per commit
     if (compaction.schedulesAfterWrites() && type == TableType.MERGE_ON_READ) {
       try {
@@ -109,6 +98,26 @@ public final class TableServices {
         throw Errors.afterCommit(instantTime, compaction.inline() ? "the inline compaction"
             : "scheduling a compaction", e);
       }
+    }
+  }
+
+  /**
+   * The automatic archival alone ({@code hoodie.archive.automatic}) after commit {@code instantTime}, from
+   * {@code known} as in {@link #afterCommit}: the only post-commit service Sluice runs on versions 8/9 so far.
+   */
+  public void archiveAfterCommit(Storage storage, String basePath, String instantTime, Optional<Timeline> known) {
+    if (!archive.automatic()) {
+      return;
+    }
+    try {
+      Archiver archiver = Archiver.of(storage, basePath, archive, clean, commit);
+      if (known.isPresent()) {
+        archiver.archive(known.get());
+      } else {
+        archiver.archive();
+      }
+    } catch (SluiceException e) {
+      throw Errors.afterCommit(instantTime, "the automatic archival", e);
     }
   }
 

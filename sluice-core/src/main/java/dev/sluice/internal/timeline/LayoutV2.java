@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * Timeline layout 2 (table versions 8 and 9, Hudi 1.x): instant files in {@code .hoodie/timeline/}, a completed
  * instant named {@code <requested>_<completion>.<action>} (pending states keep the layout-1 names), commit metadata
  * as an Avro container. A completed file without a completion time (left by Hudi's upgrade from version 6) holds
- * JSON and has no known completion time here. Sluice writes commits, delta commits and rollbacks into it (completion
- * times taken as {@link #newCompletionTime} says); table services on it are refused.
+ * JSON and has no known completion time here. Sluice writes commits, delta commits, rollbacks, savepoints and
+ * restores into it (completion times taken as {@link #newCompletionTime} says) and archives it into the LSM archived
+ * timeline; the other table services on it are refused.
  */
 final class LayoutV2 implements TimelineLayout {
   /** The default {@code hoodie.timeline.path}. */
@@ -25,7 +26,7 @@ final class LayoutV2 implements TimelineLayout {
   private static final Pattern COMPLETED = Pattern.compile("^(\\d+)_(\\d+)(\\.\\w+)$");
 
   private static final Set<Action> WRITTEN = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT, Action.REPLACECOMMIT,
-      Action.ROLLBACK);
+      Action.ROLLBACK, Action.SAVEPOINT, Action.RESTORE);
 
   private final int tableVersion;
   private final ZoneId zone;
@@ -119,9 +120,9 @@ final class LayoutV2 implements TimelineLayout {
   @Override
   public void requireServices(String what) {
     throw Errors.unsupported(what + " on a Hudi table of version " + tableVersion,
-        "Sluice writes (insert, upsert, delete, bulk insert) and rolls back failed writes on table versions 8 and 9, "
-            + "but does not run table services on them yet: compact, clean, archive, savepoint, restore or repair "
-            + "this table with Hudi 1.x.");
+        "Sluice writes (insert, upsert, delete, bulk insert), rolls back, archives, savepoints and restores tables of "
+            + "versions 8 and 9, but does not run their other table services yet: compact, clean or repair this table "
+            + "with Hudi 1.x.");
   }
 
   @Override

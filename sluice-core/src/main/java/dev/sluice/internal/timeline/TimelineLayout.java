@@ -90,7 +90,10 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
    */
   boolean timeSemanticsOf1x();
 
-  /** True if Sluice runs table services (compaction, clean, archival, ...) on tables of this layout. */
+  /**
+   * True if Sluice runs every table service (compaction, clean, ...) on tables of this layout; archival, savepoint,
+   * restore and rollback run on every layout.
+   */
   boolean runsTableServices();
 
   /**
@@ -101,15 +104,16 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean writesMetadataTable();
 
   /**
-   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run table services (compaction, clean,
-   * archival, savepoint, restore, repair) on a table of this layout: on layout 2 it writes, and rolls back failed
-   * writes, only.
+   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run the table services other than rollback,
+   * archival, savepoint and restore (compaction, clean, repair) on a table of this layout: on layout 2 it does not
+   * run them yet.
    */
   void requireServices(String what);
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice does not write instant files of {@code action} into a
-   * timeline of this layout (layout 2: commits, delta commits, replace commits and rollbacks only), so that no
+   * timeline of this layout (layout 2: commits, delta commits, replace commits, rollbacks, savepoints and restores
+   * only), so that no
    * instant of a service Sluice does not run on this layout lands in its timeline.
    */
   void requireWritable(Action action, String what);
