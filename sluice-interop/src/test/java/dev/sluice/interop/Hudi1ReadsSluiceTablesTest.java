@@ -274,7 +274,7 @@ class Hudi1ReadsSluiceTablesTest {
   }
 
   /** Sluice's latest slices in the oracle's form and order. */
-  private static List<OracleFileSlice> slices(Table t) {
+  static List<OracleFileSlice> slices(Table t) {
     FileSystemView view = TableInternals.fileSystemView(t);
     List<OracleFileSlice> out = new ArrayList<>();
     for (String p : view.partitions()) {
