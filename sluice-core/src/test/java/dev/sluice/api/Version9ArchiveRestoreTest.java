@@ -233,6 +233,32 @@ class Version9ArchiveRestoreTest {
     assertFalse(timelineNames().contains(saved + ".savepoint.inflight"));
   }
 
+  /**
+   * An incremental range that starts before the active timeline but after every archived write completed is planned
+   * from the active timeline (the archive's completion times say nothing archived is in it); one that reaches an
+   * archived write is refused, naming the fallback.
+   */
+  @ParameterizedTest
+  @CsvSource({"9"})
+  void incrementalRangesAreCheckedAgainstTheArchivedCompletionTimes(int version) throws IOException {
+    Table t = table(version, TableType.COPY_ON_WRITE, options());
+    List<String> commits = new ArrayList<>();
+    for (int r = 1; r <= 6; r++) {
+      commits.add(round(t, r));
+    }
+    Map<String, String> archived = archive().completionTimes();
+    assertEquals(commits.subList(0, 4), new ArrayList<>(archived.keySet()));
+    String lastArchived = archived.get(commits.get(3));
+    Map<String, GenericRecord> rows = TripFixture.rows(t.newScan().incremental(lastArchived).open());
+    assertEquals(4, rows.size(), rows.toString());
+    for (GenericRecord r : rows.values()) {
+      assertEquals("r6", r.get("name").toString(), "the latest commit's rows");
+    }
+    String beforeLast = archived.get(commits.get(2));
+    SluiceException e = assertThrows(SluiceException.class, () -> t.newScan().incremental(beforeLast).open().close());
+    assertTrue(e.getMessage().contains("archived"), e.getMessage());
+  }
+
   @ParameterizedTest
   @CsvSource({"9"})
   void aRestoreToAMissingSavepointIsABadRequest(int version) {
