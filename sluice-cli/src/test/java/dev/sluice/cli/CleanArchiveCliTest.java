@@ -79,6 +79,44 @@ class CleanArchiveCliTest {
     assertEquals("{\"id\":\"a\",\"fare\":5.5}", q.out().trim());
   }
 
+  @Test
+  void archiveSavepointAndRestoreAVersion9Table() throws IOException {
+    CliTest.Run c = run("create", table(), "--type", "mor", "--record-key", "id", "--precombine", "ts",
+        "--partition-path", "city", "--columns", "id string, ts long, city string, fare double", "--table-version", "9");
+    assertEquals(0, c.exit(), c.err());
+    for (int i = 0; i < 6; i++) {
+      Path in = dir.resolve("in" + i + ".jsonl");
+      Files.writeString(in, "{\"id\": \"a\", \"ts\": " + i + ", \"city\": \"oslo\", \"fare\": " + i + ".5}\n");
+      CliTest.Run w = run("upsert", table(), in.toString(), "--conf", "hoodie.archive.automatic=false");
+      assertEquals(0, w.exit(), w.err());
+    }
+    String[] archival = {"--conf", "hoodie.cleaner.commits.retained=1", "--conf", "hoodie.keep.min.commits=2",
+        "--conf", "hoodie.keep.max.commits=3", "--conf", "hoodie.compact.inline.max.delta.commits=1"};
+    CliTest.Run dry = run(concat(new String[] {"archive", table(), "--dry-run"}, archival));
+    assertEquals(0, dry.exit(), dry.err());
+    CliTest.Run a = run(concat(new String[] {"archive", table()}, archival));
+    assertEquals(0, a.exit(), a.err());
+    assertTrue(a.out().startsWith("4 instants archived (12 timeline files)"), a.out());
+    CliTest.Run all = run("timeline", table(), "--archived");
+    assertEquals(0, all.exit(), all.err());
+    // version 9: each line ends with the completion time
+    assertEquals(4, all.out().lines().filter(l -> l.matches(".* archived  completed \\d{17}")).count(), all.out());
+    try (Stream<Path> s = Files.list(dir.resolve("t/.hoodie/timeline/history"))) {
+      assertTrue(s.anyMatch(p -> p.getFileName().toString().endsWith("_0.parquet")), "a layer-0 file");
+    }
+
+    List<String> active = run("timeline", table()).out().lines().filter(l -> l.contains(" deltacommit ")).toList();
+    String last = active.get(active.size() - 1).substring(0, 17);
+    CliTest.Run sp = run("savepoint", table(), last);
+    assertEquals(0, sp.exit(), sp.err());
+    Path in = dir.resolve("late.jsonl");
+    Files.writeString(in, "{\"id\": \"a\", \"ts\": 99, \"city\": \"oslo\", \"fare\": 99.5}\n");
+    assertEquals(0, run("upsert", table(), in.toString(), "--conf", "hoodie.archive.automatic=false").exit());
+    CliTest.Run r = run("restore", table(), last);
+    assertEquals(0, r.exit(), r.err());
+    assertEquals("{\"id\":\"a\",\"fare\":5.5}", run("query", table(), "--columns", "id,fare").out().trim());
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] out = new String[a.length + b.length];
     System.arraycopy(a, 0, out, 0, a.length);

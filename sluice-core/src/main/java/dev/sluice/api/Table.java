@@ -65,8 +65,8 @@ public final class Table implements AutoCloseable {
   }
 
   /**
-   * Fails with UNSUPPORTED, naming the table version, if Sluice does not run the table services other than compaction
-   * and clean on this table (versions 8 and 9: it writes, rolls back failed writes, compacts and cleans there).
+   * Fails with UNSUPPORTED, naming the table version, if Sluice does not run the table services other than compaction,
+   * clean, archival, savepoint and restore on this table (versions 8 and 9: repair and metadata table changes).
    */
   private void requireServices(String what) {
     layout.requireServices(what);
@@ -227,7 +227,7 @@ public final class Table implements AutoCloseable {
       writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
     }
     WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, changes);
-    // versions 8/9: only the services Sluice runs there follow the write (clean and compaction; Hudi 1.x archives)
+    // versions 8/9: only the services Sluice runs there follow the write (clean, compaction and archival)
     Optional<Compactor> async = layout.runs(TableService.COMPACTION) && services.compaction().async()
         && tc.type() == TableType.MERGE_ON_READ ? Optional.of(startCompactor()) : Optional.empty();
     // once the input is read and checked, and before the instant: the metadata table made ready for this write's
@@ -299,19 +299,16 @@ public final class Table implements AutoCloseable {
 
   /** Savepoints a completed commit, the latest if {@code instantTime} is empty, recording who and why. */
   public SavepointInfo savepoint(Optional<String> instantTime, String user, String comment) {
-    requireServices("Savepoint");
     return Infos.savepoint(actions().savepoint(instantTime, user, comment));
   }
 
   /** Deletes the savepoint at {@code instantTime}. */
   public void deleteSavepoint(String instantTime) {
-    requireServices("Deleting a savepoint");
     actions().deleteSavepoint(instantTime);
   }
 
   /** Restores the table to the savepoint at {@code savepointTime}: every later write is rolled back. */
   public RestoreInfo restore(String savepointTime) {
-    requireServices("Restore");
     RestoreInfo info = Infos.restore(actions().restore(savepointTime));
     // the restore dropped the record index (it is rebuilt, not re-synced): built again now from the restored table
     MetadataTableWriter.prepare(storage, location, TableSettings.commit(changes), Optional.empty(),
@@ -339,14 +336,12 @@ public final class Table implements AutoCloseable {
    * {@code hoodie.keep.max.commits}).
    */
   public ArchiveInfo archive() {
-    requireServices("Archival");
     ArchiveResult r = TableSettings.archiver(storage, location, changes).archive();
     return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
   }
 
   /** The instants {@link #archive()} would archive now (nothing is written). */
   public List<InstantInfo> archivePreview() {
-    requireServices("Archival (preview)");
     return Infos.instants(TableSettings.archiver(storage, location, changes).preview());
   }
 

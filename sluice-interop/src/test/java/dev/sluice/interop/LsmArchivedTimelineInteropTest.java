@@ -75,7 +75,7 @@ class LsmArchivedTimelineInteropTest {
   }
 
   /** Sluice's archived timeline in the oracle's line format. */
-  private static List<Map<String, String>> sluiceArchived(Table table) {
+  static List<Map<String, String>> sluiceArchived(Table table) {
     List<Map<String, String>> out = new ArrayList<>();
     for (ArchivedInstantInfo a : table.inspect().archivedTimeline()) {
       Map<String, String> line = new LinkedHashMap<>();

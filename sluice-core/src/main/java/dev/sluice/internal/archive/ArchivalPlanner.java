@@ -74,11 +74,29 @@ final class ArchivalPlanner {
     return InstantTimes.toTime(last, zone);
   }
 
-  /** The instants to archive, cleans and rollbacks first, then commits; each in its latest (completed) state. */
+  /**
+   * The instants to archive, each in its latest (completed) state. Version 6 (Hudi 0.15's archiver): cleans and
+   * rollbacks first, each action on its own min/max count, then commits. Versions 8/9 (Hudi 1.x's
+   * {@code TimelineArchiverV2}): the commits, then every completed clean and rollback requested before the newest
+   * commit archived, ascending: 1.x archives cleans and rollbacks only behind the commits they belong to, so the
+   * active timeline keeps one continuous stretch of instants.
+   */
   List<Instant> select(Timeline timeline, TimelineStore store) {
     int[] b = bounds(timeline);
     int min = b[0];
     int max = b[1];
+    if (timeline.layout().archivesToLsmTimeline()) {
+      List<Instant> commits = commitsToArchive(timeline, store, min, max);
+      if (commits.isEmpty()) {
+        return commits;
+      }
+      String newest = commits.get(commits.size() - 1).time();
+      List<Instant> out = new ArrayList<>(commits);
+      out.addAll(timeline.filter(i -> (i.action() == Action.CLEAN || i.action() == Action.ROLLBACK) && i.isCompleted()
+          && InstantTimes.isBefore(i.time(), newest)).instants());
+      out.sort(null);
+      return out;
+    }
     List<Instant> out = new ArrayList<>();
     for (Action a : new Action[] {Action.CLEAN, Action.ROLLBACK}) {
       List<Instant> done = timeline.filter(i -> i.action() == a && i.isCompleted()).instants();
@@ -86,6 +104,13 @@ final class ArchivalPlanner {
         out.addAll(done.subList(0, done.size() - min));
       }
     }
+    out.addAll(commitsToArchive(timeline, store, min, max));
+    return out;
+  }
+
+  /** The completed commits to archive, oldest first, with min and max as {@link #bounds} gives them. */
+  private List<Instant> commitsToArchive(Timeline timeline, TimelineStore store, int min, int max) {
+    List<Instant> out = new ArrayList<>();
     List<Instant> commits = timeline.commitsTimeline().completed().instants();
     if (commits.size() <= max) {
       return out;
@@ -155,7 +180,8 @@ final class ArchivalPlanner {
    * ({@code ClusteringUtils.getOldestInstantToRetainForClustering}).
    */
   private static Optional<String> retainedForClustering(Timeline timeline, TimelineStore store) {
-    Timeline replaces = timeline.filter(i -> i.action() == Action.REPLACECOMMIT);
+    // a version-8/9 clustering is pending as a clustering and completes as a replacecommit
+    Timeline replaces = timeline.filter(i -> i.action() == Action.REPLACECOMMIT || i.action() == Action.CLUSTERING);
     if (replaces.isEmpty()) {
       return Optional.empty();
     }

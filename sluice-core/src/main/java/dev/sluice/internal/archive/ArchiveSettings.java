@@ -5,6 +5,8 @@ import dev.sluice.internal.clean.CleanSettings;
 import dev.sluice.api.Config;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.timeline.lsm.LsmSettings;
+import java.util.Objects;
 
 /**
  * Archival's configuration, validated.
@@ -14,10 +16,18 @@ import dev.sluice.internal.error.Errors;
  * @param batch entries per archive data block ({@code hoodie.commits.archival.batch})
  * @param maxDeltaCommits MoR: delta commits compaction scheduling counts ({@code hoodie.compact.inline.max.delta.commits})
  * @param automatic archive after every commit ({@code hoodie.archive.automatic})
+ * @param lsm how a version-8/9 table's archived timeline is written (its Parquet codec and layer merges)
  */
-public record ArchiveSettings(int minCommits, int maxCommits, int batch, int maxDeltaCommits, boolean automatic) {
+public record ArchiveSettings(int minCommits, int maxCommits, int batch, int maxDeltaCommits, boolean automatic,
+    LsmSettings lsm) {
+  /** As the canonical constructor, with Hudi's defaults for the LSM archived timeline. */
+  public ArchiveSettings(int minCommits, int maxCommits, int batch, int maxDeltaCommits, boolean automatic) {
+    this(minCommits, maxCommits, batch, maxDeltaCommits, automatic, LsmSettings.DEFAULTS);
+  }
+
   /** Validates: {@code 0 < min < max}, positive batch and delta-commit count. */
   public ArchiveSettings {
+    Objects.requireNonNull(lsm, "lsm");
     if (minCommits < 1) {
       throw Errors.badConfig(ConfigKeys.KEEP_MIN_COMMITS.name(), Integer.toString(minCommits), "a positive number");
     }
@@ -51,6 +61,6 @@ public record ArchiveSettings(int minCommits, int maxCommits, int batch, int max
   public static ArchiveSettings from(Config config) {
     return new ArchiveSettings(config.get(ConfigKeys.KEEP_MIN_COMMITS), config.get(ConfigKeys.KEEP_MAX_COMMITS),
         config.get(ConfigKeys.COMMITS_ARCHIVAL_BATCH), config.get(ConfigKeys.COMPACT_INLINE_MAX_DELTA_COMMITS),
-        config.get(ConfigKeys.ARCHIVE_AUTOMATIC));
+        config.get(ConfigKeys.ARCHIVE_AUTOMATIC), LsmSettings.from(config));
   }
 }

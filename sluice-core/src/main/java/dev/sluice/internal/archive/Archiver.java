@@ -17,6 +17,7 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.lsm.LsmArchival;
 import dev.sluice.internal.util.KillPoints;
 import java.io.IOException;
 import java.time.ZoneId;
@@ -37,6 +38,9 @@ import org.apache.avro.generic.GenericRecord;
  * <p>Data files of archived commits stay valid: readers take any base instant older than the first instant of the
  * active timeline as committed. A crash after the archive file is written but before the state files are gone
  * only means the next archival archives those instants again; readers of the archive see each state once.
+ *
+ * <p>On a version-8/9 table the instants go into the LSM archived timeline instead ({@link LsmArchival}), chosen by
+ * Hudi 1.x's rules ({@link ArchivalPlanner}).
  */
 public final class Archiver {
   private final Storage storage;
@@ -99,7 +103,7 @@ public final class Archiver {
   public static Archiver ofMetadataTable(Storage storage, String dataBasePath, ArchiveSettings data,
       CleanSettings metadataClean, int metadataMaxDeltaCommits) {
     ArchiveSettings settings = new ArchiveSettings(data.minCommits() + 1, data.maxCommits() + 1, data.batch(),
-        metadataMaxDeltaCommits, false);
+        metadataMaxDeltaCommits, false, data.lsm());
     String mdtBase = TableLayout.metadataTableFolder(dataBasePath);
     // Hudi only warns when the metadata cleaner's window is longer than archival keeps; the window raises the
     // bounds anyway (ArchivalPlanner.bounds)
@@ -169,6 +173,9 @@ public final class Archiver {
     } else {
       MetadataTable.removeIfPresent(storage, basePath);
     }
+    if (timeline.layout().archivesToLsmTimeline()) {
+      return archiveToLsm(chosen);
+    }
     List<StateFile> files = stateFiles(chosen);
     if (files.isEmpty()) {
       // a concurrent archival took them
@@ -204,6 +211,23 @@ public final class Archiver {
     archived.stream().filter(f -> f.instant().isCompleted()).map(StateFile::instant).sorted()
         .forEach(store::delete);
     return new ArchiveResult(chosen.stream().sorted().toList(), archived.size(), Optional.of(written));
+  }
+
+  /**
+   * Versions 8/9: the chosen instants into the LSM archived timeline under {@code timeline/history} (one layer-0 file,
+   * then their active files deleted and the layers merged, as Hudi 1.x's archiver does); nothing if a concurrent
+   * archival took them all.
+   */
+  private ArchiveResult archiveToLsm(List<Instant> chosen) {
+    TableConfig tc = TableConfigStore.read(storage, basePath);
+    Optional<LsmArchival.Result> r = LsmArchival.of(storage, basePath, tc, settings.lsm()).archive(chosen);
+    if (r.isEmpty()) {
+      return ArchiveResult.none();
+    }
+    Set<String> times = new HashSet<>();
+    r.get().archived().forEach(i -> times.add(i.instantTime()));
+    List<Instant> archived = chosen.stream().filter(i -> times.contains(i.time())).sorted().toList();
+    return new ArchiveResult(archived, r.get().deletedFiles(), Optional.of(r.get().file()));
   }
 
   /**

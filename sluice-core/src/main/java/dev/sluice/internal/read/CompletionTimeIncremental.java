@@ -20,6 +20,7 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.InstantTimes;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.timeline.lsm.LsmTimeline;
 import dev.sluice.internal.timeline.WriteStat;
 import dev.sluice.storage.FileInfo;
 import dev.sluice.storage.Storage;
@@ -54,13 +55,18 @@ import org.apache.avro.Schema;
  *       slice is merged without the base file before it; a record deleted in the range is simply absent.</li>
  * </ol>
  *
- * <p>Completion times come from the loaded timeline ({@link Timeline#completionTime}); instants only in Hudi 1.x's
- * archive (read by {@code timeline.lsm}, not consulted by this planner yet) are not in it, so a range that may
- * reach them is refused, or with {@link ConfigKeys#INCR_FALLBACK_FULL_TABLE_SCAN} answered from the latest
- * snapshot, as is a range whose files the cleaner removed.
+ * <p>Completion times come from the loaded timeline ({@link Timeline#completionTime}); a range that starts before
+ * it is checked against the completion times of Hudi 1.x's LSM archive ({@code timeline.lsm}): if an archived write
+ * completed inside it (its commit file is gone, so its files are unknown) the query is refused, or with
+ * {@link ConfigKeys#INCR_FALLBACK_FULL_TABLE_SCAN} answered from the latest snapshot, as is a range whose files the
+ * cleaner removed; if none did, the range is planned from the active timeline alone.
  */
 final class CompletionTimeIncremental {
   static final String EARLIEST = "earliest";
+
+  /** The completed actions whose instants write rows. */
+  private static final java.util.Set<String> WRITE_ACTIONS = java.util.Set.of(Action.COMMIT.id(),
+      Action.DELTACOMMIT.id(), Action.REPLACECOMMIT.id());
 
   private final SnapshotPlanner snapshot;
   private final Storage storage;
@@ -101,8 +107,8 @@ final class CompletionTimeIncremental {
     Expression inRange = Expressions.in(MetaFields.COMMIT_TIME, new ArrayList<>(times));
     Expression combined = options.filter().map(f -> Expressions.and(f, inRange)).orElse(inRange);
     if (mayReachArchive(range)) {
-      return fallback(options, combined, range, "completion times of archived instants are not read yet (Hudi "
-          + "1.x's archive under .hoodie/timeline/history), and the range may reach them");
+      return fallback(options, combined, range, "writes that completed in the range are archived (Hudi 1.x's archive "
+          + "under .hoodie/timeline/history), their commit files gone from the active timeline");
     }
     TimelineStore store = new TimelineStore(storage, basePath, timeline.layout());
     Map<String, Map<String, WriteStat>> affected = new TreeMap<>();
@@ -181,9 +187,10 @@ final class CompletionTimeIncremental {
   }
 
   /**
-   * True if an instant only in the archive might have completed inside the range: the table has an LSM archive and
-   * the range starts before the earliest completion time on the active timeline. (The seam for the archive reader:
-   * once archived completion times are on the timeline, {@link #chosen} finds them and this goes.)
+   * True if a write only in the archive completed inside the range: the table has an LSM archive, the range starts
+   * before the earliest completion time on the active timeline, and the archive holds a commit, delta commit or
+   * replacecommit whose completion time is in the range. Their commit files are gone from the active timeline, so
+   * such a range falls back to a full scan (or is refused) as before.
    */
   private boolean mayReachArchive(CompletionRange range) {
     String history = StoragePaths.join(timeline.layout().folder(basePath), "history");
@@ -201,7 +208,15 @@ final class CompletionTimeIncremental {
     }
     Optional<String> earliest = timeline.completed().instants().stream().map(this::completion)
         .min(String::compareTo);
-    return range.begin().isEmpty() || earliest.isEmpty() || InstantTimes.isBefore(range.begin().get(), earliest.get());
+    boolean before = range.begin().isEmpty() || earliest.isEmpty()
+        || InstantTimes.isBefore(range.begin().get(), earliest.get());
+    if (!before) {
+      return false;
+    }
+    // the range starts before the active timeline: only an archived write that completed inside it matters (Hudi
+    // 1.x's IncrementalQueryAnalyzer reads the archive's completion times the same way)
+    return LsmTimeline.of(storage, basePath, tableConfig).instants().stream()
+        .anyMatch(a -> WRITE_ACTIONS.contains(a.action()) && range.contains(a.completionTime()));
   }
 
   private ScanPlan fallback(ScanOptions options, Expression combined, CompletionRange range, String reason) {

@@ -7,7 +7,9 @@ import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
+import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableLayout;
+import dev.sluice.api.TableType;
 import java.io.IOException;
 import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.internal.rollback.Rollbacks;
@@ -21,6 +23,7 @@ import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.timeline.avro.InstantInfo;
 import dev.sluice.internal.util.KillPoints;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +35,9 @@ import java.util.Optional;
  * each is rolled back in turn (a rollback instant that stays inflight); {@code <ts>.restore} with every rollback's
  * metadata; then the rollback instants after the savepoint are deleted. A restore is not atomic for readers: while it
  * runs they see the table as of some commit between the savepoint and the latest. A restore that died is finished by
- * running it again; until then writes are refused.
+ * running it again; until then writes are refused. On versions 8/9 the plan is Hudi 1.x's: the writes that completed
+ * after the savepointed commit did, newest completion first ({@link #laterByCompletion}); the instant files keep
+ * layout 2's names (completed ones with their completion times).
  */
 public final class Restores {
   private final Storage storage;
@@ -150,10 +155,66 @@ public final class Restores {
           + " protect commits that a restore would roll back", "Delete them first (sluice savepoint TABLE INSTANT --delete).");
     }
     List<InstantInfo> infos = new ArrayList<>();
+    if (tl.layout().timeSemanticsOf1x()) {
+      boolean mor = TableConfigStore.read(storage, basePath).type() == TableType.MERGE_ON_READ;
+      laterByCompletion(tl, savepointTime, mor).forEach(i -> infos.add(InstantInfo.of(i)));
+      return new RestorePlan(infos, RestorePlan.VERSION, savepointTime);
+    }
     for (int i = after.size() - 1; i >= 0; i--) {
       infos.add(InstantInfo.of(after.get(i)));
     }
     return new RestorePlan(infos, RestorePlan.VERSION, savepointTime);
+  }
+
+  /**
+   * Versions 8/9 (Hudi 1.x's {@code RestorePlanActionExecutor}): pending clusterings requested after the savepoint
+   * first, newest first; then every write that completed after the savepointed commit completed, or is still
+   * pending, newest completion first (pending ones, newest requested first, before all completed ones). On
+   * Merge-on-Read a compaction is compared by requested time instead ({@code RestoreInstantComparatorFactory}): a
+   * compaction that completed after a later delta commit stays, since that delta commit's logs belong to its slice.
+   */
+  private static List<Instant> laterByCompletion(Timeline tl, String savepointTime, boolean mor) {
+    Comparator<Instant> byCompletion = Comparator.comparing((Instant i) -> completion(tl, i).isEmpty())
+        .thenComparing(i -> completion(tl, i).orElse(i.time())).thenComparing(Instant::time);
+    String spCompletion = tl.completionTime(savepointTime).orElse(savepointTime);
+    List<Instant> clusterings = tl.writeTimeline().filter(i -> i.action() == Action.CLUSTERING && !i.isCompleted()
+        && InstantTimes.isBefore(savepointTime, i.time())).instants();
+    List<Instant> out = new ArrayList<>();
+    for (int i = clusterings.size() - 1; i >= 0; i--) {
+      out.add(clusterings.get(i));
+    }
+    List<Instant> later = new ArrayList<>();
+    for (Instant i : tl.writeTimeline().instants()) {
+      if (clusterings.contains(i) || i.time().equals(savepointTime)) {
+        continue;
+      }
+      boolean compaction = i.action() == Action.COMPACTION || i.action() == Action.COMMIT;
+      boolean after;
+      if (mor && compaction) {
+        after = InstantTimes.isBefore(savepointTime, i.time());
+      } else {
+        Optional<String> c = completion(tl, i);
+        after = c.isEmpty() || InstantTimes.isBefore(spCompletion, c.get())
+            || c.get().equals(spCompletion) && InstantTimes.isBefore(savepointTime, i.time());
+      }
+      if (after) {
+        later.add(i);
+      }
+    }
+    later.sort(byCompletion.reversed());
+    out.addAll(later);
+    return out;
+  }
+
+  /**
+   * The completion time of {@code i}: in its file name; for a completed file without one (left by an upgrade from
+   * version 6) its requested time, the order such instants had; empty while pending.
+   */
+  private static Optional<String> completion(Timeline tl, Instant i) {
+    if (!i.isCompleted()) {
+      return Optional.empty();
+    }
+    return Optional.of(tl.completionTime(i).orElse(i.time()));
   }
 
 }

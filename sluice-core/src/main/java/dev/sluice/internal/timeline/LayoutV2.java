@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * Timeline layout 2 (table versions 8 and 9, Hudi 1.x): instant files in {@code .hoodie/timeline/}, a completed
  * instant named {@code <requested>_<completion>.<action>} (pending states keep the layout-1 names), commit metadata
  * as an Avro container. A completed file without a completion time (left by Hudi's upgrade from version 6) holds
- * JSON and has no known completion time here. Sluice writes commits, delta commits, rollbacks, compactions and cleans
- * into it (completion times taken as {@link #newCompletionTime} says); the other table services on it are refused.
+ * JSON and has no known completion time here. Sluice writes commits, delta commits, rollbacks, compactions, cleans,
+ * savepoints and restores into it (completion times taken as {@link #newCompletionTime} says) and archives it into the
+ * LSM archived timeline; repair and metadata-table changes on it are refused.
  */
 final class LayoutV2 implements TimelineLayout {
   /** The default {@code hoodie.timeline.path}. */
@@ -25,11 +26,13 @@ final class LayoutV2 implements TimelineLayout {
   private static final Pattern COMPLETED = Pattern.compile("^(\\d+)_(\\d+)(\\.\\w+)$");
 
   private static final Set<Action> WRITTEN = EnumSet.of(Action.COMMIT, Action.DELTACOMMIT, Action.REPLACECOMMIT,
-      Action.ROLLBACK, Action.COMPACTION, Action.CLEAN);
+      Action.ROLLBACK, Action.COMPACTION, Action.CLEAN, Action.SAVEPOINT, Action.RESTORE);
 
   // compaction plans and clean plans/metadata are the same Avro records in 1.x (the compaction plan with one more
-  // field), and both act on file slices, which the file-system view already forms by completion time
-  private static final Set<TableService> RUN = EnumSet.of(TableService.COMPACTION, TableService.CLEAN);
+  // field), and both act on file slices, which the file-system view already forms by completion time; archival
+  // writes the LSM archived timeline
+  private static final Set<TableService> RUN = EnumSet.of(TableService.COMPACTION, TableService.CLEAN,
+      TableService.ARCHIVAL);
 
   private final int tableVersion;
   private final ZoneId zone;
@@ -123,9 +126,9 @@ final class LayoutV2 implements TimelineLayout {
   @Override
   public void requireServices(String what) {
     throw Errors.unsupported(what + " on a Hudi table of version " + tableVersion,
-        "Sluice writes (insert, upsert, delete, bulk insert), rolls back failed writes, compacts and cleans on table "
-            + "versions 8 and 9, but does not run the other table services on them yet: archive, savepoint, restore "
-            + "or repair this table with Hudi 1.x.");
+        "Sluice writes (insert, upsert, delete, bulk insert), rolls back, compacts, cleans, archives, savepoints and "
+            + "restores tables of versions 8 and 9, but does not repair them or build their metadata table yet: do "
+            + "that with Hudi 1.x.");
   }
 
   @Override

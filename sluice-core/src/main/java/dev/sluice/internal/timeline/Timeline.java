@@ -110,6 +110,23 @@ public final class Timeline {
     return Optional.ofNullable(completionTimes.get(time)).filter(c -> isCompleted(time));
   }
 
+  /**
+   * The completion time of the completed {@code instant} (as {@link #completionTime(String)}, but a savepoint's is its
+   * own, not that of the commit it shares its time with).
+   */
+  public Optional<String> completionTime(Instant instant) {
+    return Optional.ofNullable(completionTimes.get(completionKey(instant.time(), instant.action())))
+        .filter(c -> isCompleted(instant.time()));
+  }
+
+  /**
+   * The key of an instant's completion time in the maps of requested → completion time: the requested time, except
+   * for a savepoint, which has the time of the commit it savepoints and completes at a time of its own.
+   */
+  static String completionKey(String time, Action action) {
+    return action == Action.SAVEPOINT ? time + "." + action.id() : time;
+  }
+
   /** The instants, oldest first. */
   public List<Instant> instants() {
     return instants;

@@ -91,8 +91,8 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean timeSemanticsOf1x();
 
   /**
-   * True if Sluice runs {@code service} on tables of this layout: every service on layout 1; compaction and clean on
-   * layout 2 (Hudi 1.x's plans and metadata, completed instants named with their completion time).
+   * True if Sluice runs {@code service} on tables of this layout: every service on layout 1; compaction, clean and
+   * archival on layout 2 (Hudi 1.x's plans and metadata, completed instants named with their completion time).
    */
   boolean runs(TableService service);
 
@@ -114,15 +114,16 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   boolean writesMetadataTable();
 
   /**
-   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run the table services other than compaction
-   * and clean (archival, savepoint, restore, repair, metadata table changes) on a table of this layout: on layout 2
-   * it writes, rolls back failed writes, compacts and cleans only.
+   * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run the table services other than compaction,
+   * clean, archival, savepoint and restore (repair, metadata table changes) on a table of this layout: on layout 2 it
+   * does not run them yet.
    */
   void requireServices(String what);
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice does not write instant files of {@code action} into a
-   * timeline of this layout (layout 2: commits, delta commits, replace commits, rollbacks, compactions and cleans
+   * timeline of this layout (layout 2: commits, delta commits, replace commits, rollbacks, compactions, cleans,
+   * savepoints and restores
    * only), so that no
    * instant of a service Sluice does not run on this layout lands in its timeline.
    */

@@ -80,7 +80,7 @@ public final class TimelineStore {
    */
   public TimelineStore knowing(Timeline loaded) {
     for (Instant i : loaded.completed().instants()) {
-      loaded.completionTime(i.time()).ifPresent(c -> completionTimes.put(i.time(), c));
+      loaded.completionTime(i).ifPresent(c -> completionTimes.put(Timeline.completionKey(i.time(), i.action()), c));
     }
     return this;
   }
@@ -113,10 +113,11 @@ public final class TimelineStore {
     TimelineLayout layout = layout();
     Optional<String> completion = Optional.empty();
     if (instant.isCompleted() && layout.slicesByCompletionTime()) {
-      completion = Optional.ofNullable(completionTimes.get(instant.time()));
+      String key = Timeline.completionKey(instant.time(), instant.action().completedAs());
+      completion = Optional.ofNullable(completionTimes.get(key));
       if (completion.isEmpty()) {
         load();
-        completion = Optional.ofNullable(completionTimes.get(instant.time()));
+        completion = Optional.ofNullable(completionTimes.get(key));
       }
     }
     return StoragePaths.join(metaPath(), layout.fileName(instant, completion));
@@ -132,7 +133,8 @@ public final class TimelineStore {
       if (!f.directory()) {
         layout.parse(f.name()).ifPresent(file -> {
           states.add(file.instant());
-          file.completionTime().ifPresent(c -> completions.put(file.instant().time(), c));
+          file.completionTime().ifPresent(c -> completions.put(
+              Timeline.completionKey(file.instant().time(), file.instant().action()), c));
         });
       }
     }
@@ -262,11 +264,12 @@ public final class TimelineStore {
     TimelineLayout layout = layout();
     layout.requireWritable(completed.action(), "Writing instant " + completed.time() + " (" + completed.action().id() + ")");
     Optional<String> completion = layout.newCompletionTime(latestTime());
-    completion.ifPresent(c -> completionTimes.put(completed.time(), c));
+    String key = Timeline.completionKey(completed.time(), completed.action());
+    completion.ifPresent(c -> completionTimes.put(key, c));
     try {
       publish(completed, content, "complete");
     } catch (RuntimeException e) {
-      completion.ifPresent(c -> completionTimes.remove(completed.time(), c));
+      completion.ifPresent(c -> completionTimes.remove(key, c));
       throw e;
     }
     return completed;
