@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -326,22 +325,24 @@ class Version9TableServicesTest {
     assertTrue(COMPLETED.matcher(clean).matches(), clean);
   }
 
-  /** Archival (the other helpers' part of version 8/9 table services) stays refused, and is not run after writes. */
+  /** Clean and archival both run after writes: the cleans go into the LSM archive with the commits behind them. */
   @ParameterizedTest
   @ValueSource(ints = {8, 9})
-  void archivalIsStillRefused(int version) throws IOException {
+  void cleanAndArchivalRunAfterWrites(int version) throws IOException {
     Path path = dir.resolve("t");
     Table t = TripFixture.create(path, TripFixture.spec().tableVersion(version).build(),
         Map.of("hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3", "hoodie.cleaner.commits.retained", "1"));
-    for (int i = 1; i <= 5; i++) {
+    for (int i = 1; i <= 6; i++) {
       t.upsert(List.of(trip("a", i, "p1", "a" + i, i)).iterator());
     }
-    SluiceException e = assertThrows(SluiceException.class, t::archive);
-    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
-    assertTrue(e.getMessage().contains("version " + version), e.getMessage());
     try (Stream<Path> history = Files.list(path.resolve(".hoodie/timeline/history"))) {
-      assertEquals(Optional.empty(), history.findAny(), "nothing archived after the writes");
+      assertTrue(history.findAny().isPresent(), "archived after the writes");
     }
+    try (Stream<Path> active = Files.list(path.resolve(".hoodie/timeline"))) {
+      long commits = active.filter(p -> p.getFileName().toString().matches("\\d{17}_\\d{17}\\.commit")).count();
+      assertTrue(commits <= 3, "at most hoodie.keep.max.commits commits stay active: " + commits);
+    }
+    assertEquals(List.of("a6"), TripFixture.rows(t).values().stream().map(r -> r.get("name").toString()).toList());
   }
 
   private static Map<String, String> names(Map<String, GenericRecord> rows) {

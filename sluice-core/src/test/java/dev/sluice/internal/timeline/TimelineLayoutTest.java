@@ -153,8 +153,6 @@ class TimelineLayoutTest {
       assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
       assertTrue(e.getMessage().contains("version 9"), e.getMessage());
     }
-    assertThrows(SluiceException.class, () -> store.delete(Instant.completed("20261205051804758",
-        Action.SAVEPOINT)));
     try (var files = Files.list(timeline)) {
       assertEquals(4, files.count(), "nothing was written or deleted");
     }
