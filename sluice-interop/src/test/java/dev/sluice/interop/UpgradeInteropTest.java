@@ -43,9 +43,14 @@ import org.junit.jupiter.api.io.TempDir;
  * equal to those of Sluice's upgrade of the same table. Each Hudi version runs in one oracle JVM per phase.
  */
 class UpgradeInteropTest {
+  /**
+   * Archival after a few commits; Merge-on-Read compacted every third delta commit (archival stops at the oldest
+   * uncompacted one), so that the last writes stay in log files for the upgrade's own compaction.
+   */
   private static final Map<String, String> SLUICE = Map.of("hoodie.index.bloom.num_entries", "1000",
       "hoodie.parquet.small.file.limit", "0", "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3",
-      "hoodie.cleaner.commits.retained", "1", "hoodie.compact.inline", "false", "hoodie.metadata.enable", "true");
+      "hoodie.cleaner.commits.retained", "1", "hoodie.compact.inline", "true", "hoodie.compact.inline.max.delta.commits",
+      "3", "hoodie.metadata.enable", "true");
   private static final Map<String, String> HUDI = Map.of("hoodie.metadata.enable", "false",
       "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000");
   /** The keys Hudi's upgrade 6 → 9 sets or removes. */
@@ -68,15 +73,17 @@ class UpgradeInteropTest {
     hudi111 = HudiOracle.locateHudi1();
   }
 
-  /** A version-6 table with eight writes: some archived, a metadata table, log files if Merge-on-Read. */
+  /** A version-6 table with nine writes: some archived, a metadata table, log files if Merge-on-Read. */
   private Table version6(String name, TableType type) {
     Table t = Tables.create(dir.resolve(name).toString(), TableSpec.builder(name).type(type).recordKey("id")
         .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(),
         Config.of(SLUICE));
     t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p1", "b"), row("k3", 1, "p2", "c"),
         row("k4", 1, "p2", "d")).iterator());
-    for (int i = 2; i <= 7; i++) {
-      t.upsert(List.of(row("k" + (i % 4 + 1), i, "p" + (i % 2 + 1), "v" + i), row("n" + i, 1, "p1", "n")).iterator());
+    for (int i = 2; i <= 8; i++) {
+      // a key stays in its partition (k1, k2 in p1; k3, k4 in p2): the bloom index is per partition
+      int k = i % 4 + 1;
+      t.upsert(List.of(row("k" + k, i, k <= 2 ? "p1" : "p2", "v" + i), row("n" + i, 1, "p1", "n")).iterator());
     }
     t.delete(List.of(row("k2", 0, "p1", null)).iterator());
     return t;
@@ -158,7 +165,7 @@ class UpgradeInteropTest {
     }
     for (Table t : upgraded) {
       Path p = Path.of(t.location());
-      after.write(p, "upsert", SCHEMA, List.of(row("k1", 50, "p2", "hudi"), row("h1", 1, "p1", "h")), HUDI);
+      after.write(p, "upsert", SCHEMA, List.of(row("k1", 50, "p1", "hudi"), row("h1", 1, "p1", "h")), HUDI);
       afterHudiWrite.add(after.read(p, "snapshot", Optional.empty(), false));
     }
     after.run();
@@ -193,7 +200,7 @@ class UpgradeInteropTest {
     // the Java client's own default is version 9 with auto-upgrade; the oracle pins the table's version unless told
     upgradeByHudi.put("hoodie.write.table.version", "9");
     OracleBatch batch = hudi111.batch();
-    batch.write(h, "upsert", SCHEMA, List.of(row("k1", 60, "p2", "by-hudi")), upgradeByHudi);
+    batch.write(h, "upsert", SCHEMA, List.of(row("k1", 60, "p1", "by-hudi")), upgradeByHudi);
     OracleBatch.Pending<List<GenericRecord>> hudiRead = batch.read(h, "snapshot", Optional.empty(), false);
     batch.run();
     bySluice.upgrade(9);
@@ -203,6 +210,7 @@ class UpgradeInteropTest {
     Table t = Tables.open(h.toString(), Config.of(SLUICE));
     assertEquals(9, t.tableVersion());
     assertEquals(byKey(hudiRead.get()), byKey(rows(t.newScan())), "Sluice reads Hudi's upgraded table as Hudi does");
+    assertEquals("\"by-hudi\"", byKey(hudiRead.get()).get("k1").get("name"));
     assertEquals(byKey(hudiRead.get()).keySet(), byKey(rows(Tables.open(bySluice.location()).newScan())).keySet());
     t.upsert(List.of(row("k3", 70, "p2", "by-sluice"), row("s1", 1, "p1", "s")).iterator());
     OracleBatch read = hudi111.batch();
