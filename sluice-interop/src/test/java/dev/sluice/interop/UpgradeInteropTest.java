@@ -16,7 +16,6 @@ import dev.sluice.api.TableSpec;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
 import dev.sluice.api.UpgradeInfo;
-import dev.sluice.internal.service.TableInternals;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -89,7 +88,12 @@ class UpgradeInteropTest {
     return t;
   }
 
-  /** Rows by key without {@code _hoodie_file_name}: the upgrade's compaction moves Merge-on-Read rows to new files. */
+  /**
+   * Rows by key without {@code _hoodie_file_name}: the upgrade's compaction moves Merge-on-Read rows to new files; and
+   * Hudi 1.1.1 puts an old (version-6, already compacted) log file whose base instant is archived into the latest
+   * slice (it finds no completion time for it), so it reports such a record's file as the log's file group where
+   * Sluice reports the base file; the values agree.
+   */
   private static Map<String, Map<String, String>> content(List<GenericRecord> rows) {
     Map<String, Map<String, String>> out = byKey(rows);
     out.values().forEach(r -> r.remove("_hoodie_file_name"));
@@ -111,6 +115,23 @@ class UpgradeInteropTest {
     Map<String, String> out = new TreeMap<>();
     timeline.stream().filter(i -> i.containsKey("completionTime"))
         .forEach(i -> out.put(i.get("time") + "." + i.get("action"), i.get("completionTime")));
+    return out;
+  }
+
+  /** Requested time and action → completion time, from the names {@code <t>_<c>.<action>} in .hoodie/timeline. */
+  private static Map<String, String> completionTimesOnDisk(Path table) {
+    Map<String, String> out = new TreeMap<>();
+    try (java.util.stream.Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
+      for (Path f : files.toList()) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)_(\\d+)\\.(\\w+)")
+            .matcher(f.getFileName().toString());
+        if (m.matches()) {
+          out.put(m.group(1) + "." + m.group(3), m.group(2));
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     return out;
   }
 
@@ -144,11 +165,13 @@ class UpgradeInteropTest {
     before.run();
 
     List<Table> upgraded = new ArrayList<>();
+    List<Map<String, String>> sluiceCompletion = new ArrayList<>();
     for (Table t : tables) {
       UpgradeInfo info = t.upgrade(9);
       assertTrue(info.archivedInstants() > 0, "instants were archived before the upgrade: " + info);
       assertTrue(info.metadataTableRemoved(), t.location());
       upgraded.add(Tables.open(t.location(), Config.of(SLUICE)));
+      sluiceCompletion.add(completionTimesOnDisk(Path.of(t.location())));
     }
     OracleBatch after = hudi111.batch();
     List<OracleBatch.Pending<List<GenericRecord>>> snapshots = new ArrayList<>();
@@ -182,10 +205,9 @@ class UpgradeInteropTest {
       assertFalse(archivedBefore.isEmpty(), what);
       assertEquals(archivedBefore, archived(archived.get(i).get()),
           "the archive as Hudi 1.1.1 reads the LSM history: the same instants and commit metadata: " + what);
-      assertEquals(completionTimes(active.get(i).get()).keySet().size(),
-          TableInternals.timeline(t).instants().stream().filter(x -> x.isCompleted()).count(),
-          "every completed instant has a completion time Hudi parses: " + what);
-      assertEquals(byKey(afterHudiWrite.get(i).get()), byKey(rows(Tables.open(t.location()).newScan())),
+      assertEquals(sluiceCompletion.get(i), completionTimes(active.get(i).get()),
+          "every completed instant's completion time (the old file's modification time) as Hudi parses it: " + what);
+      assertEquals(content(afterHudiWrite.get(i).get()), content(rows(Tables.open(t.location()).newScan())),
           "Hudi 1.1.1 wrote on the upgraded table; Sluice reads what Hudi reads: " + what);
       assertEquals("\"hudi\"", byKey(afterHudiWrite.get(i).get()).get("k1").get("name"), what);
     }
@@ -209,14 +231,15 @@ class UpgradeInteropTest {
         "hoodie.properties keys of Hudi 1.1.1's upgrade vs Sluice's, same v6 table: " + properties(h));
     Table t = Tables.open(h.toString(), Config.of(SLUICE));
     assertEquals(9, t.tableVersion());
-    assertEquals(byKey(hudiRead.get()), byKey(rows(t.newScan())), "Sluice reads Hudi's upgraded table as Hudi does");
+    // _hoodie_file_name left out (see content())
+    assertEquals(content(hudiRead.get()), content(rows(t.newScan())), "Sluice reads Hudi's upgraded table as Hudi does");
     assertEquals("\"by-hudi\"", byKey(hudiRead.get()).get("k1").get("name"));
     assertEquals(byKey(hudiRead.get()).keySet(), byKey(rows(Tables.open(bySluice.location()).newScan())).keySet());
     t.upsert(List.of(row("k3", 70, "p2", "by-sluice"), row("s1", 1, "p1", "s")).iterator());
     OracleBatch read = hudi111.batch();
     OracleBatch.Pending<List<GenericRecord>> again = read.read(h, "snapshot", Optional.empty(), false);
     read.run();
-    assertEquals(byKey(again.get()), byKey(rows(t.newScan())), "Hudi reads Sluice's write on Hudi's upgraded table");
+    assertEquals(content(again.get()), content(rows(t.newScan())), "Hudi reads Sluice's write on Hudi's upgraded table");
     assertEquals("\"by-sluice\"", byKey(again.get()).get("k3").get("name"));
     assertEquals(byKey(rows(t.newScan().queryType(QueryType.SNAPSHOT))).size(), again.get().size());
   }
