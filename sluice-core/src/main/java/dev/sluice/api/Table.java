@@ -22,6 +22,7 @@ import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.service.TableActions;
+import dev.sluice.internal.upgrade.TableUpgrade;
 import dev.sluice.internal.write.TableWriter;
 import dev.sluice.internal.write.WriteSetup;
 import java.util.ArrayList;
@@ -213,6 +214,7 @@ public final class Table implements AutoCloseable {
    * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default).
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
+    requireOpenedVersion("Writing to");
     TableServices services = TableSettings.services(changes);
     // bad write options fail before anything is written, the metadata table's bootstrap included
     TableSettings.checkWriteOptions(changes);
@@ -260,6 +262,70 @@ public final class Table implements AutoCloseable {
   /** Bulk-inserts records: no tagging, sorted by partition and key. */
   public CommitResult bulkInsert(Iterator<GenericRecord> records) {
     return write(WriteOperation.BULK_INSERT, records);
+  }
+
+  /**
+   * Fails with CONFLICT if {@code hoodie.properties} no longer names the version this handle was opened at (the table
+   * was upgraded or downgraded since): a write through it would put the old version's files into the new layout.
+   */
+  private void requireOpenedVersion(String what) {
+    int now = config().tableVersion();
+    if (now != layout.tableVersion()) {
+      throw Errors.conflict(what + " " + location + " through a handle opened at table version "
+          + layout.tableVersion(), "the table is at version " + now + " now (it was upgraded or downgraded); open it "
+          + "again");
+    }
+  }
+
+  /**
+   * Upgrades the table to version {@code toVersion} (8 or 9) as Hudi 1.1.1's upgrade does, or finishes an interrupted
+   * upgrade: from version 6, failed writes rolled back and (Merge-on-Read) every slice with log files compacted while
+   * the table is still version 6; the metadata table removed (Sluice does not keep one on versions 8/9); then, under the
+   * table lock, the timeline written in layout 2 ({@code .hoodie/timeline}, completion times from the old files'
+   * modification times, Avro commit metadata), the archive converted into the LSM history, and
+   * {@code hoodie.properties} rewritten, which is the switch; the old timeline files deleted last. From 8 to 9: failed
+   * writes rolled back and the properties rewritten. Refused (CONFLICT) while a write is in progress. Nothing else
+   * ever upgrades a table: writes keep its version. This handle stays at the old version: open the table again.
+   */
+  public UpgradeInfo upgrade(int toVersion) {
+    TableConfig before = config();
+    List<RollbackInfo> rolledBack = List.of();
+    List<CompactionInfo> compactions = new ArrayList<>();
+    if (before.tableVersion() < toVersion && (toVersion == 8 || toVersion == 9)) {
+      rolledBack = rollbackFailedWrites();
+      if (before.tableVersion() == 6 && before.type() == TableType.MERGE_ON_READ) {
+        // Hudi compacts every file group with an unbounded strategy before the timeline moves (SevenToEight)
+        TableCompaction c = compaction();
+        compactions.addAll(c.runPending());
+        c.scheduleNow().ifPresent(t -> compactions.add(c.run(t)));
+      }
+    }
+    TableUpgrade.Result r = TableUpgrade.of(storage, location, TableSettings.upgrade(changes)).upgrade(toVersion);
+    return new UpgradeInfo(r.fromVersion(), r.toVersion(), rolledBack, compactions, r.timelineFiles(),
+        r.archivedInstants(), r.metadataTableRemoved(), r.oldFilesDeleted());
+  }
+
+  /**
+   * Downgrades a version-9 table to 8 ({@code hoodie.properties} only, as Hudi 1.1.1's downgrade), under the table lock,
+   * after rolling back failed writes. Hudi compacts a Merge-on-Read table first; Sluice does not compact on versions
+   * 8/9 yet, so a Merge-on-Read table whose latest slices have log files is refused (compact it with Hudi first).
+   * Version 6 is UNSUPPORTED (Hudi 1.x's downgrade does it). This handle stays at the old version: open it again.
+   */
+  public UpgradeInfo downgrade(int toVersion) {
+    TableConfig before = config();
+    List<RollbackInfo> rolledBack = List.of();
+    if (before.tableVersion() == 9 && toVersion == 8) {
+      rolledBack = rollbackFailedWrites();
+      FileSystemView view = before.type() == TableType.MERGE_ON_READ ? fileSystemView() : null;
+      if (view != null && view.partitions().stream().flatMap(p -> view.latestSlices(p).stream())
+          .anyMatch(s -> !s.logFiles().isEmpty())) {
+        throw Errors.unsupported("Downgrading the Merge-on-Read table " + location + " with log files to version 8",
+            "Hudi compacts every slice before this downgrade and Sluice does not compact version-9 tables yet: "
+                + "compact it with Hudi 1.1, then downgrade.");
+      }
+    }
+    TableUpgrade.Result r = TableUpgrade.of(storage, location, TableSettings.upgrade(changes)).downgrade(toVersion);
+    return new UpgradeInfo(r.fromVersion(), r.toVersion(), rolledBack, List.of(), 0, 0, false, 0);
   }
 
   /** Rollback, savepoint and restore of this table, under the table lock when several writers are configured. */

@@ -1,5 +1,7 @@
 package dev.sluice.api;
 
+import dev.sluice.internal.upgrade.UpgradeSettings;
+import dev.sluice.internal.timeline.lsm.LsmSettings;
 import dev.sluice.internal.archive.ArchiveSettings;
 import dev.sluice.internal.archive.Archiver;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
@@ -169,6 +171,12 @@ final class TableSettings {
     Config config = table.options();
     return Indexes.of(table.storage(), new IndexedTable(table.location(), table.config(),
         ReadSettings.from(config).metadataTable()), IndexSettings.from(config));
+  }
+
+  /** An upgrade's settings: the lock, the archive conversion's batch and the LSM history's codec and merge size. */
+  static UpgradeSettings upgrade(Config config) {
+    return new UpgradeSettings(CommitSettings.from(config), config.get(ConfigKeys.COMMITS_ARCHIVAL_BATCH),
+        LsmSettings.from(config));
   }
 
   /** The read options. */

@@ -625,7 +625,7 @@ public final class TableConfig {
    * The {@code KeyGeneratorType} name of a key generator class ({@code KeyGeneratorType.fromClassName}); empty for a
    * class Hudi has no name for.
    */
-  static Optional<String> keyGeneratorType(String className) {
+  public static Optional<String> keyGeneratorType(String className) {
     return Optional.ofNullable(KEY_GENERATOR_TYPES.get(className));
   }
 

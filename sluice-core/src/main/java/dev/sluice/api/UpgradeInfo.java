@@ -1,0 +1,24 @@
+package dev.sluice.api;
+
+import java.util.List;
+
+/**
+ * What {@link Table#upgrade} or {@link Table#downgrade} did.
+ *
+ * @param fromVersion the table version before
+ * @param toVersion the table version after
+ * @param rolledBack failed writes rolled back first
+ * @param compactions compactions run first (a Merge-on-Read table upgraded from version 6: every slice with log files)
+ * @param timelineFiles instant files written into the new timeline folder {@code .hoodie/timeline}
+ * @param archivedInstants instants of the version-6 archive written into the LSM history {@code .hoodie/timeline/history}
+ * @param metadataTableRemoved whether the metadata table was removed (Sluice does not keep one on versions 8/9)
+ * @param oldFilesDeleted version-6 timeline files deleted from {@code .hoodie/} after the switch
+ */
+public record UpgradeInfo(int fromVersion, int toVersion, List<RollbackInfo> rolledBack, List<CompactionInfo> compactions,
+    int timelineFiles, int archivedInstants, boolean metadataTableRemoved, int oldFilesDeleted) {
+  /** Copies the lists. */
+  public UpgradeInfo {
+    rolledBack = List.copyOf(rolledBack);
+    compactions = List.copyOf(compactions);
+  }
+}
