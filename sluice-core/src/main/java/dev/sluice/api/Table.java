@@ -293,11 +293,10 @@ public final class Table implements AutoCloseable {
     List<CompactionInfo> compactions = new ArrayList<>();
     if (before.tableVersion() < toVersion && (toVersion == 8 || toVersion == 9)) {
       rolledBack = rollbackFailedWrites();
-      if (before.tableVersion() == 6 && before.type() == TableType.MERGE_ON_READ) {
-        // Hudi compacts every file group with an unbounded strategy before the timeline moves (SevenToEight)
-        TableCompaction c = compaction();
-        compactions.addAll(c.runPending());
-        c.scheduleNow().ifPresent(t -> compactions.add(c.run(t)));
+      if (before.type() == TableType.MERGE_ON_READ) {
+        // Hudi compacts every file group with an unbounded strategy before the timeline moves (SevenToEight), and
+        // before 8 -> 9 (EightToNine)
+        compactions.addAll(compactEverySlice());
       }
     }
     TableUpgrade.Result r = TableUpgrade.of(storage, location, TableSettings.upgrade(changes)).upgrade(toVersion);
@@ -307,25 +306,31 @@ public final class Table implements AutoCloseable {
 
   /**
    * Downgrades a version-9 table to 8 ({@code hoodie.properties} only, as Hudi 1.1.1's downgrade), under the table lock,
-   * after rolling back failed writes. Hudi compacts a Merge-on-Read table first; Sluice does not compact on versions
-   * 8/9 yet, so a Merge-on-Read table whose latest slices have log files is refused (compact it with Hudi first).
+   * after rolling back failed writes and, as Hudi, compacting every slice of a Merge-on-Read table that has log files.
    * Version 6 is UNSUPPORTED (Hudi 1.x's downgrade does it). This handle stays at the old version: open it again.
    */
   public UpgradeInfo downgrade(int toVersion) {
     TableConfig before = config();
     List<RollbackInfo> rolledBack = List.of();
+    List<CompactionInfo> compactions = List.of();
     if (before.tableVersion() == 9 && toVersion == 8) {
       rolledBack = rollbackFailedWrites();
-      FileSystemView view = before.type() == TableType.MERGE_ON_READ ? fileSystemView() : null;
-      if (view != null && view.partitions().stream().flatMap(p -> view.latestSlices(p).stream())
-          .anyMatch(s -> !s.logFiles().isEmpty())) {
-        throw Errors.unsupported("Downgrading the Merge-on-Read table " + location + " with log files to version 8",
-            "Hudi compacts every slice before this downgrade and Sluice does not compact version-9 tables yet: "
-                + "compact it with Hudi 1.1, then downgrade.");
+      if (before.type() == TableType.MERGE_ON_READ) {
+        // Hudi compacts every slice before this downgrade (NineToEight)
+        compactions = compactEverySlice();
       }
     }
     TableUpgrade.Result r = TableUpgrade.of(storage, location, TableSettings.upgrade(changes)).downgrade(toVersion);
-    return new UpgradeInfo(r.fromVersion(), r.toVersion(), rolledBack, List.of(), 0, 0, false, 0);
+    return new UpgradeInfo(r.fromVersion(), r.toVersion(), rolledBack, compactions, 0, 0, false, 0);
+  }
+
+  /** Runs the pending compactions, then one of every slice with log files (the upgrade's and downgrade's compaction). */
+  private List<CompactionInfo> compactEverySlice() {
+    List<CompactionInfo> compactions = new ArrayList<>();
+    TableCompaction c = compaction();
+    compactions.addAll(c.runPending());
+    c.scheduleNow().ifPresent(t -> compactions.add(c.run(t)));
+    return compactions;
   }
 
   /** Rollback, savepoint and restore of this table, under the table lock when several writers are configured. */

@@ -143,6 +143,24 @@ class UpgradeTest {
   }
 
   @Test
+  void aMergeOnReadVersion9TableIsCompactedThenDowngradedTo8() throws IOException {
+    Path base = dir.resolve("t");
+    Table t = TripFixture.create(base, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(9).build(),
+        Map.of("hoodie.compact.inline", "false"));
+    t.insert(trips(0, 20, 2, 1).iterator());
+    t.upsert(trips(0, 5, 2, 2).iterator());
+    Map<String, String> before = rowsText(t);
+    UpgradeInfo to8 = t.downgrade(8);
+    assertFalse(to8.compactions().isEmpty(), "the slices with log files were compacted first, as Hudi does");
+    assertEquals("8", properties(base).getProperty("hoodie.table.version"));
+    Table reopened = Tables.open(base.toString());
+    assertEquals(before, rowsText(reopened));
+    assertTrue(reopened.fileSystemView().partitions().stream()
+        .flatMap(p -> reopened.fileSystemView().latestSlices(p).stream()).allMatch(s -> s.logFiles().isEmpty()),
+        "no log files left in the latest slices");
+  }
+
+  @Test
   void copyOnWriteGoesTo8Then9ThenBackTo8() throws IOException {
     Path base = dir.resolve("t");
     Table t = version6(base, TableType.COPY_ON_WRITE);
