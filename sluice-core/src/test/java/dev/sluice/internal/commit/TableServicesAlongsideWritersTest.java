@@ -75,6 +75,7 @@ class TableServicesAlongsideWritersTest {
 
     AtomicBoolean writing = new AtomicBoolean(true);
     List<String> serviceErrors = Collections.synchronizedList(new ArrayList<>());
+    List<String> conflictMessages = Collections.synchronizedList(new ArrayList<>());
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 1);
     Future<int[]> services = pool.submit(() -> {
       int[] runs = new int[2];
@@ -105,6 +106,7 @@ class TableServicesAlongsideWritersTest {
                 throw e;
               }
               conflicts++;
+              conflictMessages.add(e.getMessage());
             }
           }
         }
@@ -123,7 +125,8 @@ class TableServicesAlongsideWritersTest {
     pool.shutdown();
 
     assertTrue(serviceErrors.isEmpty(), "the cleaner and archiver ran without errors: " + serviceErrors);
-    assertEquals(0, conflicts, "writers on different file groups never conflict, whatever the services do");
+    assertEquals(0, conflicts, "writers on different file groups never conflict, whatever the services do: "
+        + conflictMessages);
     Table t = Tables.open(dir.toString(), Config.of(o));
     Map<String, String> expected = new TreeMap<>();
     for (int w = 0; w < WRITERS; w++) {
