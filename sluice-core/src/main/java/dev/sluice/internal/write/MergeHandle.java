@@ -1,7 +1,6 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.api.FileWriteResult;
-import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
@@ -43,17 +42,16 @@ final class MergeHandle {
 
   /**
    * Rewrites the file group of {@code task} from its current base file, applying {@code pending}, then appending
-   * {@code inserts} ({@code task.inserts()} records), into a file named by the task attempt {@code token}.
+   * {@code inserts} ({@code task.inserts()} records).
    */
   FileWriteResult write(FileGroupWrite.Merge task, PendingUpdates pending, Iterator<WriteRecord> inserts,
-      WriteToken token) {
-    int taskIndex = token.partition();
+      int taskIndex) {
     long start = System.nanoTime();
     FileGroupId id = task.id();
     BaseFile current = task.current();
     String partition = id.partitionPath();
     String fileId = id.fileId();
-    String fileName = FileNames.baseFileName(fileId, token.text(), instant);
+    String fileName = FileNames.baseFileName(fileId, taskIndex + "-0-0", instant);
     String relative = partition.isEmpty() ? fileName : partition + "/" + fileName;
     String path = StoragePaths.join(setup.basePath(), relative);
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());
