@@ -16,6 +16,7 @@ import dev.sluice.internal.mdt.FilesRecord;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
 import dev.sluice.internal.mdt.RecordLocation;
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
@@ -447,7 +448,7 @@ public final class MetadataTableReader {
           "the metadata table's base file has no 'schema' file info entry", FIX));
       Schema writer;
       try {
-        writer = new Schema.Parser().parse(new String(schemaText, StandardCharsets.UTF_8));
+        writer = ParsedSchemas.parse(new String(schemaText, StandardCharsets.UTF_8));
       } catch (RuntimeException e) {
         throw Errors.badTable(file.path(), "the 'schema' file info entry is not an Avro schema: " + e.getMessage(), FIX, e);
       }
