@@ -1,9 +1,10 @@
 package dev.sluice.internal.log;
 
+import dev.sluice.api.ComputingIterator;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.LogFile;
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.storage.Storage;
-import dev.sluice.api.ComputingIterator;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,16 +34,14 @@ public final class LogReader extends ComputingIterator<LogBlock> {
 
   private final Storage storage;
   private final String path;
-  private final SchemaCache schemas;
   private final boolean checkFraming;
   private final boolean lenient;
   private BlockInput in;
   private boolean done;
 
-  private LogReader(Storage storage, String path, SchemaCache schemas, BlockInput in, boolean lenient) {
+  private LogReader(Storage storage, String path, BlockInput in, boolean lenient) {
     this.storage = storage;
     this.path = path;
-    this.schemas = schemas;
     this.in = in;
     this.lenient = lenient;
     this.checkFraming = !LogFormat.TRANSACTIONAL_SCHEMES.contains(storage.scheme());
@@ -50,16 +49,12 @@ public final class LogReader extends ComputingIterator<LogBlock> {
 
   /** Opens a log file. */
   public static LogReader open(Storage storage, String path) {
-    return open(storage, path, new SchemaCache());
+    return open(storage, path, false);
   }
 
   /** Opens a log file of a slice. */
   public static LogReader open(Storage storage, LogFile file) {
-    return open(storage, file.path(), new SchemaCache());
-  }
-
-  static LogReader open(Storage storage, String path, SchemaCache schemas) {
-    return open(storage, path, schemas, false);
+    return open(storage, file.path(), false);
   }
 
   /**
@@ -69,12 +64,12 @@ public final class LogReader extends ComputingIterator<LogBlock> {
    * still seen.
    */
   public static LogReader openLenient(Storage storage, String path) {
-    return open(storage, path, new SchemaCache(), true);
+    return open(storage, path, true);
   }
 
-  private static LogReader open(Storage storage, String path, SchemaCache schemas, boolean lenient) {
+  private static LogReader open(Storage storage, String path, boolean lenient) {
     try {
-      return new LogReader(storage, path, schemas, new BlockInput(storage.openRead(path), BUFFER), lenient);
+      return new LogReader(storage, path, new BlockInput(storage.openRead(path), BUFFER), lenient);
     } catch (IOException e) {
       throw Errors.storage("open log file", path, e);
     }
@@ -85,7 +80,7 @@ public final class LogReader extends ComputingIterator<LogBlock> {
    * write a corrupt block came from, for reports. Empty if the bytes there do not hold a readable header.
    */
   public static Optional<String> headerInstant(Storage storage, String path, long offset) {
-    try (LogReader r = open(storage, path, new SchemaCache(), true)) {
+    try (LogReader r = open(storage, path, true)) {
       BlockInput i = r.in;
       i.seek(offset);
       if (i.remaining() < LogFormat.MAGIC.length + LogFormat.LENGTH_FIELD || !i.readMagic()) {
@@ -197,7 +192,7 @@ public final class LogReader extends ComputingIterator<LogBlock> {
       return false;
     }
     try {
-      schemas.parse(json);
+      ParsedSchemas.parse(json);
       return false;
     } catch (SchemaParseException e) {
       // the lenient reader's answer to a bad schema is a corrupt block, not an error
@@ -326,7 +321,7 @@ public final class LogReader extends ComputingIterator<LogBlock> {
         return null;
       }
       try {
-        return schemas.parse(json);
+        return ParsedSchemas.parse(json);
       } catch (SchemaParseException e) {
         throw Errors.badTable(path, "the SCHEMA header of the log block at offset " + span.offset() + " is not an Avro schema ("
             + e.getMessage() + ")", FIX, e);

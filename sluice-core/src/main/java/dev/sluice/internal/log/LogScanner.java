@@ -72,7 +72,6 @@ public final class LogScanner {
     Timeline inflight = commits.filter(Instant::isInflight);
     List<LogFile> files = new ArrayList<>(o.logFiles);
     files.sort(null);
-    SchemaCache schemas = new SchemaCache();
     Deque<LogBlock> pending = new ArrayDeque<>();
     // which file each corrupt block came from, so that the ones no rollback removes can be reported
     Map<LogBlock, String> corruptIn = new IdentityHashMap<>();
@@ -82,7 +81,7 @@ public final class LogScanner {
     long rolledBack = 0;
     for (LogFile file : files) {
       boolean seen = false;
-      try (LogReader reader = LogReader.open(o.storage, file.path(), schemas)) {
+      try (LogReader reader = LogReader.open(o.storage, file.path())) {
         while (reader.hasNext()) {
           LogBlock block = reader.next();
           if (!seen) {
