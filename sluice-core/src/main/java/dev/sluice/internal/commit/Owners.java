@@ -1,6 +1,10 @@
 package dev.sluice.internal.commit;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.UnknownHostException;
 import java.time.Instant;
 import java.util.Optional;
@@ -20,9 +24,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  *
  * Holders on other hosts are alive until their expiry: nothing here can see their processes.
+ *
+ * <p>Whether a pid still belongs to the process that wrote the text is decided by the process's start, in clock
+ * ticks since boot as the kernel keeps it ({@code /proc/<pid>/stat}) where there is one. The JDK's
+ * {@code ProcessHandle.Info.startInstant()} is boot time plus those ticks, with the boot time read once per JVM from
+ * the wall clock: after the wall clock is stepped (NTP, a virtual machine resumed) two JVMs disagree on one process's
+ * start, and comparing instants took a live writer for a reused pid, so its heartbeat counted as expired and its
+ * instant was rolled back under it. Instants remain the fallback where {@code /proc} is absent, with a tolerance.
  */
 final class Owners {
   private static final Set<String> LIVE = ConcurrentHashMap.newKeySet();
+  /** How far two JVMs' views of one process's start instant may differ (their boot times are read at different times). */
+  private static final long START_TOLERANCE_MILLIS = 5_000;
 
   private Owners() {
   }
@@ -44,7 +57,8 @@ final class Owners {
     String started = self.info().startInstant().map(Instant::toString).orElse("");
     return "{\"lockCreateTime\":\"" + Instant.now() + "\",\"lockThreadName\":\"" + Thread.currentThread().getName()
         + "\",\"host\":\"" + host() + "\",\"pid\":" + self.pid() + ",\"processStart\":\"" + started
-        + "\",\"token\":\"" + token + "\"}";
+        + "\"" + startTicks(self.pid()).map(t -> ",\"processStartTicks\":" + t).orElse("") + ",\"token\":\"" + token
+        + "\"}";
   }
 
   /** A short description of an owner text for messages: host and pid, or the text itself. */
@@ -72,9 +86,9 @@ final class Owners {
       return false;
     }
     String started = field(content, "processStart");
+    String ticks = field(content, "processStartTicks");
     if (p == ProcessHandle.current().pid()) {
-      String self = ProcessHandle.current().info().startInstant().map(Instant::toString).orElse("");
-      boolean sameProcess = started == null || started.isEmpty() || self.isEmpty() || started.equals(self);
+      boolean sameProcess = sameStart(p, ticks, started, ProcessHandle.current());
       String token = field(content, "token");
       return !sameProcess || token != null && !LIVE.contains(token);
     }
@@ -82,9 +96,57 @@ final class Owners {
     if (h.isEmpty() || !h.get().isAlive()) {
       return true;
     }
-    String actual = h.get().info().startInstant().map(Instant::toString).orElse("");
     // the pid was reused by another process
-    return started != null && !started.isEmpty() && !actual.isEmpty() && !started.equals(actual);
+    return !sameStart(p, ticks, started, h.get());
+  }
+
+  /**
+   * False only if process {@code p} certainly started at another time than the one an owner text recorded
+   * ({@code ticks}, {@code started}; either may be null or empty): then its pid was reused.
+   */
+  private static boolean sameStart(long p, String ticks, String started, ProcessHandle h) {
+    Optional<Long> actualTicks = startTicks(p);
+    if (ticks != null && actualTicks.isPresent()) {
+      return Long.parseLong(ticks) == actualTicks.get();
+    }
+    String actual = h.info().startInstant().map(Instant::toString).orElse("");
+    if (started == null || started.isEmpty() || actual.isEmpty()) {
+      return true;
+    }
+    try {
+      return Math.abs(Instant.parse(started).toEpochMilli() - Instant.parse(actual).toEpochMilli())
+          <= START_TOLERANCE_MILLIS;
+    } catch (java.time.format.DateTimeParseException e) {
+      // not a start Sluice wrote: nothing can be concluded
+      return true;
+    }
+  }
+
+  /** The start of process {@code pid} in clock ticks since boot (field 22 of {@code /proc/<pid>/stat}), on Linux. */
+  static Optional<Long> startTicks(long pid) {
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
+    String text;
+    try {
+      text = Files.readString(stat, StandardCharsets.US_ASCII);
+    } catch (IOException | SecurityException e) {
+      // no procfs (not Linux) or the process is gone: the caller falls back to start instants
+      return Optional.empty();
+    }
+    // the command name (field 2) is in parentheses and may hold spaces and parentheses: count after the last ')'
+    int close = text.lastIndexOf(')');
+    if (close < 0) {
+      return Optional.empty();
+    }
+    String[] after = text.substring(close + 1).trim().split(" ");
+    // after[0] is field 3 (state), so field 22 (starttime) is after[19]
+    if (after.length < 20) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Long.parseLong(after[19]));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
   }
 
   private static String field(String json, String name) {
