@@ -48,7 +48,9 @@ public record FileWriteResult(String partitionPath, String fileId, String relati
    * @param blocks log blocks appended
    */
   public record LogAppend(int logVersion, long logOffset, String baseFile, List<String> logFiles, long logFileSize,
-      int blocks) {
+      int blocks) implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** Copies the file list. */
     public LogAppend {
       Objects.requireNonNull(baseFile, "baseFile");

@@ -103,6 +103,16 @@ public final class Table implements AutoCloseable {
   }
 
   /** The table's {@code hoodie.properties}, read now (engine tests). */
+  /** The options a change of the table runs with (the metadata table off where Sluice does not keep it). */
+  Config changes() {
+    return changes;
+  }
+
+  /** The table version's layout. */
+  TimelineLayout layout() {
+    return layout;
+  }
+
   TableConfig config() {
     return TableConfigStore.read(storage, location);
   }

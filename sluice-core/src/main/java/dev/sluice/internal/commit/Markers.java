@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -32,11 +33,13 @@ public final class Markers {
   private static final Pattern BATCH_FILE = Pattern.compile("MARKERS\\d+");
 
   private final Storage storage;
+  private final String basePath;
   private final String markerDir;
 
   /** Markers of {@code instantTime} in the table at {@code basePath}; does no I/O. */
   public Markers(Storage storage, String basePath, String instantTime) {
     this.storage = storage;
+    this.basePath = basePath;
     this.markerDir = StoragePaths.join(TableLayout.tempFolder(basePath), instantTime);
   }
 
@@ -122,6 +125,33 @@ public final class Markers {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Deletes the data files this instant's markers list as created or merged whose relative paths are not in
+   * {@code written} (the paths of the write stats about to be published), and returns their relative paths. They
+   * are files of task attempts that failed or lost to a retry or speculative copy (Hudi's reconcile against
+   * markers): left in place they would join the table when the instant completes. Files of append markers (version
+   * 6 log files) are shared with earlier instants and never deleted here; a listed file that was never created is
+   * skipped.
+   */
+  public List<String> reconcile(Set<String> written) {
+    List<String> deleted = new ArrayList<>();
+    for (Marker m : list()) {
+      String relative = m.relativeFilePath();
+      if (m.ioType() == IOType.APPEND || written.contains(relative)) {
+        continue;
+      }
+      String path = StoragePaths.join(basePath, relative);
+      try {
+        if (storage.delete(path)) {
+          deleted.add(relative);
+        }
+      } catch (IOException e) {
+        throw Errors.storage("delete the file of a failed task attempt", path, e);
+      }
+    }
+    return deleted;
   }
 
   /** Deletes the instant's marker folder (after a commit or a rollback). */

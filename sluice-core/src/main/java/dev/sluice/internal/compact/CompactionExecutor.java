@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.commit.InstantAction;
@@ -145,7 +146,7 @@ final class CompactionExecutor {
     // other threads idle (slices differ tenfold: a table's first file groups hold most rows and updates)
     tasks.sort(Comparator.comparingDouble((Integer i) -> -plan.operations().get(i).metric(
         CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
-    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), i));
+    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), WriteToken.of(i)));
     // the commit lists the write stats in plan order, whatever order the slices ran in
     List<Optional<WriteStat>> stats = new ArrayList<>(Collections.nCopies(tasks.size(), Optional.empty()));
     for (int k = 0; k < tasks.size(); k++) {

@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
@@ -91,8 +92,8 @@ final class SliceCompactor {
     String instant;
   }
 
-  /** Compacts {@code op} as task {@code taskIndex}; the write stat of the new base file, or empty if none. */
-  Optional<WriteStat> compact(CompactionOperation op, int taskIndex) {
+  /** Compacts {@code op} as task attempt {@code token}; the write stat of the new base file, or empty if none. */
+  Optional<WriteStat> compact(CompactionOperation op, WriteToken token) {
     long scanStart = System.nanoTime();
     String dir = StoragePaths.join(basePath, op.partitionPath());
     Optional<String> ordering = precombine.filter(f -> writerSchema.getField(f) != null);
@@ -112,7 +113,7 @@ final class SliceCompactor {
         return Optional.empty();
       }
       long writeStart = System.nanoTime();
-      String fileName = FileNames.baseFileName(op.fileId(), taskIndex + "-0-0", instant);
+      String fileName = FileNames.baseFileName(op.fileId(), token.text(), instant);
       String relative = op.partitionPath().isEmpty() ? fileName : op.partitionPath() + "/" + fileName;
       Counts n = new Counts();
       markers.create(op.partitionPath(), fileName, op.dataFileName().isPresent() ? IOType.MERGE : IOType.CREATE);

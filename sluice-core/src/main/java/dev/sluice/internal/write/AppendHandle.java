@@ -1,6 +1,7 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.mdt.write.RecordIndexChanges;
@@ -78,8 +79,9 @@ final class AppendHandle {
    * per {@code maxBlockBytes} of records (by {@code size}), each pair appended in one call; one result per log file
    * written (more than one only if the log rolls over to a new file).
    */
-  List<FileWriteResult> write(FileGroupWrite.Append task, Iterator<WriteRecord> updates, int taskIndex,
+  List<FileWriteResult> write(FileGroupWrite.Append task, Iterator<WriteRecord> updates, WriteToken token,
       long maxBlockBytes, ToLongFunction<WriteRecord> size) {
+    int taskIndex = token.partition();
     FileGroupId id = task.id();
     FileSlice slice = task.slice();
     long start = System.nanoTime();
@@ -93,8 +95,9 @@ final class AppendHandle {
     String partitionDir = StoragePaths.join(setup.basePath(), partition);
     Optional<BaseFileWriterOptions> parquet = setup.parquetLogBlocks() ? Optional.of(setup.fileOptions()) : Optional.empty();
     List<Appended> appended = new ArrayList<>();
-    // one token for every writer (the Java client's): two writers that pick the same version then pick the same
-    // name, and the exclusive create lets one of them have it
+    // on one machine one token for every writer (the Java client's): two writers that pick the same version then
+    // pick the same name, and the exclusive create lets one of them have it. A cluster's task attempts name their
+    // own files (Hudi's Spark writer), so a retried attempt never reuses the name of a file the lost one created
     // version 6: the slice's log, named by its base instant, behind APPEND markers; versions 8/9: a log file of this
     // delta commit's own name, behind a CREATE marker (a rollback deletes it)
     String logInstant = layout.logFileInstant(slice.baseInstant(), instant);
@@ -102,7 +105,7 @@ final class AppendHandle {
     IOType markerType = layout.slicesByCompletionTime() ? IOType.CREATE : IOType.APPEND;
     try (LogWriter writer = LogWriter.builder(setup.storage(), partitionDir, fileId, logInstant)
         .ownFileEachSession()
-        .writeToken(FileNames.DEFAULT_WRITE_TOKEN)
+        .writeToken(token.local() ? FileNames.DEFAULT_WRITE_TOKEN : token.text())
         .maxFileSize(setup.settings().logFileMaxSize())
         .latestLogFile(ownName ? Optional.empty() : slice.latestLogFile())
         .beforeOpen(path -> markers.create(partition, StoragePaths.name(path), markerType))

@@ -1,6 +1,7 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.DictionaryChoice;
@@ -36,9 +37,10 @@ final class CreateHandle {
 
   /**
    * Writes new file group {@code task.id()} (and any it rolls over to) from {@code inserts} ({@code task.inserts()}
-   * records), read once, in order.
+   * records), read once, in order, as the task attempt {@code token} names.
    */
-  List<FileWriteResult> write(FileGroupWrite.Create task, Iterator<WriteRecord> inserts, int taskIndex) {
+  List<FileWriteResult> write(FileGroupWrite.Create task, Iterator<WriteRecord> inserts, WriteToken token) {
+    int taskIndex = token.partition();
     FileGroupId id = task.id();
     long count = task.inserts();
     String partition = id.partitionPath();
@@ -68,8 +70,7 @@ final class CreateHandle {
     long remaining = count;
     while (records.hasNext()) {
       long start = System.nanoTime();
-      String writeToken = taskIndex + "-0-0";
-      String fileName = FileNames.baseFileName(fileId, writeToken, instant);
+      String fileName = FileNames.baseFileName(fileId, token.text(), instant);
       String relative = partition.isEmpty() ? fileName : partition + "/" + fileName;
       String path = StoragePaths.join(setup.basePath(), relative);
       markers.create(partition, fileName, IOType.CREATE);

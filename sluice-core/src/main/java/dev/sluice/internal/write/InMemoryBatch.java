@@ -2,6 +2,7 @@ package dev.sluice.internal.write;
 
 import dev.sluice.api.FileWriteResult;
 import dev.sluice.api.WriteOperation;
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;
@@ -104,13 +105,13 @@ final class InMemoryBatch implements PlanSource {
       Map<String, WriteRecord> groupUpdates = updates.getOrDefault(w.id(), Map.of());
       if (w instanceof FileGroupWrite.Merge m) {
         try (PendingUpdates pending = PendingUpdates.inMemory(groupUpdates)) {
-          return List.of(handles.merges().write(m, pending, insertsOf.get(i).iterator(), i));
+          return List.of(handles.merges().write(m, pending, insertsOf.get(i).iterator(), WriteToken.of(i)));
         }
       }
       if (w instanceof FileGroupWrite.Append a) {
-        return handles.appends().write(a, groupUpdates.values().iterator(), i, Long.MAX_VALUE, r -> 0);
+        return handles.appends().write(a, groupUpdates.values().iterator(), WriteToken.of(i), Long.MAX_VALUE, r -> 0);
       }
-      return handles.creates().write((FileGroupWrite.Create) w, insertsOf.get(i).iterator(), i);
+      return handles.creates().write((FileGroupWrite.Create) w, insertsOf.get(i).iterator(), WriteToken.of(i));
     });
     List<FileWriteResult> out = new ArrayList<>();
     results.forEach(out::addAll);

@@ -1,6 +1,7 @@
 package dev.sluice.internal.write;
 
 import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
@@ -42,16 +43,17 @@ final class MergeHandle {
 
   /**
    * Rewrites the file group of {@code task} from its current base file, applying {@code pending}, then appending
-   * {@code inserts} ({@code task.inserts()} records).
+   * {@code inserts} ({@code task.inserts()} records), into a file named by the task attempt {@code token}.
    */
   FileWriteResult write(FileGroupWrite.Merge task, PendingUpdates pending, Iterator<WriteRecord> inserts,
-      int taskIndex) {
+      WriteToken token) {
+    int taskIndex = token.partition();
     long start = System.nanoTime();
     FileGroupId id = task.id();
     BaseFile current = task.current();
     String partition = id.partitionPath();
     String fileId = id.fileId();
-    String fileName = FileNames.baseFileName(fileId, taskIndex + "-0-0", instant);
+    String fileName = FileNames.baseFileName(fileId, token.text(), instant);
     String relative = partition.isEmpty() ? fileName : partition + "/" + fileName;
     String path = StoragePaths.join(setup.basePath(), relative);
     RecordAssembler assembler = new RecordAssembler(setup.writerSchema());

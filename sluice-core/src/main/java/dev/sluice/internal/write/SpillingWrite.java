@@ -3,6 +3,7 @@ package dev.sluice.internal.write;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.FileWriteResult;
 import dev.sluice.api.WriteOperation;
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;
@@ -12,7 +13,6 @@ import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
-import dev.sluice.internal.spill.SpillableMap;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,9 +28,9 @@ import java.util.TreeMap;
  * in chunks of half the budget with the configured index and put into two external sorts: updates by
  * {@link WritePlanner#planOrder} of their file group and by key, inserts by partition and key. {@link WritePlanner}
  * plans from the counts alone, in the order the sorts give the records, so the file groups are then written one
- * after another from the two sorted streams: a merge holds its group's updates in a {@link SpillableMap} of half the
- * budget, a create and a log append read their records as a stream (an append writes a data and/or delete block per
- * eighth of the budget).
+ * after another from the two sorted streams, each by {@link FileGroupUnits#write} (the unit a cluster's task runs):
+ * a merge holds its group's updates in a spillable map of half the budget, a create and a log append read their
+ * records as a stream (an append writes a data and/or delete block per eighth of the budget).
  *
  * <p>Memory: about half the budget for the chunk being tagged, a quarter for each sort's in-memory tail, and the
  * sort merges' read buffers; while writing, half the budget for one file group's updates in memory. Not
@@ -126,13 +126,8 @@ final class SpillingWrite implements PlanSource {
         FileGroupWrite w = plan.get(i);
         Iterator<WriteRecord> groupUpdates = updateStream.take(w.updates(), true);
         Iterator<WriteRecord> groupInserts = insertStream.take(w.inserts(), false);
-        if (w instanceof FileGroupWrite.Merge m) {
-          out.add(merge(handles.merges(), m, groupUpdates, groupInserts, i));
-        } else if (w instanceof FileGroupWrite.Append a) {
-          out.addAll(handles.appends().write(a, groupUpdates, i, Math.max(1, budget.bytes() / 8), sizes::estimateSize));
-        } else {
-          out.addAll(handles.creates().write((FileGroupWrite.Create) w, groupInserts, i));
-        }
+        // the same unit of work a cluster's task runs for one file group
+        out.addAll(FileGroupUnits.write(setup, handles, budget, w, groupUpdates, groupInserts, WriteToken.of(i)));
         if (groupUpdates.hasNext() || groupInserts.hasNext()) {
           throw Errors.internal("file group " + w.id() + " did not take all its planned records", null);
         }
@@ -151,21 +146,6 @@ final class SpillingWrite implements PlanSource {
       updates.close();
     } finally {
       inserts.close();
-    }
-  }
-
-  private FileWriteResult merge(MergeHandle merges, FileGroupWrite.Merge m, Iterator<WriteRecord> groupUpdates,
-      Iterator<WriteRecord> groupInserts, int index) {
-    SpillableMap<WriteRecord> map = SpillableMap.builder(serializer())
-        .memoryBudgetBytes(budget.bytes() / 2)
-        .spillDirectory(budget.spillDirectory())
-        .build();
-    try (PendingUpdates pending = PendingUpdates.spilled(map)) {
-      while (groupUpdates.hasNext()) {
-        WriteRecord r = groupUpdates.next();
-        map.put(r.key(), r);
-      }
-      return merges.write(m, pending, groupInserts, index);
     }
   }
 

@@ -10,7 +10,6 @@ import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.commit.Markers;
-import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
@@ -18,10 +17,8 @@ import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -33,7 +30,7 @@ import org.apache.avro.generic.GenericRecord;
  */
 public final class TableWriter {
   /** The smallest write memory budget used, whatever is configured. */
-  private static final long MIN_WRITE_BUDGET = 64L << 10;
+  static final long MIN_WRITE_BUDGET = 64L << 10;
 
   private final WriteSetup setup;
   private final TimelineStore timelineStore;
@@ -107,10 +104,7 @@ public final class TableWriter {
           : InMemoryBatch.of(setup, op, batch.records(), view)) {
         List<FileGroupWrite> plan = WideningRewrite.complete(
             planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
-        inflight = txn.start(timelineStore.layout().encode(WorkloadProfile.of(plan, op)));
-        Set<String> partitions = new LinkedHashSet<>();
-        plan.forEach(w -> partitions.add(w.id().partitionPath()));
-        ensurePartitions(partitions, instantTime);
+        inflight = FileGroupUnits.start(setup, txn, plan, op);
         files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime, recordIndex));
       }
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
@@ -156,12 +150,6 @@ public final class TableWriter {
 
   private WritePlanner planner(Timeline timeline) {
     return new WritePlanner(setup, RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.settings()));
-  }
-
-  private void ensurePartitions(Set<String> partitions, String instantTime) {
-    for (String p : partitions) {
-      PartitionMetadata.ensure(setup.storage(), setup.basePath(), p, instantTime);
-    }
   }
 
   /** The schema of the latest completed commit that recorded one. */

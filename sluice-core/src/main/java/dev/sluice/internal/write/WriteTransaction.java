@@ -7,6 +7,7 @@ import dev.sluice.internal.commit.FailedWritesPolicy;
 import dev.sluice.internal.commit.Heartbeats;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.LiveWriters;
+import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.FilesChange;
@@ -221,6 +222,19 @@ public final class WriteTransaction implements AutoCloseable {
     afterPublish = seenAtPublish.plus(completed);
     open.deleteMarkers();
     return completed;
+  }
+
+  /**
+   * Deletes the data files the markers of instant {@code time} list but {@code metadata}'s write stats do not
+   * ({@link Markers#reconcile}); returns their relative paths. For writes whose tasks may run more than once (a
+   * cluster's): a single-machine write runs each file group once and does not list its markers (one LIST fewer per
+   * commit, which {@code ListingBudgetTest} holds it to).
+   */
+  public static List<String> reconcileAgainstMarkers(Storage storage, String basePath, String time,
+      CommitMetadata metadata) {
+    Set<String> written = new HashSet<>();
+    metadata.allStats().forEach(w -> w.path().ifPresent(written::add));
+    return new Markers(storage, basePath, time).reconcile(written);
   }
 
   /**

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,5 +65,35 @@ class MarkersTest {
     assertEquals(List.of(new Marker("p1", "x_0-0-0_004.parquet", IOType.CREATE)),
         new Markers(new LocalStorage(), dir.toString(), "004").list());
     assertEquals(Optional.empty(), Markers.parse("p1/file.marker.DELETE"));
+  }
+
+  /**
+   * Reconcile at publish: a file that a task attempt created or merged but that no write stat names (the attempt
+   * failed, or lost to a retry or a speculative copy) is deleted; the stats' files, append-marked log files (shared
+   * with earlier instants) and markers whose file was never created are left alone.
+   */
+  @Test
+  void reconcileDeletesTheFilesOfAttemptsNoWriteStatNames() throws IOException {
+    Markers m = new Markers(new LocalStorage(), dir.toString(), "005");
+    Files.createDirectories(dir.resolve("p1"));
+    for (String f : List.of("p1/a_0-3-7_005.parquet", "p1/a_0-3-9_005.parquet", "p1/b_1-3-8_005.parquet",
+        "p1/.c_001.log.2_0-0-0", "p1/d_2-3-10_005.parquet")) {
+      Files.writeString(dir.resolve(f), "data");
+    }
+    m.create("p1", "a_0-3-7_005.parquet", IOType.CREATE);
+    m.create("p1", "a_0-3-9_005.parquet", IOType.CREATE);
+    m.create("p1", "b_1-3-8_005.parquet", IOType.MERGE);
+    m.create("p1", ".c_001.log.2_0-0-0", IOType.APPEND);
+    m.create("p1", "d_2-3-10_005.parquet", IOType.MERGE);
+    m.create("p1", "e_3-3-11_005.parquet", IOType.CREATE);
+
+    List<String> deleted = m.reconcile(Set.of("p1/a_0-3-9_005.parquet", "p1/d_2-3-10_005.parquet"));
+
+    assertEquals(List.of("p1/a_0-3-7_005.parquet", "p1/b_1-3-8_005.parquet"), deleted);
+    assertFalse(Files.exists(dir.resolve("p1/a_0-3-7_005.parquet")));
+    assertFalse(Files.exists(dir.resolve("p1/b_1-3-8_005.parquet")));
+    assertTrue(Files.exists(dir.resolve("p1/a_0-3-9_005.parquet")));
+    assertTrue(Files.exists(dir.resolve("p1/d_2-3-10_005.parquet")));
+    assertTrue(Files.exists(dir.resolve("p1/.c_001.log.2_0-0-0")), "an appended log file is never deleted");
   }
 }

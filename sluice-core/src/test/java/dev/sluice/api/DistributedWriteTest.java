@@ -1,0 +1,226 @@
+package dev.sluice.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The public units of work ({@link DistributedWrite} on the driver, {@link WriteUnits} in the tasks) run by hand as a
+ * cluster engine runs them, against {@link Table#write} on the same input: same rows, same number of base and log
+ * files. Every task attempt but the last of each file group fails (one dies mid-write, one finishes but loses, as a
+ * speculative copy does); the commit holds only the last attempts' files and no base file of the others is left.
+ */
+class DistributedWriteTest {
+  static final Schema SCHEMA = SchemaBuilder.record("trip").namespace("units").fields()
+      .requiredString("id").requiredString("part").requiredLong("ts").requiredString("payload").endRecord();
+
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest
+  @EnumSource(TableType.class)
+  void retriedFileGroupWritesCommitOnceAndMatchTheEngine(TableType type) {
+    Table engine = create("engine", type);
+    Table units = create("units", type);
+    List<List<GenericRecord>> batches = List.of(rows(0, 600, 1, "a"), upsert(), rows(400, 500, 3, "c"));
+    for (int b = 0; b < batches.size(); b++) {
+      engine.upsert(batches.get(b).iterator());
+      CommitResult r = DistributedUnits.write(units, WriteOperation.UPSERT, batches.get(b), true);
+      assertTrue(r.files().size() > 0);
+    }
+    assertEquals(contents(engine), contents(units));
+    String failed = "-" + DistributedUnits.FAILED_STAGE + "-";
+    List<String> bases = MorFixture.baseFiles(dir.resolve("units"));
+    // every base file of a failed attempt is gone at publish: only the committed attempts' files are left
+    assertTrue(bases.stream().noneMatch(f -> f.contains(failed)), "a failed attempt's base file is left: " + bases);
+    assertEquals(MorFixture.baseFiles(dir.resolve("engine")).size(), bases.size());
+    // log files of failed attempts stay, as in Hudi (an append marker's file is not deleted; docs/spark.md says why):
+    // their blocks are of the same instant and merge to the same rows, as the contents above show
+    List<String> logs = MorFixture.logFiles(dir.resolve("units")).stream().filter(f -> !f.contains(failed)).toList();
+    assertEquals(MorFixture.logFiles(dir.resolve("engine")).size(), logs.size());
+    assertEquals(900, contents(units).size());
+  }
+
+  @ParameterizedTest
+  @EnumSource(TableType.class)
+  void deletesThroughTheUnitsMatchTheEngine(TableType type) {
+    Table engine = create("engine", type);
+    Table units = create("units", type);
+    engine.upsert(rows(0, 300, 1, "a").iterator());
+    DistributedUnits.write(units, WriteOperation.UPSERT, rows(0, 300, 1, "a"), false);
+    List<GenericRecord> gone = rows(100, 50, 9, "x");
+    gone.addAll(rows(5_000, 3, 9, "unknown"));
+    engine.delete(gone.iterator());
+    DistributedUnits.write(units, WriteOperation.DELETE, gone, true);
+    assertEquals(250, contents(units).size());
+    assertEquals(contents(engine), contents(units));
+  }
+
+  @ParameterizedTest
+  @EnumSource(TableType.class)
+  void aGlobalIndexIsRefused(TableType type) {
+    Table t = Tables.create(dir.resolve("g").toString(), spec(type), Config.of(Map.of("hoodie.index.type",
+        "GLOBAL_BLOOM")));
+    SluiceException e = assertThrows(SluiceException.class, () -> DistributedWrite.begin(t, WriteOperation.UPSERT));
+    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
+  }
+
+  private Table create(String name, TableType type) {
+    return Tables.create(dir.resolve(name).toString(), spec(type), Config.of(Map.of(
+        "hoodie.parquet.max.file.size", String.valueOf(40 << 10),
+        "hoodie.parquet.small.file.limit", String.valueOf(30 << 10))));
+  }
+
+  private static TableSpec spec(TableType type) {
+    return TableSpec.builder("trip").type(type).recordKey("id").precombine("ts").partitionBy("part").schema(SCHEMA)
+        .build();
+  }
+
+  /** Half of the keys updated at ts 2, a quarter new, and duplicates of 50 keys at ts 1 (they lose). */
+  private static List<GenericRecord> upsert() {
+    List<GenericRecord> out = rows(300, 450, 2, "b");
+    out.addAll(rows(300, 50, 1, "dup"));
+    return out;
+  }
+
+  static List<GenericRecord> rows(int from, int n, long ts, String tag) {
+    List<GenericRecord> out = new ArrayList<>(n);
+    for (int i = from; i < from + n; i++) {
+      GenericRecord r = new GenericData.Record(SCHEMA);
+      r.put("id", String.format("k%06d", i));
+      r.put("part", "p" + (i % 3));
+      r.put("ts", ts);
+      r.put("payload", tag + ":" + i + ":" + "x".repeat(40));
+      out.add(r);
+    }
+    return out;
+  }
+
+  static Map<String, String> contents(Table t) {
+    Map<String, String> out = new TreeMap<>();
+    try (CloseableIterator<GenericRecord> it = t.newScan().open()) {
+      while (it.hasNext()) {
+        GenericRecord r = it.next();
+        assertEquals(null, out.put(r.get("id").toString(), r.get("ts") + "/" + r.get("payload")),
+            "key returned twice: " + r.get("id"));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A cluster engine's write, in one process: prepare in two "tasks", combine across them, tag per base file, count,
+   * plan, route, write each file group (after failed attempts when asked), publish.
+   */
+  static final class DistributedUnits {
+    static final int FAILED_STAGE = 7;
+
+    private DistributedUnits() {
+    }
+
+    static CommitResult write(Table table, WriteOperation op, List<GenericRecord> input, boolean failFirst) {
+      try (DistributedWrite dw = DistributedWrite.begin(table, op)) {
+        try {
+          return run(dw, op, input, failFirst);
+        } catch (RuntimeException e) {
+          throw dw.abort(e);
+        }
+      }
+    }
+
+    private static CommitResult run(DistributedWrite dw, WriteOperation op, List<GenericRecord> input,
+        boolean failFirst) {
+      WriteUnits units = WriteUnits.open(dw.context());
+      boolean global = dw.context().globalIndex();
+      // two input splits prepared apart, then combined by key across them (the later split is the newer)
+      Map<String, WireRecord> byKey = new LinkedHashMap<>();
+      int half = input.size() / 2;
+      for (List<GenericRecord> split : List.of(input.subList(0, half), input.subList(half, input.size()))) {
+        for (WireRecord w : units.prepare(split.iterator())) {
+          byKey.merge(w.combineKey(global), w, units.combines() ? units::combine : (a, b) -> b);
+        }
+      }
+      Map<String, List<String>> keysByPartition = new TreeMap<>();
+      byKey.values().forEach(w -> keysByPartition.computeIfAbsent(w.partitionPath(), k -> new ArrayList<>())
+          .add(w.key()));
+      Map<String, FileGroupKey> location = new HashMap<>();
+      for (FileRef f : dw.baseFiles(keysByPartition.keySet())) {
+        for (String k : units.keysInFile(f, keysByPartition.get(f.partitionPath()))) {
+          location.put(f.partitionPath() + '\u0000' + k, new FileGroupKey(f.partitionPath(), f.fileId()));
+        }
+      }
+      Map<FileGroupKey, List<WireRecord>> updates = new HashMap<>();
+      Map<String, List<WireRecord>> inserts = new TreeMap<>();
+      for (WireRecord w : byKey.values()) {
+        FileGroupKey at = location.get(w.partitionPath() + '\u0000' + w.key());
+        if (at != null) {
+          updates.computeIfAbsent(at, k -> new ArrayList<>()).add(w);
+        } else if (!w.delete()) {
+          inserts.computeIfAbsent(w.partitionPath(), k -> new ArrayList<>()).add(w);
+        }
+      }
+      Map<FileGroupKey, Long> updateCounts = new HashMap<>();
+      updates.forEach((k, v) -> updateCounts.put(k, (long) v.size()));
+      Map<String, Long> insertCounts = new TreeMap<>();
+      inserts.forEach((p, v) -> {
+        v.sort(Comparator.comparing(WireRecord::key));
+        insertCounts.put(p, (long) v.size());
+      });
+      List<FileGroupTask> tasks = dw.plan(updateCounts, insertCounts);
+      Map<String, Integer> taken = new HashMap<>();
+      List<FileWriteWire> results = new ArrayList<>();
+      for (FileGroupTask t : tasks) {
+        int from = taken.getOrDefault(t.partitionPath(), 0);
+        List<WireRecord> ins = t.inserts() == 0 ? List.of()
+            : inserts.get(t.partitionPath()).subList(from, from + (int) t.inserts());
+        taken.put(t.partitionPath(), from + (int) t.inserts());
+        List<WireRecord> ups = updates.getOrDefault(t.fileGroup(), List.of());
+        if (failFirst) {
+          // attempt 1 dies after half its records, attempt 2 finishes but its result is lost (a speculative copy)
+          assertThrows(IllegalStateException.class, () -> units.write(t, dying(ups.iterator(), ups.size() / 2),
+              dying(ins.iterator(), ins.size() / 2), new WriteToken(t.index(), FAILED_STAGE, 1)));
+          units.write(t, ups.iterator(), ins.iterator(), new WriteToken(t.index(), FAILED_STAGE, 2));
+        }
+        results.addAll(units.write(t, ups.iterator(), ins.iterator(), new WriteToken(t.index(), 1, 3)));
+      }
+      return dw.publish(results);
+    }
+
+    /** {@code it}, failing once {@code after} records were read (never, if it has fewer). */
+    private static <T> Iterator<T> dying(Iterator<T> it, int after) {
+      return new Iterator<>() {
+        private int read;
+
+        @Override
+        public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override
+        public T next() {
+          if (read++ >= after && after > 0) {
+            throw new IllegalStateException("the task attempt dies");
+          }
+          return it.next();
+        }
+      };
+    }
+  }
+}

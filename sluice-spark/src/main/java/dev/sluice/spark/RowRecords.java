@@ -1,0 +1,119 @@
+package dev.sluice.spark;
+
+import dev.sluice.api.SluiceException;
+import java.nio.ByteBuffer;
+import java.sql.Date;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.JsonProperties;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Spark rows to Avro records of a table schema, and a Dataset's schema to a table schema. Flat schemas of the
+ * common types only (string, int, long, float, double, boolean, binary, date, timestamp; short and byte as int);
+ * anything else is refused by name. Spark's own {@code spark-avro} is not on the class path of every deployment.
+ */
+final class RowRecords {
+  private RowRecords() {
+  }
+
+  /** The table schema of a Dataset: record {@code <name>_record} in namespace {@code hoodie.<name>}, as Hudi names it. */
+  static Schema schemaOf(StructType struct, String tableName) {
+    SchemaBuilder.FieldAssembler<Schema> fields = SchemaBuilder.record(tableName + "_record")
+        .namespace("hoodie." + tableName).fields();
+    for (StructField f : struct.fields()) {
+      Schema t = typeOf(f.name(), f.dataType());
+      if (f.nullable()) {
+        fields = fields.name(f.name()).type(Schema.createUnion(Schema.create(Schema.Type.NULL), t))
+            .withDefault(JsonProperties.NULL_VALUE);
+      } else {
+        fields = fields.name(f.name()).type(t).noDefault();
+      }
+    }
+    return fields.endRecord();
+  }
+
+  private static Schema typeOf(String name, DataType t) {
+    if (t.equals(DataTypes.StringType)) {
+      return Schema.create(Schema.Type.STRING);
+    } else if (t.equals(DataTypes.IntegerType) || t.equals(DataTypes.ShortType) || t.equals(DataTypes.ByteType)) {
+      return Schema.create(Schema.Type.INT);
+    } else if (t.equals(DataTypes.LongType)) {
+      return Schema.create(Schema.Type.LONG);
+    } else if (t.equals(DataTypes.DoubleType)) {
+      return Schema.create(Schema.Type.DOUBLE);
+    } else if (t.equals(DataTypes.FloatType)) {
+      return Schema.create(Schema.Type.FLOAT);
+    } else if (t.equals(DataTypes.BooleanType)) {
+      return Schema.create(Schema.Type.BOOLEAN);
+    } else if (t.equals(DataTypes.BinaryType)) {
+      return Schema.create(Schema.Type.BYTES);
+    } else if (t.equals(DataTypes.DateType)) {
+      return LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT));
+    } else if (t.equals(DataTypes.TimestampType)) {
+      return LogicalTypes.timestampMicros().addToSchema(Schema.create(Schema.Type.LONG));
+    }
+    throw SluiceException.unsupported("Column '" + name + "' of Spark type " + t.simpleString(),
+        "Cast it to a string, number, boolean, binary, date or timestamp column.");
+  }
+
+  /**
+   * {@code row} as a record of {@code schema}: each field from the row's column of the same name (a column the
+   * row lacks is null).
+   */
+  static GenericRecord toRecord(Row row, Schema schema) {
+    GenericRecord r = new GenericData.Record(schema);
+    StructType struct = row.schema();
+    List<String> names = new ArrayList<>(List.of(struct.fieldNames()));
+    for (Schema.Field f : schema.getFields()) {
+      int at = names.indexOf(f.name());
+      Object v = at < 0 || row.isNullAt(at) ? null : row.get(at);
+      r.put(f.pos(), v == null ? null : value(f.name(), nonNull(f.schema()), v));
+    }
+    return r;
+  }
+
+  private static Schema nonNull(Schema s) {
+    if (s.getType() != Schema.Type.UNION) {
+      return s;
+    }
+    for (Schema b : s.getTypes()) {
+      if (b.getType() != Schema.Type.NULL) {
+        return b;
+      }
+    }
+    return s;
+  }
+
+  private static Object value(String field, Schema s, Object v) {
+    return switch (s.getType()) {
+      case STRING -> v.toString();
+      case INT -> v instanceof Date d ? (int) d.toLocalDate().toEpochDay()
+          : v instanceof LocalDate d ? (int) d.toEpochDay() : ((Number) v).intValue();
+      case LONG -> v instanceof Timestamp ts ? micros(ts.toInstant())
+          : v instanceof Instant i ? micros(i) : ((Number) v).longValue();
+      case DOUBLE -> ((Number) v).doubleValue();
+      case FLOAT -> ((Number) v).floatValue();
+      case BOOLEAN -> v;
+      case BYTES -> ByteBuffer.wrap((byte[]) v);
+      default -> throw SluiceException.unsupported("Field '" + field + "' of Avro type " + s.getType(),
+          "Write flat tables of strings, numbers, booleans, binaries, dates and timestamps from Spark.");
+    };
+  }
+
+  private static long micros(Instant i) {
+    return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000);
+  }
+}

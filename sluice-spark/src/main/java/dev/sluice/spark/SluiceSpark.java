@@ -1,0 +1,202 @@
+package dev.sluice.spark;
+
+import dev.sluice.api.CommitResult;
+import dev.sluice.api.DistributedWrite;
+import dev.sluice.api.FileGroupKey;
+import dev.sluice.api.FileGroupTask;
+import dev.sluice.api.FileRef;
+import dev.sluice.api.FileWriteWire;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.Table;
+import dev.sluice.api.TableSpec;
+import dev.sluice.api.Tables;
+import dev.sluice.api.WireRecord;
+import dev.sluice.api.WriteContext;
+import dev.sluice.api.WriteOperation;
+import dev.sluice.storage.Storage;
+import dev.sluice.storage.StoragePaths;
+import dev.sluice.storage.Storages;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.avro.Schema;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+
+/**
+ * Writes a Spark Dataset to a Hudi table with Sluice's engine, distributed: Spark's tasks prepare and combine the
+ * records, look their keys up in the candidate base files, and write each planned file group (one task per file
+ * group, through {@link dev.sluice.api.WriteUnits}); the driver begins the instant, plans from the counts and
+ * publishes the one commit ({@link DistributedWrite}). Options take Hudi's datasource names ({@link SparkOptions});
+ * a missing table is created from the Dataset's schema. A failed or repeated task attempt writes files under its
+ * own write token, and the publish deletes the base files of attempts whose results the driver did not take.
+ */
+public final class SluiceSpark {
+  private static final char SEP = '\u0000';
+
+  private SluiceSpark() {
+  }
+
+  /** Upserts {@code df} into the table at {@code tablePath} (created if missing) and commits once. */
+  public static CommitResult upsert(Dataset<Row> df, String tablePath, Map<String, String> options) {
+    return write(WriteOperation.UPSERT, df, tablePath, SparkOptions.of(options));
+  }
+
+  /** Inserts {@code df} (keys the index finds are updated, as Hudi's insert does). */
+  public static CommitResult insert(Dataset<Row> df, String tablePath, Map<String, String> options) {
+    return write(WriteOperation.INSERT, df, tablePath, SparkOptions.of(options));
+  }
+
+  /** Deletes the keys of {@code df}'s rows (full rows, or the record key and partition columns). */
+  public static CommitResult delete(Dataset<Row> df, String tablePath, Map<String, String> options) {
+    return write(WriteOperation.DELETE, df, tablePath, SparkOptions.of(options));
+  }
+
+  /** Writes {@code df} with the operation {@code hoodie.datasource.write.operation} names (default upsert). */
+  public static CommitResult write(Dataset<Row> df, String tablePath, Map<String, String> options) {
+    SparkOptions o = SparkOptions.of(options);
+    return write(o.operation(), df, tablePath, o);
+  }
+
+  /** The table schema Sluice-on-Spark creates a table with for a Dataset of {@code df}'s schema. */
+  public static Schema tableSchema(Dataset<Row> df, String tableName) {
+    return RowRecords.schemaOf(df.schema(), tableName);
+  }
+
+  private static CommitResult write(WriteOperation op, Dataset<Row> df, String tablePath, SparkOptions o) {
+    Table table = openOrCreate(df, tablePath, o);
+    try (DistributedWrite dw = DistributedWrite.begin(table, op)) {
+      try {
+        return run(dw, op, df, op == WriteOperation.DELETE ? table.keySchema() : dw.schema());
+      } catch (RuntimeException e) {
+        throw dw.abort(e);
+      }
+    }
+  }
+
+  private static Table openOrCreate(Dataset<Row> df, String tablePath, SparkOptions o) {
+    Storage storage = Storages.forLocation(tablePath, o.engineOptions());
+    String properties = StoragePaths.join(StoragePaths.join(tablePath, ".hoodie"), "hoodie.properties");
+    try {
+      if (storage.info(properties).isPresent()) {
+        return Tables.open(tablePath, o.config());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not look for " + properties, e);
+    }
+    if (o.tableName().isBlank() || o.recordKey().isEmpty()) {
+      throw SluiceException.badConfig(SparkOptions.RECORD_KEY + " / " + SparkOptions.TABLE_NAME, "(missing)",
+          "a table name and record key fields to create the table at " + tablePath);
+    }
+    TableSpec.Builder spec = TableSpec.builder(o.tableName()).type(o.tableType())
+        .recordKey(o.recordKey().toArray(String[]::new)).partitionBy(o.partitionPath().toArray(String[]::new))
+        .hiveStyle(o.hiveStyle()).schema(RowRecords.schemaOf(df.schema(), o.tableName()));
+    o.precombine().ifPresent(spec::precombine);
+    return Tables.create(tablePath, spec.build(), o.config());
+  }
+
+  private static CommitResult run(DistributedWrite dw, WriteOperation op, Dataset<Row> df, Schema rowSchema) {
+    WriteContext ctx = dw.context();
+    String rowSchemaJson = rowSchema.toString();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(df.sparkSession().sparkContext());
+    List<JavaRDD<?>> persisted = new ArrayList<>();
+    try {
+      // 1. prepare (validate, key, combine within each input partition) in the tasks, then combine across them
+      JavaRDD<WireRecord> prepared = df.javaRDD().mapPartitions(rows -> {
+        Schema s = new Schema.Parser().parse(rowSchemaJson);
+        return Units.of(ctx).prepare(new MappedIterator<>(rows, r -> RowRecords.toRecord(r, s))).iterator();
+      });
+      if (Units.of(ctx).combines()) {
+        prepared = prepared.mapToPair(w -> new Tuple2<>(w.combineKey(ctx.globalIndex()), w))
+            .reduceByKey((a, b) -> Units.of(ctx).combine(a, b)).values();
+      }
+      prepared = prepared.persist(StorageLevel.MEMORY_AND_DISK());
+      persisted.add(prepared);
+
+      // 2. tag: each key against the base files of its partition, one task per file (bloom filter, key column)
+      List<String> partitions = prepared.map(WireRecord::partitionPath).distinct().collect();
+      List<FileRef> files = dw.baseFiles(partitions);
+      JavaPairRDD<String, WireRecord> byKey = prepared.mapToPair(w -> new Tuple2<>(w.partitionPath() + SEP + w.key(), w));
+      JavaRDD<Tagged> tagged;
+      if (files.isEmpty()) {
+        tagged = prepared.map(w -> new Tagged(-1, w));
+      } else {
+        Map<String, List<Integer>> filesOf = new HashMap<>();
+        for (int i = 0; i < files.size(); i++) {
+          filesOf.computeIfAbsent(files.get(i).partitionPath(), k -> new ArrayList<>()).add(i);
+        }
+        JavaPairRDD<String, Integer> found = prepared
+            .flatMapToPair(w -> filesOf.getOrDefault(w.partitionPath(), List.of()).stream()
+                .map(i -> new Tuple2<>(i, w.key())).iterator())
+            .groupByKey(Math.max(1, Math.min(files.size(), jsc.defaultParallelism() * 2)))
+            .flatMapToPair(e -> {
+              FileRef f = files.get(e._1());
+              List<String> keys = new ArrayList<>();
+              e._2().forEach(keys::add);
+              return Units.of(ctx).keysInFile(f, keys).stream()
+                  .map(k -> new Tuple2<>(f.partitionPath() + SEP + k, e._1())).iterator();
+            });
+        tagged = byKey.leftOuterJoin(found).values().map(t -> new Tagged(t._2().orElse(-1), t._1()));
+      }
+      // deletes of keys the table does not hold are dropped
+      tagged = tagged.filter(t -> t.file() >= 0 || !t.record().delete()).persist(StorageLevel.MEMORY_AND_DISK());
+      persisted.add(tagged);
+
+      // 3. plan on the driver from the counts
+      Map<String, Long> counts = tagged.mapToPair(t -> new Tuple2<>(t.file() >= 0 ? "u" + t.file()
+          : "i" + t.record().partitionPath(), 1L)).reduceByKey(Long::sum).collectAsMap();
+      Map<FileGroupKey, Long> updates = new HashMap<>();
+      Map<String, Long> inserts = new TreeMap<>();
+      counts.forEach((k, n) -> {
+        if (k.charAt(0) == 'u') {
+          FileRef f = files.get(Integer.parseInt(k.substring(1)));
+          updates.put(new FileGroupKey(f.partitionPath(), f.fileId()), n);
+        } else {
+          inserts.put(k.substring(1), n);
+        }
+      });
+      List<FileGroupTask> tasks = dw.plan(updates, inserts);
+      if (tasks.isEmpty()) {
+        return dw.publish(List.of());
+      }
+
+      // 4. route: updates to their file group's task; inserts ranked in (partition, key) order, then to the tasks
+      //    of their partition in plan order (each takes the next inserts, as the engine hands them out)
+      Routes routes = Routes.of(tasks, files, inserts);
+      JavaPairRDD<String, WireRecord> routed = tagged.filter(t -> t.file() >= 0)
+          .mapToPair(t -> new Tuple2<>(Routes.updateKey(routes.taskOfFile(t.file()), t.record().key()), t.record()));
+      if (!inserts.isEmpty()) {
+        JavaPairRDD<String, WireRecord> ranked = tagged.filter(t -> t.file() < 0)
+            .mapToPair(t -> new Tuple2<>(t.record().partitionPath() + SEP + t.record().key(), t.record()))
+            .sortByKey()
+            .zipWithIndex()
+            .mapToPair(e -> new Tuple2<>(Routes.insertKey(routes.taskOfInsert(e._1()._2().partitionPath(), e._2()),
+                e._1()._2().key()), e._1()._2()));
+        routed = routed.union(ranked);
+      }
+
+      // 5. one task per file group, its records sorted (updates, then inserts by key), written as this attempt
+      List<FileWriteWire> results = routed
+          .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
+          .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
+          .collect();
+      // 6. the one commit, on the driver
+      return dw.publish(results);
+    } finally {
+      persisted.forEach(JavaRDD::unpersist);
+    }
+  }
+
+  /** A prepared record and the candidate file that holds its key ({@code -1}: none, an insert). */
+  record Tagged(int file, WireRecord record) implements java.io.Serializable {
+  }
+}

@@ -1,0 +1,76 @@
+package dev.sluice.spark;
+
+import dev.sluice.api.Config;
+import dev.sluice.api.SluiceException;
+import dev.sluice.api.TableType;
+import dev.sluice.api.WriteOperation;
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The options of a Spark write, by Hudi's datasource names, so that a Hudi-on-Spark job's options carry over: the
+ * table's shape (used when the write creates the table) and the operation; every other {@code hoodie.*} option
+ * goes to the engine as it is ({@link #engineOptions}).
+ *
+ * @param tableName {@code hoodie.table.name}
+ * @param recordKey {@code hoodie.datasource.write.recordkey.field} (comma-separated for a complex key)
+ * @param precombine {@code hoodie.datasource.write.precombine.field}, if any
+ * @param partitionPath {@code hoodie.datasource.write.partitionpath.field} (empty: not partitioned)
+ * @param tableType {@code hoodie.datasource.write.table.type} (default COPY_ON_WRITE)
+ * @param hiveStyle {@code hoodie.datasource.write.hive_style_partitioning} (default false)
+ * @param operation {@code hoodie.datasource.write.operation} (default upsert), for {@link SluiceSpark#write}
+ * @param engineOptions the other options, for the engine
+ */
+record SparkOptions(String tableName, List<String> recordKey, Optional<String> precombine, List<String> partitionPath,
+    TableType tableType, boolean hiveStyle, WriteOperation operation, Map<String, String> engineOptions)
+    implements Serializable {
+  static final String TABLE_NAME = "hoodie.table.name";
+  static final String RECORD_KEY = "hoodie.datasource.write.recordkey.field";
+  static final String PRECOMBINE = "hoodie.datasource.write.precombine.field";
+  static final String PARTITION_PATH = "hoodie.datasource.write.partitionpath.field";
+  static final String TABLE_TYPE = "hoodie.datasource.write.table.type";
+  static final String HIVE_STYLE = "hoodie.datasource.write.hive_style_partitioning";
+  static final String OPERATION = "hoodie.datasource.write.operation";
+  private static final String DATASOURCE = "hoodie.datasource.";
+
+  /** Reads {@code options}; refuses an unknown table type or operation (the message names the option). */
+  static SparkOptions of(Map<String, String> options) {
+    Map<String, String> engine = new HashMap<>();
+    options.forEach((k, v) -> {
+      if (!k.startsWith(DATASOURCE)) {
+        engine.put(k, v);
+      }
+    });
+    engine.remove(TABLE_NAME);
+    String type = options.getOrDefault(TABLE_TYPE, "COPY_ON_WRITE").toUpperCase(Locale.ROOT);
+    TableType tableType = switch (type) {
+      case "COPY_ON_WRITE", "COW" -> TableType.COPY_ON_WRITE;
+      case "MERGE_ON_READ", "MOR" -> TableType.MERGE_ON_READ;
+      default -> throw SluiceException.badConfig(TABLE_TYPE, type, "COPY_ON_WRITE or MERGE_ON_READ");
+    };
+    String op = options.getOrDefault(OPERATION, "upsert").toLowerCase(Locale.ROOT);
+    WriteOperation operation = switch (op) {
+      case "upsert" -> WriteOperation.UPSERT;
+      case "insert" -> WriteOperation.INSERT;
+      case "delete" -> WriteOperation.DELETE;
+      default -> throw SluiceException.badConfig(OPERATION, op, "upsert, insert or delete (bulk_insert: not yet)");
+    };
+    return new SparkOptions(options.getOrDefault(TABLE_NAME, ""), fields(options.getOrDefault(RECORD_KEY, "")),
+        Optional.ofNullable(options.get(PRECOMBINE)).filter(s -> !s.isBlank()),
+        fields(options.getOrDefault(PARTITION_PATH, "")), tableType,
+        Boolean.parseBoolean(options.getOrDefault(HIVE_STYLE, "false")), operation, Map.copyOf(engine));
+  }
+
+  /** The engine's options. */
+  Config config() {
+    return Config.of(engineOptions);
+  }
+
+  private static List<String> fields(String csv) {
+    return csv.isBlank() ? List.of() : List.of(csv.trim().split("\\s*,\\s*"));
+  }
+}
