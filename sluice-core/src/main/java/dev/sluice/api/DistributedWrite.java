@@ -160,10 +160,8 @@ public final class DistributedWrite implements AutoCloseable {
     List<FileWriteResult> results = new ArrayList<>(files.size());
     files.forEach(f -> results.add(f.toResult()));
     Instant completed = FileGroupUnits.publish(setup, txn, inflight, results, op);
-    if (table.layout().runsTableServices()) {
-      TableSettings.services(table.changes()).afterCommit(table.storage(), table.location(), setup.tableConfig().type(),
-          completed.time(), txn.timelineAfterPublish(), Optional.empty());
-    }
+    TableSettings.services(table.changes()).afterCommit(table.storage(), table.location(), setup.tableConfig().type(),
+        completed.time(), txn.timelineAfterPublish(), Optional.empty(), table.layout());
     return new CommitResult(completed.time(), op, results);
   }
 
