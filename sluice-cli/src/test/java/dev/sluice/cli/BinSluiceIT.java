@@ -18,7 +18,7 @@ class BinSluiceIT {
   @TempDir
   Path dir;
 
-  private static Path repoRoot() {
+  static Path repoRoot() {
     Path p = Path.of("").toAbsolutePath();
     while (p != null && !Files.exists(p.resolve("bin/sluice"))) {
       p = p.getParent();
