@@ -16,7 +16,7 @@ import picocli.CommandLine.ScopeType;
     subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class, LogsCommand.class,
         DemoCommand.class, UpsertCostCommand.class, ReadCostCommand.class, RollbackCommand.class, SavepointCommand.class,
         RestoreCommand.class, CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class,
-        RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class,
+        RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class, DescribeCommand.class,
         HelpCommand.class, CompletionCommand.class})
 public final class Main implements Runnable {
   @Override
