@@ -68,7 +68,7 @@ final class DescribeCommand implements Callable<Integer> {
       doc.set("partitionFields", Json.tree(view.partitionFields()));
       doc.set("orderingField", Json.tree(view.orderingField()));
       doc.put("mergeMode", view.mergeMode().name());
-      doc.set("keyGenerator", Json.tree(view.keyGeneratorClass()));
+      doc.set("keyGenerator", Json.tree(view.keyGenerator()));
       ObjectNode s = doc.putObject("schema");
       s.put("ddl", SchemaDdl.format(schema));
       s.set("avro", Json.MAPPER.readTree(schema.toString()));
@@ -94,7 +94,7 @@ final class DescribeCommand implements Callable<Integer> {
         : String.join(", ", view.partitionFields()));
     out.printf("ordering field   %s%n", view.orderingField().orElse("(none)"));
     out.printf("merge mode       %s%n", view.mergeMode());
-    out.printf("key generator    %s%n", view.keyGeneratorClass().orElse("(none recorded)"));
+    out.printf("key generator    %s%n", view.keyGenerator().orElse("(none recorded)"));
     out.printf("metadata table   %s%n", view.metadataPartitions().isEmpty() ? "(none)"
         : String.join(", ", view.metadataPartitions()));
     out.printf("latest slices    %,d partitions, %,d file groups, %,d files (%,d base, %,d log), %,d bytes%n",

@@ -90,9 +90,13 @@ public final class TableInspection {
     return config.mergeMode();
   }
 
-  /** The key generator class the table records ({@code hoodie.table.keygenerator.class}), if any. */
-  public Optional<String> keyGeneratorClass() {
-    return config.keyGeneratorClass();
+  /**
+   * The key generator the table records: its class ({@code hoodie.table.keygenerator.class}), else its type
+   * ({@code hoodie.table.keygenerator.type}, which Hudi 1.x writes instead), else empty.
+   */
+  public Optional<String> keyGenerator() {
+    return config.keyGeneratorClass().filter(c -> !c.isBlank())
+        .or(() -> config.get(TableConfig.KEY_GENERATOR_TYPE).filter(c -> !c.isBlank()));
   }
 
   /** The completed metadata-table partitions the table records ({@code hoodie.table.metadata.partitions}). */
