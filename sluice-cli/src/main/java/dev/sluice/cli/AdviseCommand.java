@@ -83,7 +83,7 @@ final class AdviseCommand implements Callable<Integer> {
     }
     out.printf("recommendation: %s (the table is %s)%n%n%s%n%n", a.recommendation(), a.current(), a.reason());
     WritePattern h = a.history();
-    out.printf("recent writes: %d (bulk inserts and compactions left out): %,d inserted, %,d updated, %,d deleted%n",
+    out.printf("recent upserts and deletes: %d (inserts, bulk inserts and compactions left out): %,d inserted, %,d updated, %,d deleted%n",
         h.commits(), h.inserted(), h.updated(), h.deleted());
     out.printf("  file groups touched per write %.1f of %d; changed records per file group %s%n",
         h.fileGroupsTouchedPerCommit(), h.fileGroups(), StatsCommand.fmt(h.changedRecordsPerFileGroup()));

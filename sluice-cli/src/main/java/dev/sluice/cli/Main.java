@@ -5,14 +5,19 @@ import dev.sluice.api.WriteOperation;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code sluice} command line. */
-@Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
+// scope INHERIT gives every subcommand, at every depth, --help/-h and --version/-V: picocli answers them before it
+// checks required parameters, so `sluice create --help` prints usage instead of "Missing required parameter"
+@Command(name = "sluice", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "sluice 0.1.0",
     description = "Keep Apache Hudi tables (table version 6) up to date and query them, without a cluster.",
+    footer = {"", "Run 'sluice help' for the help topics (--where, configuration keys, input formats, SLUICE_JAVA_OPTS)."},
     subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class, LogsCommand.class,
         DemoCommand.class, UpsertCostCommand.class, ReadCostCommand.class, RollbackCommand.class, SavepointCommand.class,
         RestoreCommand.class, CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class,
-        RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class})
+        RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class, DescribeCommand.class,
+        HelpCommand.class, CompletionCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {
@@ -62,10 +67,11 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
-    cli.addSubcommand("insert", new WriteCommand(WriteOperation.INSERT));
-    cli.addSubcommand("upsert", new WriteCommand(WriteOperation.UPSERT));
-    cli.addSubcommand("delete", new WriteCommand(WriteOperation.DELETE));
-    cli.addSubcommand("bulk-insert", new WriteCommand(WriteOperation.BULK_INSERT));
+    for (WriteOperation op : WriteOperation.values()) {
+      CommandLine verb = new CommandLine(new WriteCommand(op));
+      verb.getCommandSpec().usageMessage().description(WriteCommand.description(op));
+      cli.addSubcommand(WriteCommand.verb(op), verb);
+    }
     return cli;
   }
 }

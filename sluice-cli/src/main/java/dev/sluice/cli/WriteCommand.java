@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sluice insert|upsert|delete|bulk-insert}: one write of the records in the input files. */
-@Command(description = "Write records from JSON Lines, CSV, Avro or Parquet files as one commit.")
+/** Each verb's description is set in {@link Main#commandLine()} from {@link #description}. */
+@Command
 final class WriteCommand implements Callable<Integer> {
   private final WriteOperation operation;
 
@@ -55,6 +56,41 @@ final class WriteCommand implements Callable<Integer> {
 
   WriteCommand(WriteOperation operation) {
     this.operation = operation;
+  }
+
+  /** The command's name: {@code insert}, {@code upsert}, {@code delete}, {@code bulk-insert}. */
+  static String verb(WriteOperation op) {
+    return op.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+  }
+
+  /**
+   * What the verb does to keys already in the table, as the write path does it (TableWriter tags every operation but
+   * BULK_INSERT against the index; an update merges under the table's merge mode).
+   */
+  static String[] description(WriteOperation op) {
+    String tail = "Reads JSON Lines, CSV, Avro or Parquet files (see 'sluice help formats') and writes them as one "
+        + "commit; if anything fails, nothing is committed.";
+    return switch (op) {
+      case INSERT -> new String[] {"Insert records, looking up their keys first.", "",
+          "Keys are looked up in the table's index as for upsert: a key already stored is updated (under the default "
+              + "event-time merge mode the record with the larger ordering (precombine) value wins, so an older record "
+              + "is ignored; under commit-time the new record wins), a new key is inserted. Duplicate keys inside the "
+              + "input are combined first (hoodie.combine.before.insert, default true).", "", tail};
+      case UPSERT -> new String[] {"Update records whose key exists, insert the others.", "",
+          "A key already stored is updated: under the default event-time merge mode the record with the larger ordering "
+              + "(precombine) value wins, so an input record older than the stored one is ignored; under commit-time "
+              + "the new record wins. Records with _hoodie_is_deleted = true delete their key. Duplicate keys inside the "
+              + "input are combined first, the larger ordering value winning (hoodie.combine.before.upsert).", "",
+          tail};
+      case DELETE -> new String[] {"Delete the records with the given keys.", "",
+          "Each input record names a key: the record key field(s) and, on a partitioned table, the partition path "
+              + "field(s); other fields are ignored. A key that is stored is removed; a key the table does not hold is "
+              + "skipped (it is not counted as deleted and is not an error).", "", tail};
+      case BULK_INSERT -> new String[] {"Load records without looking up existing keys (initial load).", "",
+          "Bulk insert does not look up keys already in the table: every input record is written to new files "
+              + "sorted by partition and key, so a key that is already stored ends up twice (as in Hudi). Use it for "
+              + "the first load of a table or for data known to be new; use upsert otherwise.", "", tail};
+    };
   }
 
   @Override

@@ -18,7 +18,7 @@ class BinSluiceIT {
   @TempDir
   Path dir;
 
-  private static Path repoRoot() {
+  static Path repoRoot() {
     Path p = Path.of("").toAbsolutePath();
     while (p != null && !Files.exists(p.resolve("bin/sluice"))) {
       p = p.getParent();
@@ -29,6 +29,9 @@ class BinSluiceIT {
     return p;
   }
 
+  /** SLUICE_JAVA_OPTS for the child, or null to leave the launcher's default. */
+  private String javaOpts;
+
   record Result(int exit, String out, String err) {
   }
 
@@ -36,7 +39,11 @@ class BinSluiceIT {
     List<String> cmd = new ArrayList<>();
     cmd.add(repoRoot().resolve("bin/sluice").toString());
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(dir.resolve("out.txt").toFile())
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    if (javaOpts != null) {
+      pb.environment().put("SLUICE_JAVA_OPTS", javaOpts);
+    }
+    pb.redirectOutput(dir.resolve("out.txt").toFile())
         .redirectError(dir.resolve("err.txt").toFile());
     Process p = pb.start();
     if (!p.waitFor(5, TimeUnit.MINUTES)) {
@@ -68,5 +75,35 @@ class BinSluiceIT {
     assertTrue(q.out().contains("12.50") && q.out().contains("2024-01-31T10:15:30"), q.out());
     Result bad = sluice("query", t, "--where", "city = ");
     assertTrue(bad.exit() != 0 && bad.err().startsWith("error: "), bad.err());
+  }
+
+  /**
+   * {@code -h} through the launcher. The default run takes a command of each kind (top level, nested, a write verb,
+   * the help and completion commands) - one JVM each; HelpCliTest walks every command in process. The extended run,
+   * {@code -Dsluice.cli.help.walk=all}, starts one JVM for every command of the tree (about 2 minutes on 2 busy cores).
+   */
+  @Test
+  void helpOnEveryCommandThroughTheLauncher() throws IOException, InterruptedException {
+    List<List<String>> paths = HelpCliTest.commandPaths();
+    if (!"all".equals(System.getProperty("sluice.cli.help.walk"))) {
+      paths = paths.stream().filter(p -> List.of(List.of("create"), List.of("metadata", "init"), List.of("bulk-insert"),
+          List.of("help"), List.of("completion")).contains(p)).toList();
+      assertEquals(5, paths.size(), "a command of the sample is gone: " + paths);
+    }
+    // one JVM per command: the C1 compiler alone starts faster and is plenty for printing usage
+    javaOpts = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    for (List<String> path : paths) {
+      List<String> args = new ArrayList<>(path);
+      args.add("-h");
+      Result r = sluice(args.toArray(String[]::new));
+      assertEquals(0, r.exit(), args + ": " + r.err());
+      assertTrue(r.out().startsWith("Usage: sluice " + String.join(" ", path)), args + ": " + r.out());
+    }
+    Result topics = sluice("help");
+    assertEquals(0, topics.exit(), topics.err());
+    assertTrue(topics.out().contains("java-opts"), topics.out());
+    Result unknown = sluice("help", "nosuchtopic");
+    assertEquals(2, unknown.exit());
+    assertTrue(unknown.err().contains("Help topics"), unknown.err());
   }
 }

@@ -220,4 +220,44 @@ class HealthCliTest {
     JsonNode tl = json(ok(new String[] {"timeline", table(), "--json"}));
     assertEquals(4, tl.get("instants").size(), "archive --dry-run changed nothing");
   }
+
+  @Test
+  void adviseJudgesTheUpsertsNotTheInitialInsert() throws IOException {
+    // an initial load through 'insert' (not bulk-insert), then one upsert of 100 records, 91 of them updates
+    ok(args(new String[] {"create", table(), "--type", "cow", "--record-key", "id", "--precombine", "ts",
+        "--partition-path", "city", "--columns", "id string, ts long, city string, fare double"}, SIZING));
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < GROUPS * PER_GROUP; i++) {
+      all.add(i);
+    }
+    ok(args(new String[] {"insert", table(), jsonl("load.jsonl", all, 1).toString()}, SIZING));
+    List<Integer> upsert = new ArrayList<>();
+    for (int i = 0; i < 91; i++) {
+      upsert.add(i * 13);
+    }
+    for (int i = 0; i < 9; i++) {
+      upsert.add(GROUPS * PER_GROUP + i);
+    }
+    CliTest.Run u = ok(args(new String[] {"upsert", table(), jsonl("up.jsonl", upsert, 2).toString()}, SIZING));
+    assertTrue(u.out().contains("9 inserted, 91 updated"), u.out());
+    JsonNode a = json(ok(new String[] {"advise", table(), "--json"}));
+    JsonNode h = a.get("history");
+    assertEquals(1, h.get("commits").asInt(), "only the upsert is a write pattern: " + h);
+    assertEquals(9, h.get("inserted").asLong());
+    assertEquals(91, h.get("updated").asLong());
+    assertEquals(0.91, h.get("updateFraction").asDouble(), 1e-9);
+    // 91% updates: the rewrite ratio decides, not the "under 10% updates" rule the initial insert triggered
+    String reason = a.get("reason").asText();
+    assertTrue(reason.contains("91% of the 100 changed records") && reason.contains("break-even")
+        && !reason.contains("under 10%"), reason);
+    double ratio = h.get("rewriteRatio").asDouble();
+    assertTrue(ratio > 1, h.toString());
+    String expected = ratio >= a.get("breakEven").asDouble() ? "MERGE_ON_READ" : "COPY_ON_WRITE";
+    assertEquals(expected, a.get("recommendation").asText(), reason);
+    // with the break-even under the measured ratio Merge-on-Read is recommended (the old code said Copy-on-Write
+    // whatever the break-even, the updates being 7% of the insert's and the upsert's records together)
+    String below = String.valueOf(Math.floor(ratio * 10) / 10 - 0.5);
+    JsonNode lower = json(ok(new String[] {"advise", table(), "--json", "--conf", "sluice.health.advise.break.even=" + below}));
+    assertEquals("MERGE_ON_READ", lower.get("recommendation").asText(), lower.get("reason").asText());
+  }
 }

@@ -62,6 +62,48 @@ public final class TableInspection {
     return config.type();
   }
 
+  /** The table's {@code hoodie.properties} as read by {@link Table#inspect()}, in file order (unmodifiable). */
+  public Map<String, String> properties() {
+    return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(config.properties()));
+  }
+
+  /** The record key fields, in order ({@code hoodie.table.recordkey.fields}); empty if none are recorded. */
+  public List<String> recordKeyFields() {
+    return config.recordKeyFields();
+  }
+
+  /** The partition fields, in order ({@code hoodie.table.partition.fields}); empty for a non-partitioned table. */
+  public List<String> partitionFields() {
+    return config.partitionFields();
+  }
+
+  /**
+   * The ordering (precombine) field: {@code hoodie.table.precombine.field}, or on version 9 the one field of
+   * {@code hoodie.table.ordering.fields}; empty if none.
+   */
+  public Optional<String> orderingField() {
+    return config.precombineField();
+  }
+
+  /** How two versions of one key are reconciled, as the table records it. */
+  public MergeMode mergeMode() {
+    return config.mergeMode();
+  }
+
+  /**
+   * The key generator the table records: its class ({@code hoodie.table.keygenerator.class}), else its type
+   * ({@code hoodie.table.keygenerator.type}, which Hudi 1.x writes instead), else empty.
+   */
+  public Optional<String> keyGenerator() {
+    return config.keyGeneratorClass().filter(c -> !c.isBlank())
+        .or(() -> config.get(TableConfig.KEY_GENERATOR_TYPE).filter(c -> !c.isBlank()));
+  }
+
+  /** The completed metadata-table partitions the table records ({@code hoodie.table.metadata.partitions}). */
+  public List<String> metadataPartitions() {
+    return config.metadataPartitions();
+  }
+
   /** The time zone instant times are written in ({@code hoodie.table.timeline.timezone}). */
   public ZoneId timelineZone() {
     return config.timelineTimezone().zoneId();

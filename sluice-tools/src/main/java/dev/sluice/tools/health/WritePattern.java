@@ -12,7 +12,8 @@ import java.util.OptionalDouble;
  * estimated for rewrites as the changed records' bytes plus one block header, the schema, per file group).
  * {@link #rewriteRatio} is the first over the second.
  *
- * @param commits writes looked at (the newest {@code sluice.health.recent.commits}; compactions and bulk inserts excluded)
+ * @param commits upserts and deletes looked at (the newest {@code sluice.health.recent.commits}; inserts, bulk inserts
+ *     and compactions excluded)
  * @param inserted records they inserted
  * @param updated records they updated
  * @param deleted records they deleted
