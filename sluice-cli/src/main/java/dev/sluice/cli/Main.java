@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class, LogsCommand.class,
         DemoCommand.class, UpsertCostCommand.class, ReadCostCommand.class, RollbackCommand.class, SavepointCommand.class,
         RestoreCommand.class, CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class,
-        RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class})
+        RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class,
+        CommitCommand.class, CommitsCommand.class, FsviewCommand.class, CleansCommand.class, RollbacksCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {
