@@ -1,8 +1,10 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.CommitInfo;
 import dev.sluice.api.InstantInfo;
+import dev.sluice.api.LogBlockInfo;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableInspection;
@@ -25,14 +27,16 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sluice commit}: one completed commit's files and write stats (hudi-cli {@code commit showfiles} and
  * {@code commit show_write_stats}), from its commit metadata: per file written its partition, file group, the
- * commit it follows, records and bytes, log blocks; then the commit's totals.
+ * commit it follows, records and bytes, the log blocks it appended (counted in the log file) and, for a compaction,
+ * the log blocks it read; then the commit's totals.
  */
 @Command(name = "commit", description = "Show the files one completed commit, delta commit or replacecommit wrote and "
     + "its write stats: per file partition, file group, previous commit, records written/inserted/updated/deleted, "
-    + "bytes, log blocks; then totals (hudi-cli: commit showfiles, commit show_write_stats).")
+    + "bytes, log blocks appended (logBlocks) or compacted (totalLogBlocks); then totals (hudi-cli: commit showfiles, "
+    + "commit show_write_stats).")
 final class CommitCommand implements Callable<Integer> {
   static final List<String> COLUMNS = List.of("partition", "fileId", "file", "prevCommit", "numWrites", "numInserts",
-      "numUpdateWrites", "numDeletes", "totalWriteBytes", "fileSizeInBytes", "totalLogBlocks", "delta");
+      "numUpdateWrites", "numDeletes", "totalWriteBytes", "fileSizeInBytes", "logBlocks", "totalLogBlocks", "delta");
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
@@ -74,6 +78,7 @@ final class CommitCommand implements Callable<Integer> {
       r.put("numDeletes", s.numDeletes());
       r.put("totalWriteBytes", s.totalWriteBytes());
       r.put("fileSizeInBytes", s.fileSizeInBytes());
+      r.set("logBlocks", s.delta() ? logBlocks(t, store, s) : Json.tree(null));
       r.put("totalLogBlocks", s.totalLogBlocks());
       r.put("delta", s.delta());
       rows.add(r);
@@ -98,13 +103,40 @@ final class CommitCommand implements Callable<Integer> {
         store.completionTime(instant).map(c -> ", completed " + c).orElse(""));
     TextTable.print(out, COLUMNS, shown);
     out.printf("total: %d files in %d partitions (%d file groups), %,d records written: %,d inserted, %,d updated, "
-        + "%,d deleted; %,d bytes written, %d log blocks%s%n", totals.get("files").asLong(),
+        + "%,d deleted; %,d bytes written, %d log blocks appended%s%n", totals.get("files").asLong(),
         totals.get("partitions").asLong(), totals.get("fileGroups").asLong(), totals.get("numWrites").asLong(),
         totals.get("numInserts").asLong(), totals.get("numUpdateWrites").asLong(), totals.get("numDeletes").asLong(),
-        totals.get("totalWriteBytes").asLong(), totals.get("totalLogBlocks").asLong(),
+        totals.get("totalWriteBytes").asLong(), totals.get("logBlocks").asLong(),
         shown.size() < rows.size() ? " (" + shown.size() + " of " + rows.size() + " files shown)" : "");
     out.flush();
     return 0;
+  }
+
+  /**
+   * The blocks this commit appended to a log file, counted from the file's block headers (Hudi's write stat records
+   * no block count for an append: its totalLogBlocks is what a compaction read); null when the file is gone.
+   */
+  private com.fasterxml.jackson.databind.JsonNode logBlocks(Table t, TableInspection store, WriteStatInfo s) {
+    if (s.path().isEmpty()) {
+      return Json.tree(null);
+    }
+    String full = StoragePaths.join(t.location(), s.path().get());
+    try {
+      if (t.storage().info(full).isEmpty()) {
+        return Json.tree(null);
+      }
+    } catch (java.io.IOException e) {
+      throw SluiceException.storage("look up", full, e);
+    }
+    long n = 0;
+    try (CloseableIterator<LogBlockInfo> blocks = store.logBlocks(full)) {
+      while (blocks.hasNext()) {
+        if (blocks.next().instantTime().filter(instant::equals).isPresent()) {
+          n++;
+        }
+      }
+    }
+    return Json.tree(n);
   }
 
   private static ObjectNode totals(List<ObjectNode> rows) {
@@ -112,7 +144,8 @@ final class CommitCommand implements Callable<Integer> {
     Set<String> groups = new HashSet<>();
     ObjectNode t = Json.object();
     t.put("files", rows.size());
-    String[] sums = {"numWrites", "numInserts", "numUpdateWrites", "numDeletes", "totalWriteBytes", "totalLogBlocks"};
+    String[] sums = {"numWrites", "numInserts", "numUpdateWrites", "numDeletes", "totalWriteBytes", "logBlocks",
+        "totalLogBlocks"};
     for (String f : sums) {
       t.put(f, rows.stream().mapToLong(r -> r.get(f).asLong()).sum());
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.SluiceException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -41,8 +40,8 @@ final class ViewOptions {
         throw SluiceException.badInput("the command line", "--sort", "this view has no column '" + sort + "'",
             "one of " + String.join(", ", fields));
       }
-      Comparator<ObjectNode> byField = (a, b) -> compare(value(a, sort), value(b, sort));
-      out.sort(desc ? byField.reversed() : byField);
+      int sign = desc ? -1 : 1;
+      out.sort((a, b) -> compare(value(a, sort), value(b, sort), sign));
     } else if (desc) {
       java.util.Collections.reverse(out);
     }
@@ -62,15 +61,15 @@ final class ViewOptions {
   }
 
   /** Numbers by value, else text; absent and null values last (whatever the direction, as a reader expects). */
-  private static int compare(JsonNode a, JsonNode b) {
+  private static int compare(JsonNode a, JsonNode b, int sign) {
     boolean aMissing = a == null || a.isNull();
     boolean bMissing = b == null || b.isNull();
     if (aMissing || bMissing) {
       return Boolean.compare(aMissing, bMissing);
     }
     if (a.isNumber() && b.isNumber()) {
-      return a.decimalValue().compareTo(b.decimalValue());
+      return sign * a.decimalValue().compareTo(b.decimalValue());
     }
-    return (a.isValueNode() ? a.asText() : a.toString()).compareTo(b.isValueNode() ? b.asText() : b.toString());
+    return sign * (a.isValueNode() ? a.asText() : a.toString()).compareTo(b.isValueNode() ? b.asText() : b.toString());
   }
 }
