@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,6 +10,7 @@ import dev.sluice.api.LogBlockContent;
 import dev.sluice.api.LogBlockInfo;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.Table;
+import dev.sluice.api.TableInspection;
 import dev.sluice.api.Tables;
 import dev.sluice.storage.StoragePaths;
 import dev.sluice.tools.records.JsonRecordWriter;
@@ -16,7 +18,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -29,8 +34,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice logs}: the blocks of one log file, their headers and optionally their records. */
-@Command(name = "logs", description = "Dump the blocks of one log file of a table: type, instant, records, size, headers; "
-    + "with --records also the records (JSON Lines).")
+@Command(name = "logs", description = "Dump the blocks of one log file of a table: type, instant, records, size, headers "
+    + "(hudi-cli: show logfile metadata); with --records also the records (JSON Lines); with --merged the records of "
+    + "the file group's log files merged by key (hudi-cli: show logfile records --mergeRecords).")
 final class LogsCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** The header key whose value (the writer schema) is printed on one line. */
@@ -40,14 +46,20 @@ final class LogsCommand implements Callable<Integer> {
   String table;
 
   @Parameters(index = "1", paramLabel = "FILE",
-      description = "The log file: its name (as 'sluice files' shows it), its path relative to the table, or a full path.")
+      description = "The log file: its name (as 'sluice files' shows it), its path relative to the table, or a full path; "
+          + "with --merged also a file group id.")
   String file;
 
   @Option(names = "--records", description = "Also print each data block's records and each delete block's keys as JSON Lines.")
   boolean records;
 
-  @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
-  boolean json;
+  @Option(names = "--merged", description = "Instead of the blocks: the records of the log files of FILE's file group "
+      + "(its latest slice) merged by key, as a snapshot read merges them before the base file (hudi-cli: show logfile "
+      + "records --mergeRecords); FILE may also be a file group id. Deleted keys show as deleted.")
+  boolean merged;
+
+  @Mixin
+  ViewOptions view;
 
   @Mixin
   CommonOptions common;
@@ -55,53 +67,28 @@ final class LogsCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /** The fields of a block a listing sorts by. */
+  static final List<String> BLOCK_FIELDS = List.of("index", "offset", "size", "type", "instant", "records",
+      "completionTime");
+
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    String path = resolve(t);
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      Json.print(out, json(t, path));
-      return 0;
+    if (merged) {
+      return new MergedLogView(t, file, view, out).print();
     }
-    out.println(path);
-    if (t.tableVersion() != 6) {
-      out.printf("table version %d%n", t.tableVersion());
-    }
-    int n = 0;
-    try (CloseableIterator<LogBlockContent> reader = t.inspect().readLog(path)) {
+    String path = resolve(t);
+    List<ObjectNode> blocks = new ArrayList<>();
+    Map<Integer, List<String>> recordLines = new HashMap<>();
+    TableInspection store = t.inspect();
+    try (CloseableIterator<LogBlockContent> reader = store.readLog(path)) {
       while (reader.hasNext()) {
         LogBlockContent block = reader.next();
         LogBlockInfo s = block.info();
-        out.printf("block %d  %s%s%n", n++, describe(s), s.instantTime().flatMap(i -> t.inspect().completionTime(i))
-            .map(c -> "  completed " + c).orElse(""));
-        for (Map.Entry<String, String> h : s.header().entrySet()) {
-          out.printf("  %s: %s%n", h.getKey(), SCHEMA.equals(h.getKey()) ? oneLine(h.getValue()) : h.getValue());
-        }
-        if (records) {
-          printRecords(block, out);
-        }
-      }
-    }
-    out.printf("%d blocks%n", n);
-    out.flush();
-    return 0;
-  }
-
-  private ObjectNode json(Table t, String path) {
-    ObjectNode doc = Json.object();
-    doc.put("table", t.location());
-    doc.put("file", path);
-    doc.put("tableVersion", t.tableVersion());
-    ArrayNode blocks = doc.putArray("blocks");
-    int n = 0;
-    try (CloseableIterator<LogBlockContent> reader = t.inspect().readLog(path)) {
-      while (reader.hasNext()) {
-        LogBlockContent block = reader.next();
-        LogBlockInfo s = block.info();
-        ObjectNode b = blocks.addObject();
-        b.put("index", n++);
-        s.instantTime().flatMap(i -> t.inspect().completionTime(i)).ifPresent(c -> b.put("completionTime", c));
+        ObjectNode b = Json.object();
+        b.put("index", blocks.size());
+        s.instantTime().flatMap(store::completionTime).ifPresent(c -> b.put("completionTime", c));
         b.put("offset", s.offset());
         b.put("size", s.size());
         b.put("type", s.type());
@@ -110,28 +97,72 @@ final class LogsCommand implements Callable<Integer> {
         ObjectNode header = b.putObject("header");
         s.header().forEach((k, v) -> header.put(k, SCHEMA.equals(k) ? oneLine(v) : v));
         if (records) {
-          b.set("rows", rows(block));
+          // read now: a block's records are readable only before the reader moves on
+          List<String> lines = recordLines(block);
+          recordLines.put(blocks.size(), lines);
+          if (view.json) {
+            b.set("rows", rows(lines));
+          }
         }
+        blocks.add(b);
       }
     }
-    doc.put("blockCount", n);
-    return doc;
+    List<ObjectNode> shown = view.apply(blocks, BLOCK_FIELDS);
+    if (view.json) {
+      ObjectNode doc = Json.object();
+      doc.put("table", t.location());
+      doc.put("file", path);
+      doc.put("tableVersion", t.tableVersion());
+      doc.set("blocks", Json.tree(shown));
+      doc.put("blockCount", blocks.size());
+      Json.print(out, doc);
+      return 0;
+    }
+    out.println(path);
+    if (t.tableVersion() != 6) {
+      out.printf("table version %d%n", t.tableVersion());
+    }
+    for (ObjectNode b : shown) {
+      int index = b.get("index").asInt();
+      JsonNode count = b.get("records");
+      String counted = count.isNull() ? "records unknown"
+          : count.asLong() + (count.asLong() == 1 ? " record" : " records");
+      out.printf("block %d  offset %,d  %,d bytes  %s  instant %s  %s%s%n", index, b.get("offset").asLong(),
+          b.get("size").asLong(), b.get("type").asText(), b.get("instant").isNull() ? "-" : b.get("instant").asText(),
+          counted, b.has("completionTime") ? "  completed " + b.get("completionTime").asText() : "");
+      b.get("header").fields().forEachRemaining(h -> out.printf("  %s: %s%n", h.getKey(), h.getValue().asText()));
+      for (String line : recordLines.getOrDefault(index, List.of())) {
+        out.println(line);
+      }
+    }
+    out.printf("%d blocks%s%n", blocks.size(), shown.size() < blocks.size() ? " (" + shown.size() + " shown)" : "");
+    out.flush();
+    return 0;
   }
 
-  private static ArrayNode rows(LogBlockContent block) {
+  private static ArrayNode rows(List<String> lines) {
     ArrayNode out = Json.array();
+    for (String line : lines) {
+      try {
+        out.add(JSON.readTree(line));
+      } catch (IOException e) {
+        throw SluiceException.internal("a record's JSON did not parse", e);
+      }
+    }
+    return out;
+  }
+
+  /** A data block's records and a delete block's keys, one JSON line each. */
+  private static List<String> recordLines(LogBlockContent block) {
+    List<String> out = new ArrayList<>();
     try (CloseableIterator<GenericRecord> it = block.records()) {
       while (it.hasNext()) {
-        try {
-          out.add(JSON.readTree(JsonRecordWriter.toJson(it.next())));
-        } catch (IOException e) {
-          throw SluiceException.internal("a record's JSON did not parse", e);
-        }
+        out.add(JsonRecordWriter.toJson(it.next()));
       }
     }
     try (CloseableIterator<DeletedKey> it = block.deletedKeys()) {
       while (it.hasNext()) {
-        out.add(deleteJson(it.next()));
+        out.add(deleteJson(it.next()).toString());
       }
     }
     return out;
@@ -145,20 +176,7 @@ final class LogsCommand implements Callable<Integer> {
         s.instantTime().orElse("-"), count);
   }
 
-  private static void printRecords(LogBlockContent block, PrintWriter out) {
-    try (CloseableIterator<GenericRecord> it = block.records()) {
-      while (it.hasNext()) {
-        out.println(JsonRecordWriter.toJson(it.next()));
-      }
-    }
-    try (CloseableIterator<DeletedKey> it = block.deletedKeys()) {
-      while (it.hasNext()) {
-        out.println(deleteJson(it.next()).toString());
-      }
-    }
-  }
-
-  private static ObjectNode deleteJson(DeletedKey d) {
+  static ObjectNode deleteJson(DeletedKey d) {
     ObjectNode o = JSON.createObjectNode();
     o.put("recordKey", d.recordKey());
     o.put("partitionPath", d.partitionPath());
@@ -187,7 +205,7 @@ final class LogsCommand implements Callable<Integer> {
     return o;
   }
 
-  private static String oneLine(String schema) {
+  static String oneLine(String schema) {
     try {
       return JSON.readTree(schema).toString();
     } catch (IOException e) {

@@ -17,7 +17,8 @@ import picocli.CommandLine.ScopeType;
         DemoCommand.class, UpsertCostCommand.class, ReadCostCommand.class, RollbackCommand.class, SavepointCommand.class,
         RestoreCommand.class, CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class,
         RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class, DescribeCommand.class,
-        HelpCommand.class, CompletionCommand.class})
+        HelpCommand.class, CompletionCommand.class, CommitCommand.class, CommitsCommand.class, FsviewCommand.class,
+        CleansCommand.class, RollbacksCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

@@ -28,12 +28,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "stats", description = "Table health: per commit records, file groups, bytes and write amplification; per "
     + "latest file slice base and log sizes, delta commits since compaction and read amplification; pending compactions; "
-    + "base file sizes; warnings (thresholds: sluice.health.*).")
+    + "base file sizes; warnings (thresholds: sluice.health.*). Subcommands: filesizes, wa (as hudi-cli's stats).",
+    subcommands = {StatsFileSizesCommand.class, StatsWaCommand.class})
 final class StatsCommand implements Callable<Integer> {
   private static final String COMMITS = "%-17s  %-13s  %-11s  %9s  %9s  %9s  %6s  %9s  %7s  %5s  %12s  %9s  %9s  %9s%n";
   private static final String SLICES = "%-12s  %-40s  %-17s  %12s  %9s  %4s  %12s  %6s  %9s  %9s  %s%n";
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
+  // optional only so that the subcommands (stats filesizes TABLE) parse; call() requires it
+  @Parameters(index = "0", arity = "0..1", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
 
   @Option(names = "--json", description = "Print one JSON document (field names in docs/cli.md).")
@@ -47,6 +49,9 @@ final class StatsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (table == null) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'TABLE'");
+    }
     Table t = Tables.open(table, common.config());
     TableStats s = TableHealth.of(t, Clock.systemUTC());
     PrintWriter out = spec.commandLine().getOut();

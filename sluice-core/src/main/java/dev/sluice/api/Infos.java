@@ -4,6 +4,7 @@ import dev.sluice.internal.clean.CleanFile;
 import dev.sluice.internal.log.SkippedBlock;
 import dev.sluice.internal.repair.Repairer;
 import dev.sluice.internal.clean.CleanMetadata;
+import dev.sluice.internal.clean.PartitionCleanStats;
 import dev.sluice.internal.clean.CleanPlan;
 import dev.sluice.internal.compact.CompactionOperation;
 import dev.sluice.internal.compact.CompactionPlan;
@@ -45,7 +46,8 @@ final class Infos {
     List<WriteStatInfo> stats = new ArrayList<>();
     for (WriteStat s : md.allStats()) {
       stats.add(new WriteStatInfo(s.partitionPath(), s.fileId(), s.path(), s.prevCommit(), s.numWrites(), s.numDeletes(),
-          s.numUpdateWrites(), s.numInserts(), s.totalWriteBytes(), s.delta()));
+          s.numUpdateWrites(), s.numInserts(), s.totalWriteBytes(), s.delta(), s.fileSizeInBytes(), s.totalLogBlocks(),
+          s.totalLogRecords()));
     }
     return new CommitInfo(md.operationType().name(), md.compacted(), md.schema(), stats);
   }
@@ -91,8 +93,14 @@ final class Infos {
     for (PartitionRollback p : md.partitionMetadata().values()) {
       logFiles += p.rollbackLogFiles().size();
     }
+    List<RollbackInfo.Partition> partitions = new ArrayList<>();
+    for (PartitionRollback p : md.partitionMetadata().values()) {
+      partitions.add(new RollbackInfo.Partition(p.partitionPath(), p.successDeleteFiles(), p.failedDeleteFiles(),
+          p.rollbackLogFiles()));
+    }
     return new RollbackInfo(md.startRollbackTime(), md.totalFilesDeleted(), md.commitsRollback(),
-        md.instantsRollback().stream().map(i -> new RollbackInfo.Target(i.commitTime(), i.action())).toList(), logFiles);
+        md.instantsRollback().stream().map(i -> new RollbackInfo.Target(i.commitTime(), i.action())).toList(), logFiles,
+        partitions);
   }
 
   static SavepointInfo savepoint(SavepointMetadata md) {
@@ -105,8 +113,15 @@ final class Infos {
 
   static CleanInfo clean(CleanMetadata md) {
     int failed = md.partitionMetadata().values().stream().mapToInt(p -> p.failedDeleteFiles().size()).sum();
+    List<CleanInfo.Partition> partitions = new ArrayList<>();
+    for (PartitionCleanStats p : md.partitionMetadata().values()) {
+      partitions.add(new CleanInfo.Partition(p.partitionPath(), p.policy(), p.deletePathPatterns(),
+          p.successDeleteFiles(), p.failedDeleteFiles()));
+    }
     return new CleanInfo(md.startCleanTime(), md.totalFilesDeleted(), failed,
-        md.earliestCommitToRetain().isEmpty() ? Optional.empty() : Optional.of(md.earliestCommitToRetain()));
+        md.earliestCommitToRetain().isEmpty() ? Optional.empty() : Optional.of(md.earliestCommitToRetain()),
+        md.lastCompletedCommit().isEmpty() ? Optional.empty() : Optional.of(md.lastCompletedCommit()),
+        md.timeTakenInMillis(), partitions);
   }
 
   static CleanPlanInfo cleanPlan(CleanPlan plan) {

@@ -1,6 +1,11 @@
 package dev.sluice.api;
 
 import dev.sluice.internal.archive.ArchiveLog;
+import dev.sluice.internal.clean.CleanAvro;
+import dev.sluice.internal.log.LogRecord;
+import dev.sluice.internal.log.MergedLogRecords;
+import dev.sluice.internal.read.SnapshotPlanner;
+import dev.sluice.internal.schema.TableSchema;
 import dev.sluice.internal.archive.ArchivedInstant;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileNames;
@@ -188,6 +193,15 @@ public final class TableInspection {
         .map(b -> RollbackPlan.fromAvroBytes(b, store.pathOf(req)).instantToRollback().commitTime());
   }
 
+  /**
+   * The metadata of a completed clean instant: what it deleted per partition. Empty for another instant, and for a
+   * completed clean whose file is empty (Hudi writes none for a clean that found nothing).
+   */
+  public Optional<CleanInfo> cleanMetadata(InstantInfo instant) {
+    return internal(instant).filter(i -> i.action() == Action.CLEAN && i.isCompleted())
+        .flatMap(i -> CleanAvro.decodeMetadata(store.read(i), store.pathOf(i))).map(Infos::clean);
+  }
+
   /** The metadata of a completed restore instant. */
   public Optional<RestoreInfo> restoreMetadata(InstantInfo instant) {
     return internal(instant).filter(i -> i.action() == Action.RESTORE && i.isCompleted())
@@ -329,6 +343,59 @@ public final class TableInspection {
     WriteSetup setup = TableSettings.writeSetup(table.storage(), table.location(), config, table.schema(),
         table.options());
     return Infos.preview(WritePreview.of(setup, WriteOperation.UPSERT, records, view()));
+  }
+
+  /**
+   * The committed log records of the latest slice of file group {@code id} (merged with the slice before it while
+   * its compaction is pending) merged by key, as a snapshot read merges them before it meets the base file: per key
+   * the winning record, in the table schema, or its delete. Blocks of instants that did not complete, rolled-back
+   * blocks and corrupt blocks are left out, as the read leaves them. Empty when the group has no log files; close the
+   * iterator.
+   *
+   * @throws SluiceException (bad request) if the table has no such file group
+   */
+  public CloseableIterator<MergedLogRecord> mergedLogRecords(FileGroupKey id) {
+    FileSlice slice = view().latestMergedSlices(id.partitionPath()).stream()
+        .filter(s -> s.id().fileId().equals(id.fileId())).findFirst()
+        .orElseThrow(() -> SluiceException.badRequest("File group " + id.fileId() + " in partition '"
+            + id.partitionPath() + "'", "the table at " + location() + " has no such file group",
+            "Give a file group id 'sluice files' or 'sluice fsview' lists."));
+    if (slice.logFiles().isEmpty()) {
+      return CloseableIterator.empty();
+    }
+    SnapshotPlanner planner = new SnapshotPlanner(table.storage(), table.location(), config,
+        TableSchema.resolve(table.storage(), table.location(), timeline, config), timeline,
+        TableSettings.read(table.options()));
+    MergedLogRecords merged = planner.mergeLogs(slice);
+    CloseableIterator<LogRecord> all;
+    try {
+      all = merged.all();
+    } catch (RuntimeException e) {
+      merged.close();
+      throw e;
+    }
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return all.hasNext();
+      }
+
+      @Override
+      public MergedLogRecord next() {
+        LogRecord r = all.next();
+        return new MergedLogRecord(r.key(), r.partitionPath(), Optional.ofNullable(r.record()),
+            Optional.ofNullable(r.ordering()));
+      }
+
+      @Override
+      public void close() {
+        try {
+          all.close();
+        } finally {
+          merged.close();
+        }
+      }
+    };
   }
 
   private FileSystemView view() {

@@ -10,6 +10,8 @@ import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.log.LogScanner;
+import dev.sluice.internal.log.MergedLogRecords;
 import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.read.expr.BoundExpression;
@@ -166,6 +168,27 @@ public final class SnapshotPlanner {
   /** The table schema with the meta fields first. */
   Schema fullSchema() {
     return MetaFields.withMetaFields(userSchema);
+  }
+
+  /**
+   * The committed log records of {@code slice} merged by key in the full schema, as {@link #plan} merges a slice
+   * before it meets the base file (as of the latest completed write; the caller closes them). For {@code sluice
+   * logs --merged}, which shows what the logs contribute to a snapshot.
+   */
+  public MergedLogRecords mergeLogs(FileSlice slice) {
+    String queryInstant = timeline.writeTimeline().completedAndPendingCompactions().lastInstant().map(Instant::time)
+        .orElse("");
+    LogMerge merge = logMerge(timeline, queryInstant);
+    return LogScanner.builder(storage)
+        .logFiles(slice.logFiles())
+        .timeline(merge.timeline())
+        .latestInstant(merge.queryInstant())
+        .readerSchema(fullSchema())
+        .precombineField(merge.precombineField())
+        .merger(merge.merger())
+        .spillBeyond(merge.memoryBudget(), merge.spillDirectory())
+        .build()
+        .scan();
   }
 
   /** How Merge-on-Read slices merge as of {@code queryInstant}, with blocks committed on {@code seen}. */
