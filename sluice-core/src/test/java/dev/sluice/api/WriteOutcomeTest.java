@@ -68,6 +68,8 @@ class WriteOutcomeTest {
     assertEquals(Optional.of("ts"), o.orderingField());
     assertEquals(2, r.updated());
     assertEquals(0, r.inserted());
+    assertEquals(o.received(), r.inserted() + r.updated() + r.deleted() + o.olderThanStored() + o.combined()
+        + o.deletesNotFound(), "every record received is accounted for");
     Map<String, GenericRecord> rows = TripFixture.rows(t);
     assertEquals("name-0", rows.get("id-000000").get("name").toString(), "the stored version stayed");
     assertEquals("newest", rows.get("id-000004").get("name").toString());
