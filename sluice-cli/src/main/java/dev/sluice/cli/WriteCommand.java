@@ -81,15 +81,9 @@ final class WriteCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (operation == WriteOperation.BULK_INSERT) {
-      Optional<String> last = t.inspect().lastCompletedCommit();
-      if (last.isPresent()) {
-        err.println("warning: bulk-insert does not look up existing keys: the table has commits (the last "
-            + last.get() + "), so a key it already holds is written again as a duplicate, as in Hudi. Use upsert "
-            + "(or insert) to update existing keys.");
-        err.flush();
-      }
-    }
+    // the table as it was before this write; the warning follows a successful write (a failed one prints one line)
+    Optional<String> last = operation == WriteOperation.BULK_INSERT ? t.inspect().lastCompletedCommit()
+        : Optional.empty();
     CommitResult r;
     try (CloseableIterator<GenericRecord> records = Progress.wrap(RecordSources.concat(parts), "read")) {
       try {
@@ -111,6 +105,11 @@ final class WriteCommand implements Callable<Integer> {
         operation, r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
     OutcomeText.lines(r).forEach(l -> out.println("  " + l));
     out.flush();
+    if (last.isPresent()) {
+      err.println("warning: bulk-insert does not look up existing keys: the table had commits (the last " + last.get()
+          + "), so a key it already held was written again as a duplicate, as in Hudi. Use upsert (or insert) to "
+          + "update existing keys.");
+    }
     OutcomeText.warnings(r).forEach(err::println);
     err.flush();
     return 0;
