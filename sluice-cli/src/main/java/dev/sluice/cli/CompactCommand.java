@@ -4,6 +4,7 @@ import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.CompactionInfo;
 import dev.sluice.api.CompactionPlanInfo;
+import dev.sluice.api.CompactionScheduling;
 import dev.sluice.api.InstantInfo;
 import dev.sluice.api.TableCompaction;
 import dev.sluice.api.TableCompaction.BackgroundCompactor;
@@ -11,7 +12,6 @@ import dev.sluice.api.SluiceException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.ArgGroup;
@@ -77,12 +77,14 @@ final class CompactCommand implements Callable<Integer> {
     if (mode == null) {
       list(t, c, out);
     } else if (mode.schedule) {
-      Optional<String> planned = force ? c.scheduleNow() : c.schedule();
-      if (planned.isPresent()) {
-        out.printf("scheduled compaction %s: %d file groups%n", planned.get(),
-            c.plan(planned.get()).operations().size());
+      // the reason is the scheduler's own, with its figures
+      CompactionScheduling s = c.attemptSchedule(force);
+      if (s.scheduled()) {
+        out.printf("scheduled compaction %s: %d file groups%n", s.instant().get(),
+            c.plan(s.instant().get()).operations().size());
       } else {
-        out.println("nothing to compact" + (force ? "" : " (or the trigger has not fired; --force ignores it)"));
+        out.println("no compaction scheduled: " + s.explanation()
+            + (s.reason() == CompactionScheduling.Reason.TRIGGER_NOT_REACHED ? " (--force ignores the trigger)" : ""));
       }
     } else if (mode.run != null) {
       List<String> todo = mode.run.isEmpty() ? c.pending() : List.of(mode.run);

@@ -37,6 +37,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", description = "Build sample tables on local disk and walk through what each step did.")
 final class DemoCommand implements Callable<Integer> {
   private static final String[] CITIES = {"amsterdam", "lisbon", "oslo"};
+  /** Changed trips of the Copy-on-Write upsert that arrive late, with a ts older than the stored one. */
+  private static final int LATE_EVENTS = 20;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "Where to build (default: a new temp folder).")
   Path dir;
@@ -88,17 +90,20 @@ final class DemoCommand implements Callable<Integer> {
     describe(c1);
     listFiles(root, cow);
 
-    step("3. Upsert 300 changed trips (a later ts) and 150 new ones");
+    step("3. Upsert 300 changed trips (a later ts, but 20 of them late events with an earlier ts) and 150 new ones");
     List<GenericRecord> batch = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       GenericRecord old = trips.get(rnd.nextInt(trips.size()));
-      batch.add(trip(schema, rnd, old.get("trip_id").toString(), 2_000, old.get("city").toString()));
+      // a late event carries a ts below the stored one's (1,000-1,999): event-time ordering keeps the stored version
+      long tsBase = i < LATE_EVENTS ? 0 : 2_000;
+      batch.add(trip(schema, rnd, old.get("trip_id").toString(), tsBase, old.get("city").toString()));
     }
     for (int i = 3000; i < 3150; i++) {
       batch.add(trip(schema, rnd, String.format("trip-%05d", i), 2_000));
     }
     CommitResult c2 = t.upsert(batch.iterator());
     describe(c2);
+    narrate(300, c2);
     say("Copy-on-Write rewrote every file group that received an update: each got a new base file version");
     say("with the new commit time in its name; file groups that received nothing were not read or written.");
 
@@ -162,6 +167,7 @@ final class DemoCommand implements Callable<Integer> {
     }
     CommitResult upserted = t.upsert(changed.iterator());
     describe(upserted);
+    narrate(300, upserted);
     morLogFile = upserted.files().get(0).relativePath();
     List<GenericRecord> gone = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
@@ -286,9 +292,28 @@ final class DemoCommand implements Callable<Integer> {
     return n;
   }
 
+  /**
+   * What became of {@code changed} changed trips, from the write's own counts: updated, older than the stored
+   * version and ignored, or another version of a trip already in the batch (combined into one).
+   */
+  private void narrate(int changed, CommitResult r) {
+    StringBuilder sb = new StringBuilder(String.format("%,d changed trips: %,d updated", changed, r.updated()));
+    long older = r.outcome().olderThanStored();
+    long combined = r.outcome().combined();
+    if (older > 0) {
+      sb.append(String.format(", %,d older than the stored version and ignored (ordering field ts)", older));
+    }
+    if (combined > 0) {
+      sb.append(String.format(", %,d a second version of a trip picked twice in the batch, combined into one (the "
+          + "larger ts wins)", combined));
+    }
+    say(sb.toString());
+  }
+
   private void describe(CommitResult r) {
     say(String.format("commit %s (%s): %d inserted, %d updated, %d deleted; %d files written, %,d bytes",
         r.instantTime(), r.operation(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten()));
+    OutcomeText.lines(r).forEach(l -> say("  " + l));
     for (FileWriteResult f : r.files()) {
       String kind = f.logAppend().isPresent() ? "logged" : f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? "new   " : "merged";
       say(String.format("  %s %s  (%d rows)", kind, f.relativePath(), f.numWrites()));

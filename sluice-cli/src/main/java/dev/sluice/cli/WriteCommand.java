@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
@@ -113,6 +115,11 @@ final class WriteCommand implements Callable<Integer> {
       InputFormat f = format != null ? InputFormat.parse(format) : InputFormat.fromFileName(in.getFileName().toString());
       parts.add(() -> RecordSources.open(in, f, schema, options));
     }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    // the table as it was before this write; the warning follows a successful write (a failed one prints one line)
+    Optional<String> last = operation == WriteOperation.BULK_INSERT ? t.inspect().lastCompletedCommit()
+        : Optional.empty();
     CommitResult r;
     try (CloseableIterator<GenericRecord> records = Progress.wrap(RecordSources.concat(parts), "read")) {
       try {
@@ -125,8 +132,22 @@ final class WriteCommand implements Callable<Integer> {
             + " to " + table, where, e);
       }
     }
-    spec.commandLine().getOut().printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
+    if (!r.committed()) {
+      out.println(OutcomeText.NOTHING_COMMITTED);
+      out.flush();
+      return 0;
+    }
+    out.printf("Committed %s %s: %d inserted, %d updated, %d deleted, %d files, %d bytes%n",
         operation, r.instantTime(), r.inserted(), r.updated(), r.deleted(), r.files().size(), r.bytesWritten());
+    OutcomeText.lines(r).forEach(l -> out.println("  " + l));
+    out.flush();
+    if (last.isPresent()) {
+      err.println("warning: bulk-insert does not look up existing keys: the table had commits (the last " + last.get()
+          + "), so a key it already held was written again as a duplicate, as in Hudi. Use upsert (or insert) to "
+          + "update existing keys.");
+    }
+    OutcomeText.warnings(r).forEach(err::println);
+    err.flush();
     return 0;
   }
 

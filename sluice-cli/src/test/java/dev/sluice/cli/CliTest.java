@@ -248,6 +248,17 @@ class CliTest {
     assertTrue(out.contains("rows now: 3050"), out);
     assertTrue(Files.exists(dir.resolve("demo/trips_cow/.hoodie/hoodie.properties")));
 
+    // the narration's figures are the write's own counts and account for every changed trip
+    Matcher told = Pattern.compile("300 changed trips: (\\d+) updated, (\\d+) older than the stored version and "
+        + "ignored \\(ordering field ts\\), (\\d+) a second version of a trip picked twice in the batch").matcher(out);
+    assertTrue(told.find(), out);
+    int cowUpdated = Integer.parseInt(told.group(1));
+    int older = Integer.parseInt(told.group(2));
+    int combined = Integer.parseInt(told.group(3));
+    assertEquals(300, cowUpdated + older + combined, out);
+    assertTrue(older > 0 && older <= 20 && combined > 0, out);
+    assertTrue(out.contains(older + " ignored: older than the stored version (ordering field ts)"), out);
+
     // Merge-on-Read: the upsert and the delete went to log files (one data and one delete block per file group)
     Path mor = dir.resolve("demo/trips_mor");
     List<Path> logs;

@@ -162,7 +162,10 @@ public final class DistributedWrite implements AutoCloseable {
     Instant completed = FileGroupUnits.publish(setup, txn, inflight, results, op);
     TableSettings.services(table.changes()).afterCommit(table.storage(), table.location(), setup.tableConfig().type(),
         completed.time(), txn.timelineAfterPublish(), Optional.empty(), table.layout());
-    return new CommitResult(completed.time(), op, results);
+    // the units do not gather outcome counts (see docs/spark.md): what was applied is known, what was ignored is not
+    long applied = results.stream().mapToLong(r -> r.numInserts() + r.numUpdates() + r.numDeletes()).sum();
+    return new CommitResult(completed.time(), op, results, new WriteOutcome(applied, 0, 0, 0, 0,
+        setup.tableConfig().precombineField()));
   }
 
   /** Rolls the write back after {@code failure} (unless it was published); returns {@code failure}. */

@@ -211,7 +211,11 @@ public final class Table implements AutoCloseable {
 
   /**
    * Runs a write operation over {@code records} (built with {@link #schema()}) and commits it; then cleans and
-   * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default).
+   * archives if {@code hoodie.clean.automatic} / {@code hoodie.archive.automatic} (both on by default). An input
+   * without records commits nothing: the result's {@link CommitResult#committed()} is false and the table is
+   * untouched. The result's {@link CommitResult#outcome()} says what was not applied and why (versions older than
+   * the stored one, duplicates combined, deletes of keys not found). A delete none of whose rows has a partition path
+   * value, on a partitioned table with a non-global index, is refused as bad input when it could find nothing.
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
     requireOpenedVersion("Writing to");
@@ -239,6 +243,10 @@ public final class Table implements AutoCloseable {
       services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, changes));
       return s.withTableConfig(config());
     });
+    if (!committed.result().committed()) {
+      // an input without records commits nothing, so there is nothing for the table services to follow
+      return committed.result();
+    }
     services.afterCommit(storage, location, tc.type(), committed.result().instantTime(),
         Optional.of(committed.timeline()), async, layout);
     return committed.result();

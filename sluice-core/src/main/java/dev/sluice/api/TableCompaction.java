@@ -27,6 +27,16 @@ public final class TableCompaction {
     return compaction.schedule();
   }
 
+  /**
+   * Schedules a compaction as {@link #schedule()} (or, with {@code force}, as {@link #scheduleNow()}) and says why
+   * when nothing was scheduled: the trigger not reached (with its figures: delta commits or seconds since the last
+   * compaction against {@code hoodie.compact.inline.max.delta.commits} / {@code hoodie.compact.inline.max.delta.seconds}),
+   * no slice with log files, every such slice already planned, the strategy's choice, or a pending write.
+   */
+  public CompactionScheduling attemptSchedule(boolean force) {
+    return compaction.attemptSchedule(force);
+  }
+
   /** Schedules a compaction of every slice with log files, whatever the trigger says; its instant time. */
   public Optional<String> scheduleNow() {
     return compaction.scheduleNow();

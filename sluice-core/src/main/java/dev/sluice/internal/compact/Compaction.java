@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.CompactionScheduling;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.commit.CommitSettings;
 import dev.sluice.internal.error.Errors;
@@ -70,10 +71,18 @@ public final class Compaction {
   }
 
   private Optional<String> schedule(boolean force) {
+    return attemptSchedule(force).instant();
+  }
+
+  /**
+   * Plans a compaction as {@link #schedule()} (or, with {@code force}, {@link #scheduleNow()}) and says why when
+   * nothing was planned.
+   */
+  public CompactionScheduling attemptSchedule(boolean force) {
     requireMergeOnRead("Scheduling a compaction");
     InstantLifecycle lifecycle = lifecycle();
     return lifecycle.locked("schedule a compaction", () -> new CompactionScheduler(storage, basePath, settings, lifecycle,
-        commit.metadataEnabled()).schedule(force));
+        commit.metadataEnabled()).attempt(force));
   }
 
   /**

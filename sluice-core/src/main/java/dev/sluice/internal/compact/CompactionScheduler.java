@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.CompactionScheduling;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
@@ -21,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -56,11 +58,23 @@ final class CompactionScheduler {
 
   /** Plans a compaction if {@code force} or the trigger fires; the new instant, or empty if nothing was planned. */
   Optional<String> schedule(boolean force) {
+    return attempt(force).instant();
+  }
+
+  /**
+   * Plans a compaction if {@code force} or the trigger fires, and says why when it plans nothing: the trigger with
+   * its figures, no slice with log files, every such slice busy, the strategy's choice, or a pending write.
+   */
+  CompactionScheduling attempt(boolean force) {
     Timeline tl = store.load();
     Rollbacks.requireNoPendingRestore(tl, "Scheduling a compaction of " + basePath);
     String time = newInstantTime(tl);
-    if (!force && !due(tl, time)) {
-      return Optional.empty();
+    if (!force) {
+      Trigger trigger = trigger(tl, time);
+      if (!trigger.fires()) {
+        return notScheduled(trigger.noDeltaCommits() ? CompactionScheduling.Reason.NO_LOG_FILES
+            : CompactionScheduling.Reason.TRIGGER_NOT_REACHED, trigger.explanation());
+      }
     }
     if (!multiWriter) {
       // a write still running (or failed, not yet rolled back) before the plan would append to a slice the plan
@@ -68,23 +82,54 @@ final class CompactionScheduler {
       Optional<Instant> earliest = tl.filter(i -> !i.isCompleted() && i.action() != Action.COMPACTION
           && i.action() != Action.LOGCOMPACTION && i.action().writesData()).firstInstant();
       if (earliest.isPresent() && !InstantTimes.isBefore(time, earliest.get().time())) {
-        return Optional.empty();
+        return notScheduled(CompactionScheduling.Reason.WRITE_PENDING, "the " + earliest.get().action().name().toLowerCase(Locale.ROOT)
+            + " " + earliest.get().time() + " is pending (running, or failed and not yet rolled back); a single writer"
+            + " does not plan a compaction over it (it is rolled back by the next write)");
       }
     }
-    CompactionPlan plan = plan(tl);
+    Candidates candidates = candidates(tl);
+    CompactionPlan plan = plan(candidates);
     if (plan.isEmpty()) {
-      return Optional.empty();
+      if (candidates.withLogs() == 0) {
+        return notScheduled(CompactionScheduling.Reason.NO_LOG_FILES, "nothing to compact: no file slice has log files");
+      }
+      if (candidates.operations().isEmpty()) {
+        return notScheduled(CompactionScheduling.Reason.SLICES_BUSY, "nothing to compact: all " + candidates.withLogs() + " file slices "
+            + "with log files are in a pending compaction or clustering plan");
+      }
+      return notScheduled(CompactionScheduling.Reason.STRATEGY_CHOSE_NONE, "the compaction strategy " + settings.strategy()
+          + " (hoodie.compaction.strategy) took none of the " + candidates.operations().size()
+          + " file slices with log files");
     }
     // with other writers the time is checked against theirs, and a later one taken if it clashed
     java.util.Iterator<String> first = List.of(time).iterator();
     String planned = lifecycle.request(Action.COMPACTION, () -> first.hasNext() ? first.next() : newInstantTime(tl), tl,
         plan.toAvroBytes(tl.layout())).time();
     KillPoints.reach("compaction.planned");
-    return Optional.of(planned);
+    return new CompactionScheduling(Optional.of(planned), CompactionScheduling.Reason.SCHEDULED, "scheduled compaction "
+        + planned + ": " + plan.operations().size() + " file groups" + (force ? " (the trigger ignored)" : ""));
+  }
+
+  private static CompactionScheduling notScheduled(CompactionScheduling.Reason reason, String explanation) {
+    return new CompactionScheduling(Optional.empty(), reason, explanation);
+  }
+
+  /**
+   * Where the trigger stands for a compaction at some time.
+   *
+   * @param fires whether a compaction is due
+   * @param noDeltaCommits the table has no delta commit at all (nothing could have written a log file)
+   * @param explanation the figures against the configured limits, when it does not fire
+   */
+  private record Trigger(boolean fires, boolean noDeltaCommits, String explanation) {
   }
 
   /** True if the trigger fires for a compaction at {@code time} ({@code needCompact}). */
   boolean due(Timeline tl, String time) {
+    return trigger(tl, time).fires();
+  }
+
+  private Trigger trigger(Timeline tl, String time) {
     Optional<Instant> lastCompaction = tl.filter(i -> i.action() == Action.COMMIT && i.isCompleted()).lastInstant();
     Timeline deltas = tl.filter(i -> i.action() == Action.DELTACOMMIT);
     String since;
@@ -96,14 +141,41 @@ final class CompactionScheduler {
       since = deltas.firstInstant().get().time();
       count = deltas.instants().size();
     } else {
-      return false;
+      return new Trigger(false, true, "nothing to compact: the table has no delta commits (no log files)");
     }
     long seconds = InstantTimes.toTime(time).getEpochSecond() - InstantTimes.toTime(since).getEpochSecond();
-    return settings.trigger().fires(count, seconds, settings.maxDeltaCommits(), settings.maxDeltaSeconds());
+    boolean fires = settings.trigger().fires(count, seconds, settings.maxDeltaCommits(), settings.maxDeltaSeconds());
+    String from = lastCompaction.isPresent() ? "since the last compaction " + since : "since the first delta commit " + since;
+    String commits = count + " of " + settings.maxDeltaCommits() + " delta commits";
+    String elapsed = seconds + " of " + settings.maxDeltaSeconds() + " seconds";
+    String figures = switch (settings.trigger()) {
+      case NUM_COMMITS -> commits + " " + from + " (hoodie.compact.inline.max.delta.commits=" + settings.maxDeltaCommits();
+      case TIME_ELAPSED -> elapsed + " " + from + " (hoodie.compact.inline.max.delta.seconds="
+          + settings.maxDeltaSeconds();
+      case NUM_OR_TIME -> "neither " + commits + " nor " + elapsed + " " + from
+          + " (hoodie.compact.inline.max.delta.commits=" + settings.maxDeltaCommits()
+          + ", hoodie.compact.inline.max.delta.seconds=" + settings.maxDeltaSeconds();
+      case NUM_AND_TIME -> commits + " and " + elapsed + " " + from + ", both needed (hoodie.compact.inline.max.delta"
+          + ".commits=" + settings.maxDeltaCommits() + ", hoodie.compact.inline.max.delta.seconds="
+          + settings.maxDeltaSeconds();
+    };
+    return new Trigger(fires, false, "the trigger is not reached: " + figures
+        + ", hoodie.compact.inline.trigger.strategy=" + settings.trigger() + ")");
+  }
+
+  /**
+   * The latest slices with log files that no pending compaction or clustering holds, and how many slices had log
+   * files at all.
+   */
+  private record Candidates(List<CompactionOperation> operations, int withLogs) {
   }
 
   /** The plan over the table as {@code tl} shows it; empty if no slice qualifies. */
   CompactionPlan plan(Timeline tl) {
+    return plan(candidates(tl));
+  }
+
+  private Candidates candidates(Timeline tl) {
     // as Hudi's writers, the plan lists through the metadata table when it is valid (no LIST of data partitions)
     FileSystemView view = metadataEnabled
         ? MetadataTables.view(storage, basePath, tl, TableConfigStore.read(storage, basePath), true)
@@ -111,13 +183,22 @@ final class CompactionScheduler {
     Set<FileGroupId> busy = new HashSet<>(view.pendingCompactionOperations().keySet());
     busy.addAll(PendingClustering.fileGroups(store, tl));
     List<CompactionOperation> candidates = new ArrayList<>();
+    int withLogs = 0;
     for (String partition : view.partitions()) {
       for (FileSlice s : view.latestSlices(partition)) {
-        if (!s.logFiles().isEmpty() && !busy.contains(s.id())) {
-          candidates.add(operation(s));
+        if (!s.logFiles().isEmpty()) {
+          withLogs++;
+          if (!busy.contains(s.id())) {
+            candidates.add(operation(s));
+          }
         }
       }
     }
+    return new Candidates(candidates, withLogs);
+  }
+
+  private CompactionPlan plan(Candidates found) {
+    List<CompactionOperation> candidates = found.operations();
     List<CompactionOperation> chosen = settings.strategy().orderAndFilter(candidates, settings);
     // Hudi 1.x records the partitions of the slices the strategy left out (missingSchedulePartitions)
     Set<String> missing = new LinkedHashSet<>();

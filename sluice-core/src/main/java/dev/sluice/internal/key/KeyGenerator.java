@@ -94,6 +94,23 @@ public final class KeyGenerator {
   }
 
   /**
+   * True if the table is partitioned and {@code record} has no value (null or empty) for any of its partition path
+   * fields: its partition path is the default partition's.
+   */
+  public boolean partitionValuesMissing(GenericRecord record) {
+    if (partitionFields.isEmpty()) {
+      return false;
+    }
+    for (FieldPath f : partitionFields) {
+      String v = stringValue(f, record);
+      if (v != null && !v.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * The relative partition path ("" for a non-partitioned table). Fails as bad input, before anything is written,
    * when a value would not name a folder inside the table (see {@link PartitionPaths}).
    */

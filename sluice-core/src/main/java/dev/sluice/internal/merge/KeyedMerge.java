@@ -29,6 +29,17 @@ public final class KeyedMerge<C> implements AutoCloseable {
     default void kept() {
     }
 
+    /**
+     * {@code change} lost to the stored row of its key (event-time ordering: the stored ordering value is larger), so
+     * the row was kept ({@link #kept()} is called too).
+     */
+    default void outvoted(C change) {
+    }
+
+    /** {@code change} deletes a key no stored row held: nothing to delete. */
+    default void unmatchedDelete(C change) {
+    }
+
     /** {@code change} replaces a stored row (the row is dropped). */
     void replace(C change);
 
@@ -67,6 +78,7 @@ public final class KeyedMerge<C> implements AutoCloseable {
         target.insert(c);
         return true;
       }
+      target.unmatchedDelete(c);
     }
     return false;
   }
@@ -92,6 +104,7 @@ public final class KeyedMerge<C> implements AutoCloseable {
       case KEEP -> {
         rows.keep();
         target.kept();
+        target.outvoted(c);
       }
       case REPLACE -> {
         rows.drop();

@@ -44,8 +44,17 @@ final class BatchPreparer {
   private final RecordMerger merger;
   private final boolean globalKeys;
   private final int threads;
+  private final OutcomeCounts counts;
+  /** The partition path of deletes without partition values (the default partition's), once one is seen. */
+  private volatile String missingPartitionPath;
 
   BatchPreparer(WriteSetup setup) {
+    this(setup, new OutcomeCounts());
+  }
+
+  /** A preparer that counts into {@code counts}. */
+  BatchPreparer(WriteSetup setup, OutcomeCounts counts) {
+    this.counts = counts;
     this.userSchema = setup.userSchema();
     this.keyFields = setup.tableConfig().recordKeyFields();
     this.partitionFields = setup.tableConfig().partitionFields();
@@ -73,7 +82,7 @@ final class BatchPreparer {
    */
   PreparedBatch prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine, PreparedBatch.Budget budget) {
     PreparedBatch batch = new PreparedBatch(combine, globalKeys, merger, budget,
-        () -> new WriteRecordSerializer(userSchema, precombineField));
+        () -> new WriteRecordSerializer(userSchema, precombineField), counts);
     try {
       fill(batch, input, op);
       return batch;
@@ -172,6 +181,16 @@ final class BatchPreparer {
     }
   }
 
+  /** The partition path deletes without partition values went to (the default partition), if there were any. */
+  Optional<String> missingPartitionPath() {
+    return Optional.ofNullable(missingPartitionPath);
+  }
+
+  /** The table's partition path fields. */
+  List<String> partitionFields() {
+    return partitionFields;
+  }
+
   /** Where record {@code n} came from: the file and line if the input knows them, else its number. */
   private static String where(Iterator<GenericRecord> input, long n) {
     if (input instanceof Positioned p && p.position().isPresent()) {
@@ -226,6 +245,11 @@ final class BatchPreparer {
       throw Errors.badInput(where.get(), e.getMessage().replaceFirst("^Bad input at ", ""), e);
     }
     if (op == WriteOperation.DELETE) {
+      // a key-only delete without its partition on a non-global index is looked up in the default partition alone
+      if (!globalKeys && keys.partitionValuesMissing(raw)) {
+        counts.deletesWithoutPartition.increment();
+        missingPartitionPath = partition;
+      }
       return new WriteRecord(key, partition, null, Ordering.NATURAL, WriteRecord.DeleteKind.HARD);
     }
     @SuppressWarnings("rawtypes")

@@ -159,8 +159,9 @@ public final class FileGroupUnits {
     Markers markers = new Markers(setup.storage(), setup.basePath(), instant);
     PreparedBatch.Budget budget = new PreparedBatch.Budget(Math.max(TableWriter.MIN_WRITE_BUDGET,
         setup.settings().maxMemory()), setup.settings().spillDirectory());
-    return write(setup, PlanSource.Handles.of(setup, markers, instant, RecordIndexChanges.none()), budget, w, updates,
-        inserts, token);
+    // a unit's outcome counts are not gathered: the distributed publish reports files, not what the merge ignored
+    return write(setup, PlanSource.Handles.of(setup, markers, instant, RecordIndexChanges.none(), new OutcomeCounts()),
+        budget, w, updates, inserts, token);
   }
 
   /** {@link #write(WriteSetup, String, FileGroupWrite, Iterator, Iterator, WriteToken)} with given handles. */

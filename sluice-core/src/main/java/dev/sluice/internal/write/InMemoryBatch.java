@@ -37,6 +37,15 @@ final class InMemoryBatch implements PlanSource {
 
   /** Tags {@code records} with the configured index (a bulk insert: takes them all as inserts). */
   static InMemoryBatch of(WriteSetup setup, WriteOperation op, List<WriteRecord> records, FileSystemView view) {
+    return of(setup, op, records, view, new OutcomeCounts());
+  }
+
+  /**
+   * Tags as {@link #of(WriteSetup, WriteOperation, List, FileSystemView)}, counting into {@code counts} the deletes of
+   * keys the index did not find and the updates of a key collapsed into its later version (a batch not combined).
+   */
+  static InMemoryBatch of(WriteSetup setup, WriteOperation op, List<WriteRecord> records, FileSystemView view,
+      OutcomeCounts counts) {
     InMemoryBatch batch = new InMemoryBatch(setup);
     if (op == WriteOperation.BULK_INSERT) {
       records.forEach(batch::addInsert);
@@ -47,9 +56,14 @@ final class InMemoryBatch implements PlanSource {
         if (t.location().isPresent()) {
           Location loc = t.location().get();
           FileGroupId id = new FileGroupId(loc.partitionPath(), loc.fileId());
-          batch.updates.computeIfAbsent(id, k -> new LinkedHashMap<>()).put(r.key(), r);
+          if (batch.updates.computeIfAbsent(id, k -> new LinkedHashMap<>()).put(r.key(), r) != null) {
+            counts.combined.increment();
+          }
           batch.baseInstants.put(id, loc.baseInstant());
         } else {
+          if (r.isDelete()) {
+            counts.deletesNotFound.increment();
+          }
           batch.addInsert(r);
         }
       }

@@ -32,8 +32,10 @@ final class MergeHandle {
   private final String instant;
   private final RecordMerger merger;
   private final RecordIndexChanges recordIndex;
+  private final OutcomeCounts counts;
 
-  MergeHandle(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex) {
+  MergeHandle(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex, OutcomeCounts counts) {
+    this.counts = counts;
     this.setup = setup;
     this.markers = markers;
     this.instant = instant;
@@ -70,6 +72,16 @@ final class MergeHandle {
             @Override
             public void kept() {
               n.written++;
+            }
+
+            @Override
+            public void outvoted(WriteRecord r) {
+              counts.olderThanStored.increment();
+            }
+
+            @Override
+            public void unmatchedDelete(WriteRecord r) {
+              counts.deletesNotFound.increment();
             }
 
             @Override

@@ -30,9 +30,10 @@ interface PlanSource extends Closeable {
    * keys it wrote to a new location or deleted.
    */
   record Handles(CreateHandle creates, MergeHandle merges, AppendHandle appends) {
-    static Handles of(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex) {
+    static Handles of(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex,
+        OutcomeCounts counts) {
       return new Handles(new CreateHandle(setup, markers, instant, recordIndex),
-          new MergeHandle(setup, markers, instant, recordIndex), new AppendHandle(setup, markers, instant, recordIndex));
+          new MergeHandle(setup, markers, instant, recordIndex, counts), new AppendHandle(setup, markers, instant, recordIndex));
     }
   }
 

@@ -43,6 +43,7 @@ final class PreparedBatch implements Closeable {
   private final Budget budget;
   private final Supplier<WriteRecordSerializer> serializers;
   private final WriteRecordSerializer sizes;
+  private final OutcomeCounts counts;
   private final Map<String, WriteRecord> byKey = new LinkedHashMap<>();
   private final List<WriteRecord> all = new ArrayList<>();
   private long heapBytes;
@@ -51,6 +52,13 @@ final class PreparedBatch implements Closeable {
 
   PreparedBatch(boolean combine, boolean globalKeys, RecordMerger merger, Budget budget,
       Supplier<WriteRecordSerializer> serializers) {
+    this(combine, globalKeys, merger, budget, serializers, new OutcomeCounts());
+  }
+
+  /** A batch that counts what it receives and combines into {@code counts}. */
+  PreparedBatch(boolean combine, boolean globalKeys, RecordMerger merger, Budget budget,
+      Supplier<WriteRecordSerializer> serializers, OutcomeCounts counts) {
+    this.counts = counts;
     this.combine = combine;
     this.globalKeys = globalKeys;
     this.merger = merger;
@@ -62,6 +70,7 @@ final class PreparedBatch implements Closeable {
   /** Adds the next record of the batch. */
   void add(WriteRecord rec) {
     added++;
+    counts.received.increment();
     String key = combineKey(rec);
     if (sorter.isPresent()) {
       sorter.get().add(key, rec);
@@ -71,6 +80,9 @@ final class PreparedBatch implements Closeable {
       all.add(rec);
     } else {
       WriteRecord prev = byKey.get(key);
+      if (prev != null) {
+        counts.combined.increment();
+      }
       if (prev != null && !wins(prev, rec)) {
         return;
       }
@@ -179,6 +191,7 @@ final class PreparedBatch implements Closeable {
           ahead = e;
           break;
         }
+        counts.combined.increment();
         if (wins(winner, e.getValue())) {
           winner = e.getValue();
         }

@@ -60,8 +60,16 @@ final class SpillingWrite implements PlanSource {
   private final ExternalSorter<WriteRecord> inserts;
   private final Map<String, Group> groups = new HashMap<>();
   private final TreeMap<String, Long> insertCounts = new TreeMap<>();
+  private final OutcomeCounts counts;
 
   SpillingWrite(WriteSetup setup, WritePlanner planner, WriteOperation op, PreparedBatch.Budget budget) {
+    this(setup, planner, op, budget, new OutcomeCounts());
+  }
+
+  /** A spilling write that counts deletes of unknown keys and collapsed updates into {@code counts}. */
+  SpillingWrite(WriteSetup setup, WritePlanner planner, WriteOperation op, PreparedBatch.Budget budget,
+      OutcomeCounts counts) {
+    this.counts = counts;
     this.setup = setup;
     this.planner = planner;
     this.op = op;
@@ -121,7 +129,8 @@ final class SpillingWrite implements PlanSource {
     updates.spill();
     inserts.spill();
     List<FileWriteResult> out = new ArrayList<>();
-    try (Cursor updateStream = new Cursor(updates.sorted()); Cursor insertStream = new Cursor(inserts.sorted())) {
+    try (Cursor updateStream = new Cursor(updates.sorted(), counts);
+        Cursor insertStream = new Cursor(inserts.sorted(), counts)) {
       for (int i = 0; i < plan.size(); i++) {
         FileGroupWrite w = plan.get(i);
         Iterator<WriteRecord> groupUpdates = updateStream.take(w.updates(), true);
@@ -160,6 +169,8 @@ final class SpillingWrite implements PlanSource {
         updates.add(prefix + r.key(), r);
       } else if (!r.isDelete()) {
         addInsert(r);
+      } else {
+        counts.deletesNotFound.increment();
       }
     }
   }
@@ -184,9 +195,11 @@ final class SpillingWrite implements PlanSource {
   private static final class Cursor implements Closeable {
     private final CloseableIterator<Map.Entry<String, WriteRecord>> pairs;
     private Map.Entry<String, WriteRecord> ahead;
+    private final OutcomeCounts counts;
 
-    Cursor(CloseableIterator<Map.Entry<String, WriteRecord>> pairs) {
+    Cursor(CloseableIterator<Map.Entry<String, WriteRecord>> pairs, OutcomeCounts counts) {
       this.pairs = pairs;
+      this.counts = counts;
     }
 
     boolean hasNext() {
@@ -227,6 +240,7 @@ final class SpillingWrite implements PlanSource {
             }
             e = more;
             left--;
+            counts.combined.increment();
           }
           return e.getValue();
         }

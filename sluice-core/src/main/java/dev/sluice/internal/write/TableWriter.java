@@ -16,6 +16,9 @@ import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
+import dev.sluice.internal.error.Errors;
+import dev.sluice.storage.StoragePaths;
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -75,15 +78,56 @@ public final class TableWriter {
     // a budget near zero would write one sort run per record
     PreparedBatch.Budget budget = new PreparedBatch.Budget(
         Math.max(MIN_WRITE_BUDGET, setup.settings().maxMemory()), setup.settings().spillDirectory());
+    OutcomeCounts counts = new OutcomeCounts();
+    BatchPreparer preparer = new BatchPreparer(setup, counts);
     // the batch's sort runs, if it spilled, are deleted whatever happens
-    try (PreparedBatch batch = new BatchPreparer(setup).prepare(input, op, combine, budget)) {
+    try (PreparedBatch batch = preparer.prepare(input, op, combine, budget)) {
+      if (batch.added() == 0) {
+        // nothing to write: no instant, no metadata table bootstrap, the table exactly as it was
+        return new Committed(CommitResult.nothingCommitted(op, orderingField()), loaded);
+      }
+      refuseDeletesWithoutPartition(preparer, counts);
       WriteSetup prepared = prepareTable.apply(setup);
       TableWriter writer = prepared == setup ? this : new TableWriter(prepared);
-      return writer.write(op, batch, budget, loaded);
+      return writer.write(op, batch, budget, loaded, counts);
     }
   }
 
-  private Committed write(WriteOperation op, PreparedBatch batch, PreparedBatch.Budget budget, Timeline loaded) {
+  /** The ordering field versions of a key are compared by, if the table has one. */
+  private Optional<String> orderingField() {
+    return setup.tableConfig().precombineField();
+  }
+
+  /**
+   * Refuses a delete none of whose rows name a partition, on a partitioned table with a non-global index, when the
+   * default partition they would be looked up in does not exist: nothing could be deleted, and a commit that deletes
+   * nothing would hide the mistake. Checked before the instant is requested, so the table stays as it was.
+   */
+  private void refuseDeletesWithoutPartition(BatchPreparer preparer, OutcomeCounts counts) {
+    long without = counts.deletesWithoutPartition.sum();
+    Optional<String> path = preparer.missingPartitionPath();
+    if (without == 0 || without < counts.received.sum() || path.isEmpty()) {
+      return;
+    }
+    String dir = StoragePaths.join(setup.basePath(), path.get());
+    boolean exists;
+    try {
+      exists = setup.storage().info(dir).isPresent();
+    } catch (IOException e) {
+      throw Errors.storage("check for the default partition", dir, e);
+    }
+    if (!exists) {
+      List<String> fields = preparer.partitionFields();
+      throw Errors.badInput("the delete rows of " + setup.basePath(), String.join(",", fields), "none of the " + without
+          + " rows has a value for it, and with the non-global index " + setup.settings().index().type()
+          + " a record key is looked up only in its own partition, so no key could be found (nothing was written)",
+          "each row's partition path value beside its record key, or a global index (hoodie.index.type="
+          + "GLOBAL_BLOOM, GLOBAL_SIMPLE or RECORD_INDEX)");
+    }
+  }
+
+  private Committed write(WriteOperation op, PreparedBatch batch, PreparedBatch.Budget budget, Timeline loaded,
+      OutcomeCounts counts) {
     Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTACOMMIT : Action.COMMIT;
     // rolls back failed writes first, then creates the requested instant
     WriteTransaction txn = WriteTransaction.begin(setup.storage(), setup.basePath(), setup.commit(), action, loaded);
@@ -100,16 +144,16 @@ public final class TableWriter {
       List<FileWriteResult> files;
       Instant inflight;
       // the planner plans from counts, whether the batch is held in memory or spilled; the source hands out records
-      try (PlanSource source = batch.spilled() ? spilled(batch, planner, op, budget, view)
-          : InMemoryBatch.of(setup, op, batch.records(), view)) {
+      try (PlanSource source = batch.spilled() ? spilled(batch, planner, op, budget, view, counts)
+          : InMemoryBatch.of(setup, op, batch.records(), view, counts)) {
         List<FileGroupWrite> plan = WideningRewrite.complete(
             planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
         inflight = FileGroupUnits.start(setup, txn, plan, op);
-        files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime, recordIndex));
+        files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime, recordIndex, counts));
       }
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
       Instant completed = txn.publish(inflight, metadata, recordIndex);
-      return new Committed(new CommitResult(instantTime, op, files),
+      return new Committed(new CommitResult(instantTime, op, files, counts.outcome(orderingField())),
           txn.timelineAfterPublish().orElseGet(() -> timeline.plus(completed)));
     } catch (RuntimeException e) {
       throw txn.abort(e);
@@ -135,8 +179,8 @@ public final class TableWriter {
 
   /** Tags and routes a spilled batch into a spilling write, then lets the batch's sort runs go. */
   private SpillingWrite spilled(PreparedBatch batch, WritePlanner planner, WriteOperation op,
-      PreparedBatch.Budget budget, FileSystemView view) {
-    SpillingWrite spilling = new SpillingWrite(setup, planner, op, budget);
+      PreparedBatch.Budget budget, FileSystemView view, OutcomeCounts counts) {
+    SpillingWrite spilling = new SpillingWrite(setup, planner, op, budget, counts);
     try {
       spilling.route(batch, view);
     } catch (RuntimeException e) {
