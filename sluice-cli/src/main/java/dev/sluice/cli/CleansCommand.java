@@ -91,9 +91,7 @@ final class CleansCommand implements Callable<Integer> {
   }
 
   private int partitions(Table t, TableInspection store) {
-    InstantInfo clean = store.timeline().stream().filter(i -> i.time().equals(instant) && i.isCompleted()).findFirst()
-        .orElseThrow(() -> SluiceException.badInput("the command line", "INSTANT", "the active timeline of "
-            + t.location() + " has no completed instant " + instant, "a clean 'sluice cleans' lists"));
+    InstantInfo clean = ViewOptions.completedInstant(store, instant, "INSTANT", "a clean 'sluice cleans' lists");
     CleanInfo md = store.cleanMetadata(clean).orElseThrow(() -> SluiceException.badInput("the command line", "INSTANT",
         "the instant " + instant + " is a " + clean.action() + (clean.action().equals("clean") ? " with empty metadata"
             : ", not a clean"), "a clean 'sluice cleans' lists"));

@@ -160,15 +160,10 @@ final class CommitCommand implements Callable<Integer> {
 
   /** The metadata of the completed commit at {@code time}; bad input (exit 3) naming {@code param} if there is none. */
   static CommitInfo completedCommit(TableInspection store, String time, String param) {
-    for (InstantInfo i : store.timeline()) {
-      if (i.time().equals(time) && i.isCompleted()) {
-        return store.commitMetadata(i).orElseThrow(() -> SluiceException.badInput("the command line", param,
-            "the completed instant " + time + " is a " + i.action() + ", not a commit",
-            "a commit, delta commit or replacecommit 'sluice timeline' lists"));
-      }
-    }
-    throw SluiceException.badInput("the command line", param, "the active timeline of " + store.location()
-        + " has no completed instant " + time, "a completed commit 'sluice timeline' lists (archived commits are not "
-        + "shown here)");
+    InstantInfo i = ViewOptions.completedInstant(store, time, param, "a completed commit 'sluice timeline' lists "
+        + "(archived commits are not shown here)");
+    return store.commitMetadata(i).orElseThrow(() -> SluiceException.badInput("the command line", param,
+        "the completed instant " + time + " is a " + i.action() + ", not a commit",
+        "a commit, delta commit or replacecommit 'sluice timeline' lists"));
   }
 }

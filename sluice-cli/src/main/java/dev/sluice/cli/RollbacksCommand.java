@@ -91,9 +91,7 @@ final class RollbacksCommand implements Callable<Integer> {
   }
 
   private int files(Table t, TableInspection store) {
-    InstantInfo rollback = store.timeline().stream().filter(i -> i.time().equals(instant) && i.isCompleted())
-        .findFirst().orElseThrow(() -> SluiceException.badInput("the command line", "INSTANT", "the active timeline of "
-            + t.location() + " has no completed instant " + instant, "a rollback 'sluice rollbacks' lists"));
+    InstantInfo rollback = ViewOptions.completedInstant(store, instant, "INSTANT", "a rollback 'sluice rollbacks' lists");
     RollbackInfo md = store.rollbackMetadata(rollback).orElseThrow(() -> SluiceException.badInput("the command line",
         "INSTANT", "the instant " + instant + " is a " + rollback.action() + ", not a rollback",
         "a rollback 'sluice rollbacks' lists"));

@@ -2,7 +2,9 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.InstantInfo;
 import dev.sluice.api.SluiceException;
+import dev.sluice.api.TableInspection;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -49,6 +51,21 @@ final class ViewOptions {
       return new ArrayList<>(out.subList(0, limit));
     }
     return out;
+  }
+
+  /**
+   * The completed instant {@code time} of the active timeline, or bad input on parameter {@code param} naming the
+   * table and {@code expected} (what the parameter should name).
+   */
+  static InstantInfo completedInstant(TableInspection store, String time, String param,
+      String expected) {
+    for (InstantInfo i : store.timeline()) {
+      if (i.time().equals(time) && i.isCompleted()) {
+        return i;
+      }
+    }
+    throw SluiceException.badInput("the command line", param, "the active timeline of "
+        + store.location() + " has no completed instant " + time, expected);
   }
 
   /** The field of a row; a view's row may keep further columns in a nested {@code record} (merged log records). */
