@@ -138,4 +138,21 @@ final class InteropChecks {
     p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
     return out;
   }
+
+  /**
+   * The metadata table's initialization instants ({@code <instant>010.deltacommit}): its delta commits ending in
+   * {@code 010} that do not mirror a data-table instant. A bare suffix match is not enough: a data-table instant whose
+   * milliseconds are 010 is mirrored under the same name.
+   */
+  static List<String> metadataInitializations(Path table) throws IOException {
+    java.util.Set<String> dataInstants;
+    try (var s = Files.list(table.resolve(".hoodie"))) {
+      dataInstants = s.map(p -> p.getFileName().toString()).filter(n -> n.indexOf('.') > 0)
+          .map(n -> n.substring(0, n.indexOf('.'))).collect(Collectors.toSet());
+    }
+    try (var s = Files.list(table.resolve(".hoodie/metadata/.hoodie"))) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith("010.deltacommit"))
+          .filter(n -> !dataInstants.contains(n.substring(0, n.indexOf('.')))).sorted().toList();
+    }
+  }
 }

@@ -88,8 +88,6 @@ public final class FileSystemLockProvider implements LockProvider {
     }
     held = false;
     KillPoints.reach("lock.release");
-    // from here a lock file this provider could not delete counts as abandoned in this process
-    Owners.release(token);
     try {
       Optional<String> content = read(lockPath);
       if (content.isPresent() && content.get().contains(token)) {
@@ -97,6 +95,11 @@ public final class FileSystemLockProvider implements LockProvider {
       }
     } catch (IOException e) {
       throw Errors.storage("release the lock", lockPath, e);
+    } finally {
+      // only now may a waiter in this process count the lock as abandoned (a file this provider could not delete):
+      // released before the delete, a waiter could break the lock and take it between our read and our delete, and
+      // the delete would then remove the waiter's fresh lock, letting a third party in beside it
+      Owners.release(token);
     }
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Config;
 import dev.sluice.api.SluiceException;
+import dev.sluice.storage.InterceptedStorage;
 import dev.sluice.storage.LocalStorage;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -115,5 +116,34 @@ class LockProviderTest {
         "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider")))));
     assertEquals(SluiceException.Kind.BAD_CONFIG, e.kind());
     assertTrue(e.getMessage().contains("ZookeeperBasedLockProvider"), e.getMessage());
+  }
+
+  /**
+   * A waiter that looks at the lock while its holder is releasing it (after the holder read the file, before it
+   * deleted it) must not take the lock: if it did, the holder's delete would remove the waiter's fresh lock and a
+   * third party could take the table lock alongside the waiter. Two metadata-table compactions of one delta commit
+   * ran together this way ({@code <t>001.compaction.requested already exists}).
+   */
+  @Test
+  void aLockIsNotBrokenWhileItsHolderIsReleasingIt() throws IOException {
+    String lockFile = dir.resolve("lock").toString();
+    FileSystemLockProvider waiter = fsLock(0);
+    boolean[] waiterTookIt = new boolean[1];
+    boolean[] once = new boolean[1];
+    InterceptedStorage releasing = new InterceptedStorage(new LocalStorage(), call -> {
+      if (call.op() == InterceptedStorage.Op.DELETE && call.path().equals(lockFile) && !once[0]) {
+        once[0] = true;
+        waiterTookIt[0] = waiter.tryLock();
+      }
+    });
+    FileSystemLockProvider holder = new FileSystemLockProvider(releasing, dir.toString(), 0);
+    assertTrue(holder.tryLock());
+    holder.unlock();
+    assertTrue(once[0], "the holder deleted its lock file");
+    assertFalse(waiterTookIt[0], "the lock was still held while its holder released it");
+    assertFalse(Files.exists(dir.resolve("lock")), "released");
+    assertTrue(waiter.tryLock());
+    assertFalse(fsLock(0).tryLock(), "one holder at a time");
+    waiter.unlock();
   }
 }
