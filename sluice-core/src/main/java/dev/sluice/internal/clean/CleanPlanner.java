@@ -116,7 +116,10 @@ public final class CleanPlanner {
     ProtectedSlices protect = ProtectedSlices.load(store, timeline);
     FileSystemView view = views.apply(timeline);
     Map<String, List<CleanFile>> files = new LinkedHashMap<>();
-    for (String partition : partitionsToClean(store, timeline, view, ectr, protect)) {
+    List<String> partitions = partitionsToClean(store, timeline, view, ectr, protect);
+    // one batched lookup through the metadata table for all of them (a no-op when listing storage)
+    view.prefetch(partitions);
+    for (String partition : partitions) {
       List<CleanFile> delete = settings.policy() == CleanPolicy.KEEP_LATEST_FILE_VERSIONS
           ? keepingVersions(view, partition, protect)
           : keepingCommits(view, timeline, partition, ectr, protect);

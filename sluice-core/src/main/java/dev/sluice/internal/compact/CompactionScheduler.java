@@ -184,6 +184,8 @@ final class CompactionScheduler {
     busy.addAll(PendingClustering.fileGroups(store, tl));
     List<CompactionOperation> candidates = new ArrayList<>();
     int withLogs = 0;
+    // one batched lookup through the metadata table for every partition (a no-op when listing storage)
+    view.prefetch(view.partitions());
     for (String partition : view.partitions()) {
       for (FileSlice s : view.latestSlices(partition)) {
         if (!s.logFiles().isEmpty()) {

@@ -70,6 +70,8 @@ final class KeyLookupIndex implements Index {
     // files first: keys of a scope without base files (all of them, into an empty table) need no sorting or lookup
     Map<String, List<BaseFile>> filesByPartition = new LinkedHashMap<>();
     List<String> partitions = global ? view.partitions() : new ArrayList<>(keysByScope.keySet());
+    // one batched lookup of the partitions' files through the metadata table, not one merge of its logs per partition
+    view.prefetch(partitions);
     for (String partition : partitions) {
       List<String> keys = keysByScope.get(global ? "" : partition);
       if (keys == null || keys.isEmpty()) {

@@ -115,6 +115,8 @@ final class RecordLevelIndex implements Index {
     MetadataTableReader reader = r.reader().get();
     Map<String, RecordLocation> found = lookup(reader, r.shards(), records);
     Map<String, Map<String, FileGroup>> groups = new HashMap<>();
+    // the partitions the found keys live in, listed in one batched lookup of the metadata table
+    view.prefetch(found.values().stream().map(RecordLocation::partition).distinct().toList());
     List<TaggedRecord> out = new ArrayList<>(records.size());
     List<WriteRecord> recheck = new ArrayList<>();
     for (WriteRecord rec : records) {

@@ -9,10 +9,9 @@ import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.compact.MetadataCompactionPlans;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
 import dev.sluice.internal.mdt.write.RecordIndexSetup;
-import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Timeline;
-import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.storage.Storage;
+import java.util.Optional;
 
 /**
  * The metadata table made ready before a write and its own table services, in the order of Hudi 0.15's
@@ -52,7 +51,9 @@ final class MetadataTableServices {
     int maxDeltaCommits = commit.metadataCompactMaxDeltaCommits();
     MetadataCleaner cleaner = MetadataCleaner.of(storage, basePath, clean);
     Archiver archiver = Archiver.ofMetadataTable(storage, basePath, archive, cleaner.settings(), maxDeltaCommits);
-    if (!writer.needsPrepare(true, recordIndex) && !due(writer, cleaner, archiver, maxDeltaCommits)) {
+    // the metadata timeline listed once for both checks; the services list it again under the lock
+    Optional<Timeline> ready = writer.preparedTimeline(recordIndex);
+    if (ready.isPresent() && !due(ready.get(), writer, cleaner, archiver, maxDeltaCommits)) {
       return;
     }
     InstantLifecycle.of(storage, basePath, commit).locked("prepare the metadata table and run its services", () -> {
@@ -65,8 +66,8 @@ final class MetadataTableServices {
     });
   }
 
-  private boolean due(MetadataTableWriter writer, MetadataCleaner cleaner, Archiver archiver, int maxDeltaCommits) {
-    Timeline mdt = new TimelineStore(storage, TableLayout.metadataTableFolder(basePath)).load();
+  private static boolean due(Timeline mdt, MetadataTableWriter writer, MetadataCleaner cleaner, Archiver archiver,
+      int maxDeltaCommits) {
     return cleaner.due(mdt) || writer.compactionDue(mdt, maxDeltaCommits).isPresent() || archiver.wouldArchive(mdt);
   }
 }

@@ -181,16 +181,27 @@ public final class MetadataTableWriter {
 
   /** As {@link #needsPrepare(boolean)}, with the record index as {@code recordIndex} wants it. */
   public boolean needsPrepare(boolean enabled, RecordIndexSetup recordIndex) {
-    TableConfig config = TableConfigStore.read(storage, basePath);
     if (!enabled) {
-      return MetadataTable.isPresent(storage, basePath, config);
+      return MetadataTable.isPresent(storage, basePath, TableConfigStore.read(storage, basePath));
     }
+    return preparedTimeline(recordIndex).isEmpty();
+  }
+
+  /**
+   * The metadata table's timeline when the table is enabled and {@link #prepare(boolean, RecordIndexSetup)} would
+   * change nothing (listed with the partitions {@code recordIndex} wants, none inflight, an instant completed);
+   * empty when it would. One listing of the metadata timeline, which the caller can go on using.
+   */
+  public Optional<Timeline> preparedTimeline(RecordIndexSetup recordIndex) {
+    TableConfig config = TableConfigStore.read(storage, basePath);
     boolean listed = config.metadataPartitions().contains(RecordIndexPartition.PATH);
     boolean riWanted = !recordIndex.drop() && (recordIndex.build() || listed);
     List<String> expected = riWanted ? List.of(MetadataPartition.FILES.path(), RecordIndexPartition.PATH)
         : List.of(MetadataPartition.FILES.path());
-    return !config.metadataPartitions().equals(expected) || !config.metadataPartitionsInflight().isEmpty()
-        || !hasCompletedInstant();
+    if (!config.metadataPartitions().equals(expected) || !config.metadataPartitionsInflight().isEmpty()) {
+      return Optional.empty();
+    }
+    return completedTimeline();
   }
 
   /**
@@ -274,14 +285,20 @@ public final class MetadataTableWriter {
   }
 
   private boolean hasCompletedInstant() {
+    return completedTimeline().isPresent();
+  }
+
+  /** The metadata table's timeline if it has a table config and a completed instant (one listing of its timeline). */
+  private Optional<Timeline> completedTimeline() {
     try {
       if (storage.info(TableLayout.propertiesFile(mdtBase)).isEmpty()) {
-        return false;
+        return Optional.empty();
       }
     } catch (IOException e) {
       throw Errors.storage("check for", TableLayout.propertiesFile(mdtBase), e);
     }
-    return mdt.load().lastCompleted().isPresent();
+    Timeline tl = mdt.load();
+    return tl.lastCompleted().isPresent() ? Optional.of(tl) : Optional.empty();
   }
 
   /**
@@ -338,15 +355,17 @@ public final class MetadataTableWriter {
    * and deletes of keys) appended to the shards they touch when the table has a record index.
    */
   public void commit(String instant, FilesChange change, RecordIndexChanges changes) {
-    if (!usable()) {
+    Optional<Timeline> usable = usableTimeline();
+    if (usable.isEmpty()) {
       return;
     }
-    Timeline tl = mdt.load();
+    // one listing of the metadata timeline under the lock serves the checks and the slice the new log file joins
+    Timeline tl = usable.get();
     if (tl.isCompleted(instant)) {
       return;
     }
     discardPending(tl, instant);
-    deltacommit(instant, change, WriteOperationType.UPSERT_PREPPED, changes);
+    deltacommit(instant, change, WriteOperationType.UPSERT_PREPPED, changes, Optional.of(tl));
   }
 
   /**
@@ -354,12 +373,20 @@ public final class MetadataTableWriter {
    * (nothing completed) or an unlisted leftover folder is removed instead, so that it is never stale.
    */
   private boolean usable() {
+    return usableTimeline().isPresent();
+  }
+
+  /** As {@link #usable()}, with the metadata timeline it listed when the table is usable. */
+  private Optional<Timeline> usableTimeline() {
     TableConfig config = dropUnmaintained(true);
-    if (config.metadataPartitions().contains(MetadataPartition.FILES.path()) && hasCompletedInstant()) {
-      return true;
+    if (config.metadataPartitions().contains(MetadataPartition.FILES.path())) {
+      Optional<Timeline> tl = completedTimeline();
+      if (tl.isPresent()) {
+        return tl;
+      }
     }
     MetadataTable.removeIfPresent(storage, basePath);
-    return false;
+    return Optional.empty();
   }
 
   /** Deletes the timeline files of a deltacommit at {@code instant} that an interrupted attempt left pending. */
@@ -372,18 +399,24 @@ public final class MetadataTableWriter {
 
   /** Writes a deltacommit at {@code instant}: requested, inflight, one log file with the records, completed. */
   private void deltacommit(String instant, FilesChange change, WriteOperationType operation) {
-    deltacommit(instant, change, operation, RecordIndexChanges.none());
+    deltacommit(instant, change, operation, RecordIndexChanges.none(), Optional.empty());
   }
 
+  /**
+   * As {@link #deltacommit(String, FilesChange, WriteOperationType)} with the record index's {@code changes}.
+   * {@code loaded}: the metadata timeline as listed under the lock before this deltacommit was requested, if the
+   * caller has it (the slices new log files join depend only on completed compactions and pending ones, which the
+   * request does not change); listed here otherwise.
+   */
   private void deltacommit(String instant, FilesChange change, WriteOperationType operation,
-      RecordIndexChanges changes) {
+      RecordIndexChanges changes, Optional<Timeline> loaded) {
     Instant requested = Instant.requested(instant, Action.DELTACOMMIT);
     mdt.createRequested(requested, new byte[0]);
     Instant inflight = mdt.transitionToInflight(requested, new byte[0]);
     List<FilesRecord> records = withSizes(change).records();
     Map<String, List<WriteStat>> stats = new LinkedHashMap<>();
     if (!records.isEmpty()) {
-      FilesPartitionState slice = FilesPartitionState.load(storage, filesDir, mdt.load());
+      FilesPartitionState slice = FilesPartitionState.load(storage, filesDir, loaded.orElseGet(mdt::load));
       List<GenericRecord> avro = new ArrayList<>();
       records.forEach(r -> avro.add(MetadataRecords.toAvro(r)));
       DataBlock block = DataBlock.hfile(Map.of(HeaderKey.INSTANT_TIME, instant), MetadataRecords.storedSchema(), avro,
@@ -401,7 +434,7 @@ public final class MetadataTableWriter {
     }
     if (changes.size() > 0 && hasRecordIndex()) {
       RecordIndexPartition ri = new RecordIndexPartition(storage, mdt);
-      SortedMap<String, FilesPartitionState> shards = ri.shards(mdt.load());
+      SortedMap<String, FilesPartitionState> shards = ri.shards(loaded.orElseGet(mdt::load));
       if (shards.isEmpty()) {
         throw Errors.badTable(ri.dir(), "the record index is listed but has no file group",
             "Drop the record index (hoodie.metadata.record.index.enable=false for one write); the next write with it"
