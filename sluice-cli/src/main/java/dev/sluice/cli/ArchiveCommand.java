@@ -43,20 +43,23 @@ final class ArchiveCommand implements Callable<Integer> {
     List<InstantInfo> instants;
     if (dryRun) {
       instants = t.archivePreview();
+      Optional<String> heldBack = instants.isEmpty() ? t.archiveHeldBack() : Optional.empty();
       if (json) {
-        Json.print(out, json(t, true, instants, 0, Optional.empty()));
+        Json.print(out, json(t, true, instants, 0, Optional.empty(), heldBack));
         return 0;
       }
-      out.printf("%d instants to archive%n", instants.size());
+      out.printf("%d instants to archive%s%n", instants.size(), heldBack.map(r -> ": " + r).orElse(""));
     } else {
       ArchiveInfo result = t.archive();
       instants = result.archived();
+      // asked after the archival: what holds the instants back now (nothing moved, so the same as before it)
+      Optional<String> heldBack = instants.isEmpty() ? t.archiveHeldBack() : Optional.empty();
       if (json) {
-        Json.print(out, json(t, false, instants, result.stateFiles(), result.archiveFile()));
+        Json.print(out, json(t, false, instants, result.stateFiles(), result.archiveFile(), heldBack));
         return 0;
       }
-      out.printf("%d instants archived (%d timeline files)%s%n", instants.size(), result.stateFiles(),
-          result.archiveFile().map(f -> " to " + f).orElse(""));
+      out.printf("%d instants archived (%d timeline files)%s%s%n", instants.size(), result.stateFiles(),
+          result.archiveFile().map(f -> " to " + f).orElse(""), heldBack.map(r -> ": " + r).orElse(""));
     }
     for (InstantInfo i : instants) {
       out.printf("  %s  %s%n", i.time(), i.action());
@@ -66,7 +69,7 @@ final class ArchiveCommand implements Callable<Integer> {
   }
 
   private static ObjectNode json(Table t, boolean dryRun, List<InstantInfo> instants, int stateFiles,
-      Optional<String> archiveFile) {
+      Optional<String> archiveFile, Optional<String> heldBack) {
     ObjectNode doc = Json.object();
     doc.put("table", t.location());
     doc.put("dryRun", dryRun);
@@ -76,6 +79,7 @@ final class ArchiveCommand implements Callable<Integer> {
     }
     doc.put("stateFiles", stateFiles);
     doc.set("archiveFile", Json.tree(archiveFile));
+    doc.set("heldBack", Json.tree(heldBack));
     return doc;
   }
 }

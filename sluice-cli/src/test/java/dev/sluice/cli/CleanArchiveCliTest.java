@@ -117,6 +117,48 @@ class CleanArchiveCliTest {
     assertEquals("{\"id\":\"a\",\"fare\":5.5}", run("query", table(), "--columns", "id,fare").out().trim());
   }
 
+  /**
+   * An archival that moves nothing says why: too few commits for the bounds (with the setting's value), a savepoint
+   * holding the oldest commit, the metadata table not compacted yet; a dry run and {@code --json} say the same.
+   */
+  @Test
+  void anArchivalThatMovesNothingSaysWhatHoldsTheInstantsBack() throws IOException {
+    CliTest.Run c = run("create", table(), "--type", "cow", "--record-key", "id", "--precombine", "ts",
+        "--partition-path", "city", "--columns", "id string, ts long, city string, fare double");
+    assertEquals(0, c.exit(), c.err());
+    for (int i = 0; i < 5; i++) {
+      Path in = dir.resolve("in" + i + ".jsonl");
+      Files.writeString(in, "{\"id\": \"a\", \"ts\": " + i + ", \"city\": \"oslo\", \"fare\": " + i + ".5}\n");
+      CliTest.Run w = run("upsert", table(), in.toString(), "--conf", "hoodie.clean.automatic=false", "--conf",
+          "hoodie.archive.automatic=false");
+      assertEquals(0, w.exit(), w.err());
+    }
+    CliTest.Run few = run("archive", table());
+    assertEquals(0, few.exit(), few.err());
+    assertEquals("0 instants archived (0 timeline files): 5 completed commits are on the active timeline; archival "
+        + "starts when there are more than hoodie.keep.max.commits=30 and keeps the newest hoodie.keep.min.commits=20",
+        few.out().trim());
+
+    List<String> commits = run("timeline", table()).out().lines().filter(l -> l.contains(" commit "))
+        .map(l -> l.trim().split("\\s+")[0]).toList();
+    assertEquals(5, commits.size(), commits.toString());
+    assertEquals(0, run("savepoint", table(), commits.get(0)).exit());
+    String[] bounds = {"--conf", "hoodie.cleaner.commits.retained=1", "--conf", "hoodie.keep.min.commits=2",
+        "--conf", "hoodie.keep.max.commits=3"};
+    CliTest.Run held = run(concat(new String[] {"archive", table(), "--dry-run"}, bounds));
+    assertEquals(0, held.exit(), held.err());
+    assertEquals("0 instants to archive: 5 completed commits are on the active timeline, more than "
+        + "hoodie.keep.max.commits=3, but the oldest, " + commits.get(0) + ", is held back by the savepoint "
+        + commits.get(0) + " (the commits from it on stay until it is deleted)", held.out().trim());
+
+    assertEquals(0, run("savepoint", table(), "--delete", commits.get(0)).exit());
+    CliTest.Run mdt = run(concat(new String[] {"archive", table(), "--json"}, bounds));
+    assertEquals(0, mdt.exit(), mdt.err());
+    assertTrue(mdt.out().contains("\"instants\" : [ ]") && mdt.out().contains("\"heldBack\" : \"the metadata table "
+        + "has not been compacted yet: instants are archived only once its compaction covers them (every "
+        + "hoodie.metadata.compact.max.delta.commits of its delta commits)\""), mdt.out());
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] out = new String[a.length + b.length];
     System.arraycopy(a, 0, out, 0, a.length);

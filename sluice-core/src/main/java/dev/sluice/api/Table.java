@@ -419,6 +419,15 @@ public final class Table implements AutoCloseable {
     return new ArchiveInfo(Infos.instants(r.archived()), r.stateFiles(), r.archiveFile());
   }
 
+  /**
+   * Why {@link #archive()} would archive nothing now: too few commits for {@code hoodie.keep.max.commits}, or the
+   * pending instant, savepoint, compaction or clustering retention, or metadata-table compaction that holds the
+   * oldest instants back, named with its instant and setting; empty if it would archive something.
+   */
+  public Optional<String> archiveHeldBack() {
+    return TableSettings.archiver(storage, location, changes).heldBack();
+  }
+
   /** The instants {@link #archive()} would archive now (nothing is written). */
   public List<InstantInfo> archivePreview() {
     return Infos.instants(TableSettings.archiver(storage, location, changes).preview());

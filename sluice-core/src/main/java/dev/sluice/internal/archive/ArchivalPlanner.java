@@ -115,22 +115,59 @@ final class ArchivalPlanner {
     if (commits.size() <= max) {
       return out;
     }
-    List<Optional<String>> limits = List.of(oldestCommitToRetain(timeline, commits),
-        timeline.filter(i -> i.action() == Action.SAVEPOINT && i.isCompleted()).firstInstant().map(Instant::time),
-        tableType == TableType.MERGE_ON_READ ? retainedForCompaction(timeline) : Optional.empty(),
-        retainedForClustering(timeline, store));
+    List<Limit> limits = limits(timeline, store, commits);
     int allowed = commits.size() - min;
     for (Instant c : commits) {
       if (allowed == 0) {
         break;
       }
-      boolean before = limits.stream().allMatch(l -> l.isEmpty() || InstantTimes.isBefore(c.time(), l.get()));
+      boolean before = limits.stream().allMatch(l -> InstantTimes.isBefore(c.time(), l.time()));
       if (before) {
         out.add(c);
         allowed--;
       }
     }
     return out;
+  }
+
+  /** An instant commits are archived only before, and what it is (for {@link #heldBack}). */
+  private record Limit(String time, String what) {
+  }
+
+  /** The instants that hold commits back, those that apply to {@code timeline}. */
+  private List<Limit> limits(Timeline timeline, TimelineStore store, List<Instant> commits) {
+    List<Limit> out = new ArrayList<>();
+    oldestCommitToRetain(timeline, commits).ifPresent(t -> out.add(new Limit(t,
+        "a pending write or compaction (the commits from " + t + " on stay until it completes or is rolled back)")));
+    timeline.filter(i -> i.action() == Action.SAVEPOINT && i.isCompleted()).firstInstant().map(Instant::time)
+        .ifPresent(t -> out.add(new Limit(t, "the savepoint " + t + " (the commits from it on stay until it is deleted)")));
+    if (tableType == TableType.MERGE_ON_READ) {
+      retainedForCompaction(timeline).ifPresent(t -> out.add(new Limit(t, "compaction scheduling, which counts delta "
+          + "commits from " + t + " (hoodie.compact.inline.max.delta.commits=" + settings.maxDeltaCommits() + ")")));
+    }
+    retainedForClustering(timeline, store).ifPresent(t -> out.add(new Limit(t, "the replacecommit " + t
+        + ", whose replaced files the cleaner has not deleted yet")));
+    return out;
+  }
+
+  /**
+   * Why {@link #select} chooses nothing from {@code timeline}: too few commits for the configured bounds, or the
+   * limits that hold the oldest commit back, each with the instant and setting behind it.
+   */
+  String heldBack(Timeline timeline, TimelineStore store) {
+    int[] b = bounds(timeline);
+    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    String raised = b[1] != settings.maxCommits() ? " (raised from " + settings.maxCommits() + " and "
+        + settings.minCommits() + " so that the cleaner's earliest commit to retain and the commit before it stay)" : "";
+    if (commits.size() <= b[1]) {
+      return commits.size() + " completed commits are on the active timeline; archival starts when there are more than "
+          + "hoodie.keep.max.commits=" + b[1] + " and keeps the newest hoodie.keep.min.commits=" + b[0] + raised;
+    }
+    String oldest = commits.get(0).time();
+    List<String> held = limits(timeline, store, commits).stream()
+        .filter(l -> !InstantTimes.isBefore(oldest, l.time())).map(Limit::what).toList();
+    return commits.size() + " completed commits are on the active timeline, more than hoodie.keep.max.commits=" + b[1]
+        + raised + ", but the oldest, " + oldest + ", is held back by " + String.join(" and by ", held);
   }
 
   /** The newest completed commit before the oldest pending write (or that pending instant if none precedes it). */

@@ -117,6 +117,36 @@ public final class Archiver {
   }
 
   /**
+   * Why an archival now would move nothing, naming the setting or instant that holds the instants back; empty if it
+   * would move something. Writes nothing.
+   */
+  public Optional<String> heldBack() {
+    Timeline timeline = store.load();
+    ArchivalPlanner planner = planner();
+    List<Instant> chosen = planner.select(timeline, store);
+    if (chosen.isEmpty()) {
+      return Optional.of(planner.heldBack(timeline, store));
+    }
+    if (dataTable.isPresent()) {
+      Optional<String> limit = earliestDataInstant(dataTable.get());
+      if (limit.isPresent() && chosen.stream().noneMatch(i -> i.time().compareTo(limit.get()) < 0)) {
+        return Optional.of("the metadata table keeps its instants from " + limit.get() + ", the data table's oldest "
+            + "active instant, on");
+      }
+    } else if (metadataEnabled) {
+      Optional<String> before = MetadataTableWriter.of(storage, basePath).archiveBefore();
+      if (before.isPresent() && chosen.stream().noneMatch(i -> i.time().compareTo(before.get()) < 0)) {
+        return Optional.of(before.get().isEmpty()
+            ? "the metadata table has not been compacted yet: instants are archived only once its compaction "
+                + "covers them (every hoodie.metadata.compact.max.delta.commits of its delta commits)"
+            : "the metadata table's latest compaction is " + before.get() + ": instants after it are archived only "
+                + "once its next compaction covers them (hoodie.metadata.compact.max.delta.commits)");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
    * True if an archival would move something of {@code known} (this archiver's timeline); for a metadata table's
    * archiver the data table's timeline is read only when the limits of {@code known} alone allow something.
    */
