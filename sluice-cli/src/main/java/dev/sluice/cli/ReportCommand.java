@@ -60,11 +60,12 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     Path parent = html.toAbsolutePath().getParent();
     if (parent == null || !Files.isDirectory(parent)) {
-      throw SluiceException.badRequest("--html " + html, "its folder does not exist", "Create the folder or give "
-          + "another file.");
+      throw SluiceException.badInput("the command line", "--html " + html, "its folder does not exist",
+          "a file in an existing folder");
     }
     if (Files.isDirectory(html)) {
-      throw SluiceException.badRequest("--html " + html, "it is a folder", "Give a file name, e.g. report.html.");
+      throw SluiceException.badInput("the command line", "--html " + html, "it is a folder",
+          "a file name, e.g. report.html");
     }
     Table t = Tables.open(table, common.config());
     Clock clock = Clock.systemUTC();
