@@ -166,6 +166,21 @@ class ReportBrowserTest {
         Double.parseDouble(page.figures.get("stats.readCost.readAmplification")), 0.0);
   }
 
+  @Test
+  void aScriptErrorIsCaughtAndShownInThePage() throws IOException, InterruptedException {
+    HeadlessChromium chromium = HeadlessChromium.require(dir);
+    // a document without its stats: the page's script fails on it, which the rendered checks above must see
+    ObjectNode broken = Json.object();
+    broken.put("table", "/no/stats");
+    Path html = dir.resolve("broken.html");
+    Files.writeString(html, ReportPage.html(broken));
+    String dom = chromium.dumpDom(html);
+    assertTrue(dom.contains("<html lang=\"en\" data-report=\"error\">"), () -> head(dom));
+    Matcher errors = Pattern.compile("<pre id=\"sluice-report-errors\">([^<]+)</pre>").matcher(dom);
+    assertTrue(errors.find(), () -> head(dom));
+    assertTrue(errors.group(1).contains("TypeError"), errors.group(1));
+  }
+
   private record Page(JsonNode stats, String dom, Map<String, String> figures) {
   }
 
