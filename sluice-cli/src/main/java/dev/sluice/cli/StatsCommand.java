@@ -56,15 +56,7 @@ final class StatsCommand implements Callable<Integer> {
     TableStats s = TableHealth.of(t, Clock.systemUTC());
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ObjectNode doc = Json.object();
-      doc.put("table", t.location());
-      doc.put("tableVersion", t.tableVersion());
-      doc.setAll((ObjectNode) Json.tree(s));
-      ObjectNode completions = doc.putObject("completionTimes");
-      for (CommitStats c : s.commits()) {
-        t.inspect().completionTime(c.instantTime()).ifPresent(v -> completions.put(c.instantTime(), v));
-      }
-      Json.print(out, doc);
+      Json.print(out, document(t, s));
       return 0;
     }
     out.printf("%s table %s (version %d): %d commits on the active timeline, %d file groups; last compaction %s, %d delta commits "
@@ -105,6 +97,19 @@ final class StatsCommand implements Callable<Integer> {
     WarningsText.print(out, s.warnings());
     out.flush();
     return 0;
+  }
+
+  /** The {@code --json} document of {@code s}; {@code sluice report} embeds the same one. */
+  static ObjectNode document(Table t, TableStats s) {
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.put("tableVersion", t.tableVersion());
+    doc.setAll((ObjectNode) Json.tree(s));
+    ObjectNode completions = doc.putObject("completionTimes");
+    for (CommitStats c : s.commits()) {
+      t.inspect().completionTime(c.instantTime()).ifPresent(v -> completions.put(c.instantTime(), v));
+    }
+    return doc;
   }
 
   static String fmt(OptionalDouble d) {

@@ -8,6 +8,7 @@ import dev.sluice.api.Tables;
 import dev.sluice.api.WriteStatInfo;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -47,22 +48,11 @@ final class StatsFileSizesCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    TableInspection store = t.inspect();
+    Map<String, List<Long>> sizes = sizes(t.inspect(), logs);
     List<ObjectNode> rows = new ArrayList<>();
-    List<Long> all = new ArrayList<>();
-    for (Map.Entry<String, CommitInfo> e : store.completedCommits().entrySet()) {
-      List<Long> sizes = new ArrayList<>();
-      for (WriteStatInfo s : e.getValue().stats()) {
-        if (!s.delta() || logs) {
-          // the size of the file the write left; stats that do not record it (older writers) count the bytes written
-          sizes.add(s.fileSizeInBytes() > 0 ? s.fileSizeInBytes() : s.totalWriteBytes());
-        }
-      }
-      all.addAll(sizes);
-      rows.add(row(e.getKey(), sizes));
-    }
+    sizes.forEach((commit, s) -> rows.add(row(commit, s)));
     List<ObjectNode> shown = view.apply(rows, COLUMNS);
-    ObjectNode total = row("ALL", all);
+    ObjectNode total = row("ALL", sizes.values().stream().flatMap(List::stream).toList());
     PrintWriter out = spec.commandLine().getOut();
     if (view.json) {
       ObjectNode doc = Json.object();
@@ -79,6 +69,22 @@ final class StatsFileSizesCommand implements Callable<Integer> {
     TextTable.print(out, COLUMNS, withTotal);
     out.flush();
     return 0;
+  }
+
+  /** Per completed commit, oldest first, the sizes of the files it wrote (log files too if {@code logs}). */
+  static Map<String, List<Long>> sizes(TableInspection store, boolean logs) {
+    Map<String, List<Long>> out = new LinkedHashMap<>();
+    for (Map.Entry<String, CommitInfo> e : store.completedCommits().entrySet()) {
+      List<Long> sizes = new ArrayList<>();
+      for (WriteStatInfo s : e.getValue().stats()) {
+        if (!s.delta() || logs) {
+          // the size of the file the write left; stats that do not record it (older writers) count the bytes written
+          sizes.add(s.fileSizeInBytes() > 0 ? s.fileSizeInBytes() : s.totalWriteBytes());
+        }
+      }
+      out.put(e.getKey(), sizes);
+    }
+    return out;
   }
 
   /** The distribution of {@code sizes} (bytes); percentiles by nearest rank, as a reader checks them by hand. */

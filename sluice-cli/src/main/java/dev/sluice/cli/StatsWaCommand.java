@@ -45,13 +45,29 @@ final class StatsWaCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Table t = Tables.open(table, common.config());
-    TableInspection store = t.inspect();
+    List<ObjectNode> rows = rows(t.inspect());
+    ObjectNode total = totals(rows);
+    List<ObjectNode> shown = view.apply(rows, COLUMNS);
+    PrintWriter out = spec.commandLine().getOut();
+    if (view.json) {
+      ObjectNode doc = Json.object();
+      doc.put("table", t.location());
+      doc.put("rowCount", rows.size());
+      doc.set("rows", Json.tree(shown));
+      doc.set("totals", total);
+      Json.print(out, doc);
+      return 0;
+    }
+    List<ObjectNode> withTotal = new ArrayList<>(shown);
+    withTotal.add(total);
+    TextTable.print(out, COLUMNS, withTotal);
+    out.flush();
+    return 0;
+  }
+
+  /** One row per completed commit of the active timeline, oldest first; {@code sluice report} charts the same rows. */
+  static List<ObjectNode> rows(TableInspection store) {
     List<ObjectNode> rows = new ArrayList<>();
-    long inserted = 0;
-    long updated = 0;
-    long deleted = 0;
-    long written = 0;
-    long bytes = 0;
     for (Map.Entry<String, CommitInfo> e : store.completedCommits().entrySet()) {
       String action = store.find(e.getKey()).map(InstantInfo::action).orElse("commit");
       CommitStats c = CommitStats.of(e.getKey(), action, e.getValue(), e.getValue().compacted());
@@ -69,13 +85,24 @@ final class StatsWaCommand implements Callable<Integer> {
       r.set("bytesPerRecord", ratio(c.bytesWritten(), c.inserted() + c.updated() + c.deleted()));
       r.set("writeAmplification", round(c.writeAmplification()));
       rows.add(r);
-      inserted += c.inserted();
-      updated += c.updated();
-      deleted += c.deleted();
-      written += c.recordsWritten();
-      bytes += c.bytesWritten();
     }
-    List<ObjectNode> shown = view.apply(rows, COLUMNS);
+    return rows;
+  }
+
+  /** The row of all commits together. */
+  static ObjectNode totals(List<ObjectNode> rows) {
+    long inserted = 0;
+    long updated = 0;
+    long deleted = 0;
+    long written = 0;
+    long bytes = 0;
+    for (ObjectNode r : rows) {
+      inserted += r.get("inserted").asLong();
+      updated += r.get("updated").asLong();
+      deleted += r.get("deleted").asLong();
+      written += r.get("written").asLong();
+      bytes += r.get("bytesWritten").asLong();
+    }
     ObjectNode total = Json.object();
     total.put("commitTime", "ALL");
     total.put("inserted", inserted);
@@ -85,21 +112,7 @@ final class StatsWaCommand implements Callable<Integer> {
     total.set("waf", ratio(written, updated));
     total.put("bytesWritten", bytes);
     total.set("bytesPerRecord", ratio(bytes, inserted + updated + deleted));
-    PrintWriter out = spec.commandLine().getOut();
-    if (view.json) {
-      ObjectNode doc = Json.object();
-      doc.put("table", t.location());
-      doc.put("rowCount", rows.size());
-      doc.set("rows", Json.tree(shown));
-      doc.set("totals", total);
-      Json.print(out, doc);
-      return 0;
-    }
-    List<ObjectNode> withTotal = new ArrayList<>(shown);
-    withTotal.add(total);
-    TextTable.print(out, COLUMNS, withTotal);
-    out.flush();
-    return 0;
+    return total;
   }
 
   /** {@code a / b} to two decimals; null when nothing is divided by. */

@@ -48,7 +48,7 @@ final class TimelineCommand implements Callable<Integer> {
     TableInspection store = t.inspect();
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      Json.print(out, json(t, store));
+      Json.print(out, json(t, store, archived));
       return 0;
     }
     out.printf(FORMAT, "instant", "action", "state", "operation", "inserted", "updated", "deleted", "files", "bytes",
@@ -70,7 +70,8 @@ final class TimelineCommand implements Callable<Integer> {
     return 0;
   }
 
-  private ObjectNode json(Table t, TableInspection store) {
+  /** The {@code --json} document; {@code sluice report} draws its time chart from the same entries. */
+  static ObjectNode json(Table t, TableInspection store, boolean archived) {
     ArrayNode instants = Json.array();
     if (archived) {
       for (ArchivedInstantInfo a : store.archivedTimeline()) {
