@@ -67,28 +67,31 @@ class IncrementalInteropTest {
     Path path = dir.resolve("hudi_" + type);
     OracleTableSpec.Builder spec = OracleTableSpec.builder("hudi_" + type, MergeOnReadInteropTest.SCHEMA)
         .partitionBy("part").payload(MergeMode.EVENT_TIME_ORDERING.payloadClass());
-    oracle.create(path, (type.equals("cow") ? spec.copyOnWrite() : spec.mergeOnRead()).build());
+    // Hudi's create and writes in one oracle JVM
+    OracleBatch hudi = oracle.batch();
+    hudi.create(path, (type.equals("cow") ? spec.copyOnWrite() : spec.mergeOnRead()).build(), List.of());
     Map<String, String> deletes = new LinkedHashMap<>(CONF);
     deletes.put("hoodie.datasource.write.payload.class", "org.apache.hudi.common.model.EmptyHoodieRecordPayload");
-    oracle.write(path, "insert", MergeOnReadInteropTest.SCHEMA, List.of(row("h1", 1, "p1", "a"), row("h2", 1, "p1", "b"),
+    hudi.write(path, "insert", MergeOnReadInteropTest.SCHEMA, List.of(row("h1", 1, "p1", "a"), row("h2", 1, "p1", "b"),
         row("h3", 1, "p2", "c"), row("h4", 1, "p2", "d"), row("h5", 1, "p1", "e")), CONF);
     // updates (one late: it loses to the stored row), an insert
-    oracle.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h1", 4, "p1", "a4"),
+    hudi.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h1", 4, "p1", "a4"),
         row("h3", 0, "p2", "late"), row("h6", 4, "p2", "f")), CONF);
     // deletes by an empty payload (Hudi's delete() on MoR drops log-only updates, see the format notes)
-    oracle.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h2", 5, "p1", null),
+    hudi.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h2", 5, "p1", null),
         row("h6", 5, "p2", null)), deletes);
-    oracle.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h1", 6, "p1", "a6"),
+    hudi.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h1", 6, "p1", "a6"),
         row("h2", 7, "p1", "back"), row("h4", 6, "p2", "d6")), CONF);
     if (type.equals("mor")) {
       // Hudi compacts: the compaction rewrites records, keeping their commit times, so ranges over it must return
       // them once, with the commit that wrote them
       Map<String, String> compact = new LinkedHashMap<>(CONF);
       compact.put("hoodie.compact.inline.max.delta.commits", "1");
-      oracle.write(path, "compact", MergeOnReadInteropTest.SCHEMA, List.of(), compact);
+      hudi.write(path, "compact", MergeOnReadInteropTest.SCHEMA, List.of(), compact);
     }
-    oracle.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h5", 8, "p1", "e8"),
+    hudi.write(path, "upsert", MergeOnReadInteropTest.SCHEMA, List.of(row("h5", 8, "p1", "e8"),
         row("h7", 8, "p2", "g")), CONF);
+    hudi.run();
 
     Table t = Tables.open(path.toString());
     List<String> commits = TableInternals.timeline(t).commitsTimeline().completed().instants().stream().map(Instant::time).toList();

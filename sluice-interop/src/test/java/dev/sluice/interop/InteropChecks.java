@@ -30,6 +30,24 @@ final class InteropChecks {
   private InteropChecks() {
   }
 
+  /**
+   * Runs {@code batch} (Hudi's writes, say) followed by Hudi 0.15's metadata-table listing with each of
+   * {@code readers}, all in one oracle JVM (its start is most of a check's time), then asserts that each listing is
+   * what the table's folders hold.
+   */
+  static void assertHudiListsWhatIsOnDisk(OracleBatch batch, Path table, String step, String... readers)
+      throws IOException {
+    List<OracleBatch.Pending<Map<String, Map<String, Long>>>> listings = new ArrayList<>();
+    for (String reader : readers) {
+      listings.add(batch.metadataListing(table, reader));
+    }
+    batch.run();
+    Map<String, Map<String, Long>> onDisk = MetadataListingOracleTest.listing(table);
+    for (int i = 0; i < readers.length; i++) {
+      assertEquals(onDisk, listings.get(i).get(), step + ", " + readers[i] + " reader");
+    }
+  }
+
   /** Sluice's latest base files as {@code partition|fileId|baseInstant|fileName}, sorted. */
   static List<String> sluiceLatestBaseFiles(Table table) {
     List<String> out = new ArrayList<>();

@@ -105,12 +105,18 @@ class MergeOnReadInteropTest {
 
     Map<String, Map<String, String>> sluice = byKey(rows(t.newScan()));
     assertEquals(Set.of("k1", "k2", "k4", "k6", "k7", "k8"), sluice.keySet());
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.empty())), sluice, "Hudi merges Sluice's logs the same way");
-    assertEquals(byKey(oracle.read(path, "read_optimized", Optional.empty())),
-        byKey(rows(t.newScan().queryType(QueryType.READ_OPTIMIZED))));
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.of(c3.instantTime()))),
-        byKey(rows(t.newScan().asOf(c3.instantTime()))), "time travel");
-    assertEquals(slices(t), oracle.fsview(path), "Hudi groups Sluice's base and log files into the same slices");
+    // Hudi's reads in one oracle JVM
+    OracleBatch hudi = oracle.batch();
+    OracleBatch.Pending<List<GenericRecord>> snapshot = hudi.read(path, "snapshot", Optional.empty(), false);
+    OracleBatch.Pending<List<GenericRecord>> readOptimized = hudi.read(path, "read_optimized", Optional.empty(), false);
+    OracleBatch.Pending<List<GenericRecord>> timeTravel = hudi.read(path, "snapshot", Optional.of(c3.instantTime()),
+        false);
+    OracleBatch.Pending<List<OracleFileSlice>> fsview = hudi.fsview(path);
+    hudi.run();
+    assertEquals(byKey(snapshot.get()), sluice, "Hudi merges Sluice's logs the same way");
+    assertEquals(byKey(readOptimized.get()), byKey(rows(t.newScan().queryType(QueryType.READ_OPTIMIZED))));
+    assertEquals(byKey(timeTravel.get()), byKey(rows(t.newScan().asOf(c3.instantTime()))), "time travel");
+    assertEquals(slices(t), fsview.get(), "Hudi groups Sluice's base and log files into the same slices");
     assertFalse(c2.files().isEmpty());
   }
 
@@ -153,25 +159,33 @@ class MergeOnReadInteropTest {
     assertEquals(1500 - deletes.size(), sluice.size());
     assertEquals("\"v5-1\"", sluice.get("s00001").get("name"));
     assertEquals("\"v1-3\"", sluice.get("s00003").get("name"));
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.empty())), sluice, "Hudi merges the spilled blocks the same way");
-    assertEquals(slices(t), oracle.fsview(path));
+    OracleBatch hudi = oracle.batch();
+    OracleBatch.Pending<List<GenericRecord>> snapshot = hudi.read(path, "snapshot", Optional.empty(), false);
+    OracleBatch.Pending<List<OracleFileSlice>> fsview = hudi.fsview(path);
+    hudi.run();
+    assertEquals(byKey(snapshot.get()), sluice, "Hudi merges the spilled blocks the same way");
+    assertEquals(slices(t), fsview.get());
   }
 
   @Test
   void sluiceReadsAMergeOnReadTableWrittenByHudi() {
     Path path = dir.resolve("hudi_mor");
-    oracle.create(path, OracleTableSpec.builder("hudi_mor", SCHEMA).mergeOnRead().partitionBy("part")
-        .payload(MergeMode.EVENT_TIME_ORDERING.payloadClass()).build());
+    // Hudi's create and writes in one oracle JVM
+    OracleBatch writes = oracle.batch();
+    writes.create(path, OracleTableSpec.builder("hudi_mor", SCHEMA).mergeOnRead().partitionBy("part")
+        .payload(MergeMode.EVENT_TIME_ORDERING.payloadClass()).build(), List.of());
     Map<String, String> conf = without(HUDI_LOGS, "hoodie.datasource.write.keygenerator.class");
     Map<String, String> deletes = without(HUDI_DELETES, "hoodie.datasource.write.keygenerator.class");
-    oracle.write(path, "insert", SCHEMA, List.of(row("h1", 1, "p1", "a"), row("h2", 1, "p1", "b"), row("h3", 1, "p2", "c"),
+    writes.write(path, "insert", SCHEMA, List.of(row("h1", 1, "p1", "a"), row("h2", 1, "p1", "b"), row("h3", 1, "p2", "c"),
         row("h4", 1, "p2", "d")), conf);
-    String c2 = oracle.write(path, "upsert", SCHEMA, List.of(row("h1", 4, "p1", "a4"), row("h3", 0, "p2", "late"),
-        row("h5", 4, "p2", "e")), conf);
-    oracle.write(path, "upsert", SCHEMA, List.of(row("h2", 5, "p1", null), row("h5", 5, "p2", null)), deletes);
+    OracleBatch.Pending<String> second = writes.write(path, "upsert", SCHEMA, List.of(row("h1", 4, "p1", "a4"),
+        row("h3", 0, "p2", "late"), row("h5", 4, "p2", "e")), conf);
+    writes.write(path, "upsert", SCHEMA, List.of(row("h2", 5, "p1", null), row("h5", 5, "p2", null)), deletes);
     GenericRecord softDelete = row("h4", 6, "p2", "gone");
     softDelete.put("_hoodie_is_deleted", true);
-    oracle.write(path, "upsert", SCHEMA, List.of(softDelete, row("h1", 2, "p1", "a2"), row("h2", 7, "p1", "b7")), conf);
+    writes.write(path, "upsert", SCHEMA, List.of(softDelete, row("h1", 2, "p1", "a2"), row("h2", 7, "p1", "b7")), conf);
+    writes.run();
+    String c2 = second.get();
 
     Table t = Tables.open(path.toString());
     Set<LogBlockType> blocks = new HashSet<>();
@@ -180,13 +194,17 @@ class MergeOnReadInteropTest {
     }
     assertEquals(Set.of(LogBlockType.AVRO_DATA_BLOCK, LogBlockType.DELETE_BLOCK), blocks);
     Map<String, Map<String, String>> sluice = byKey(rows(t.newScan()));
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.empty())), sluice);
+    OracleBatch reads = oracle.batch();
+    OracleBatch.Pending<List<GenericRecord>> snapshot = reads.read(path, "snapshot", Optional.empty(), false);
+    OracleBatch.Pending<List<GenericRecord>> readOptimized = reads.read(path, "read_optimized", Optional.empty(), false);
+    OracleBatch.Pending<List<GenericRecord>> timeTravel = reads.read(path, "snapshot", Optional.of(c2), false);
+    reads.run();
+    assertEquals(byKey(snapshot.get()), sluice);
     assertEquals(Set.of("h1", "h2", "h3"), sluice.keySet());
     assertEquals("\"a4\"", sluice.get("h1").get("name"), "event-time ordering across log blocks");
     assertEquals("\"c\"", sluice.get("h3").get("name"), "event-time ordering against the base row");
-    assertEquals(byKey(oracle.read(path, "read_optimized", Optional.empty())),
-        byKey(rows(t.newScan().queryType(QueryType.READ_OPTIMIZED))));
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.of(c2))), byKey(rows(t.newScan().asOf(c2))));
+    assertEquals(byKey(readOptimized.get()), byKey(rows(t.newScan().queryType(QueryType.READ_OPTIMIZED))));
+    assertEquals(byKey(timeTravel.get()), byKey(rows(t.newScan().asOf(c2))));
   }
 
   @Test
@@ -212,8 +230,12 @@ class MergeOnReadInteropTest {
     Map<String, Map<String, String>> sluice = byKey(rows(again.newScan()));
     assertEquals(Set.of("b1", "b4"), sluice.keySet());
     assertEquals("\"sluice\"", sluice.get("b1").get("name"));
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.empty())), sluice);
-    assertEquals(slices(again), oracle.fsview(path));
+    OracleBatch reads = oracle.batch();
+    OracleBatch.Pending<List<GenericRecord>> snapshot = reads.read(path, "snapshot", Optional.empty(), false);
+    OracleBatch.Pending<List<OracleFileSlice>> fsview = reads.fsview(path);
+    reads.run();
+    assertEquals(byKey(snapshot.get()), sluice);
+    assertEquals(slices(again), fsview.get());
   }
 
   @Test

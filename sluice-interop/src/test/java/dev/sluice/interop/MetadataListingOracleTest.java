@@ -54,17 +54,23 @@ class MetadataListingOracleTest {
   @Test
   void bothHudiReadersListWhatIsOnDisk() throws IOException {
     Path table = dir.resolve("t");
-    oracle.create(table, OracleTableSpec.builder("mdt", TripFixture.SCHEMA).mergeOnRead().partitionBy("part").build());
     List<GenericRecord> first = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       first.add(TripFixture.trip("k" + i, 1, "p" + (i % 3), "v1", i));
     }
-    oracle.write(table, "insert", TripFixture.SCHEMA, first, Map.of("hoodie.parquet.small.file.limit", "0"));
-    oracle.write(table, "upsert", TripFixture.SCHEMA, first.subList(0, 7), Map.of());
+    // Hudi's writes and both listings in one oracle JVM
+    OracleBatch batch = oracle.batch();
+    batch.create(table, OracleTableSpec.builder("mdt", TripFixture.SCHEMA).mergeOnRead().partitionBy("part").build(),
+        List.of());
+    batch.write(table, "insert", TripFixture.SCHEMA, first, Map.of("hoodie.parquet.small.file.limit", "0"));
+    batch.write(table, "upsert", TripFixture.SCHEMA, first.subList(0, 7), Map.of());
+    OracleBatch.Pending<Map<String, Map<String, Long>>> hbase = batch.metadataListing(table, "hbase");
+    OracleBatch.Pending<Map<String, Map<String, Long>>> nativeReader = batch.metadataListing(table, "native");
+    batch.run();
     Map<String, Map<String, Long>> onDisk = listing(table);
     assertFalse(onDisk.isEmpty());
-    assertEquals(onDisk, oracle.metadataListing(table, "hbase"), "HBase's reader");
-    assertEquals(onDisk, oracle.metadataListing(table, "native"), "Hudi's native reader");
+    assertEquals(onDisk, hbase.get(), "HBase's reader");
+    assertEquals(onDisk, nativeReader.get(), "Hudi's native reader");
     assertEquals(onDisk, HudiOracle.locateHudi1().metadataListing(table), "Hudi 1.1.1");
   }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,11 +39,13 @@ class MetadataTableDefaultInteropTest {
   }
 
   private void assertHudiListsWhatIsOnDisk(Path table, String step, String... readers) throws IOException {
-    Map<String, Map<String, Long>> onDisk = MetadataListingOracleTest.listing(table);
-    assertFalse(onDisk.isEmpty(), step + ": the table has data files");
-    for (String reader : readers) {
-      assertEquals(onDisk, oracle.metadataListing(table, reader), step + ", " + reader + " reader");
-    }
+    assertHudiListsWhatIsOnDisk(oracle.batch(), table, step, readers);
+  }
+
+  private void assertHudiListsWhatIsOnDisk(OracleBatch batch, Path table, String step, String... readers)
+      throws IOException {
+    assertFalse(MetadataListingOracleTest.listing(table).isEmpty(), step + ": the table has data files");
+    InteropChecks.assertHudiListsWhatIsOnDisk(batch, table, step, readers);
   }
 
 
@@ -77,10 +80,16 @@ class MetadataTableDefaultInteropTest {
   @Test
   void aHudiTableWrittenWithoutOneGetsOneOnSluicesNextWriteAndHudiKeepsIt() throws IOException {
     Path table = dir.resolve("hudi");
-    oracle.create(table, OracleTableSpec.builder("hudi_no_mdt", TripFixture.SCHEMA).partitionBy("part").build());
     Map<String, String> off = Map.of("hoodie.metadata.enable", "false");
-    oracle.write(table, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 20, 2, 1), off);
-    String last = oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 6, 2, 2), off);
+    // Hudi's steps in one oracle JVM
+    OracleBatch hudi = oracle.batch();
+    hudi.create(table, OracleTableSpec.builder("hudi_no_mdt", TripFixture.SCHEMA).partitionBy("part").build(),
+        List.of());
+    hudi.write(table, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 20, 2, 1), off);
+    OracleBatch.Pending<String> upsert = hudi.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 6, 2,
+        2), off);
+    hudi.run();
+    String last = upsert.get();
     assertFalse(Files.exists(table.resolve(".hoodie/metadata")), "Hudi with it off wrote none");
 
     String sluice = Tables.open(table.toString()).upsert(TripFixture.trips(3, 6, 2, 3).iterator()).instantTime();
@@ -92,10 +101,12 @@ class MetadataTableDefaultInteropTest {
     assertHudiListsWhatIsOnDisk(table, "after Sluice's first write", "hbase", "native");
 
     // Hudi's writer with its default (on) finds a valid metadata table: no initialization of its own
-    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 4, 2, 4), Map.of());
+    OracleBatch write = oracle.batch();
+    write.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 4, 2, 4), Map.of());
+    OracleBatch.Pending<List<GenericRecord>> rows = write.read(table, "snapshot", Optional.empty(), false);
+    assertHudiListsWhatIsOnDisk(write, table, "after Hudi's write on it", "hbase");
     assertEquals(List.of(last + "010.deltacommit"), InteropChecks.metadataInitializations(table));
-    assertHudiListsWhatIsOnDisk(table, "after Hudi's write on it", "hbase");
-    Rows.assertSameData(oracle.read(table, "snapshot", Optional.empty()), Rows.scan(Tables.open(table.toString()),
-        Optional.empty()), "both engines read the same rows");
+    Rows.assertSameData(rows.get(), Rows.scan(Tables.open(table.toString()), Optional.empty()),
+        "both engines read the same rows");
   }
 }

@@ -51,10 +51,7 @@ class MetadataTableWriteInteropTest {
   }
 
   private void assertHudiListsWhatIsOnDisk(Path table, String step, String... readers) throws IOException {
-    Map<String, Map<String, Long>> onDisk = MetadataListingOracleTest.listing(table);
-    for (String reader : readers) {
-      assertEquals(onDisk, oracle.metadataListing(table, reader), step + ", " + reader + " reader");
-    }
+    InteropChecks.assertHudiListsWhatIsOnDisk(oracle.batch(), table, step, readers);
   }
 
   @Test
@@ -110,12 +107,13 @@ class MetadataTableWriteInteropTest {
     t.upsert(TripFixture.trips(0, 5, 2, 2).iterator());
     String init = InteropChecks.metadataInitializations(table).get(0);
 
-    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(3, 10, 2, 3), Map.of(
+    OracleBatch writes = oracle.batch();
+    writes.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(3, 10, 2, 3), Map.of(
         "hoodie.parquet.small.file.limit", "0"));
-    oracle.write(table, "insert", TripFixture.SCHEMA, TripFixture.trips(100, 6, 3, 4), Map.of());
+    writes.write(table, "insert", TripFixture.SCHEMA, TripFixture.trips(100, 6, 3, 4), Map.of());
+    InteropChecks.assertHudiListsWhatIsOnDisk(writes, table, "after Hudi's writes", "hbase", "native");
     // Hudi kept Sluice's metadata table: no new initialization
     assertEquals(List.of(init), InteropChecks.metadataInitializations(table));
-    assertHudiListsWhatIsOnDisk(table, "after Hudi's writes", "hbase", "native");
 
     t.upsert(TripFixture.trips(0, 8, 3, 5).iterator());
     assertHudiListsWhatIsOnDisk(table, "Sluice after Hudi", "hbase", "native");
@@ -149,8 +147,9 @@ class MetadataTableWriteInteropTest {
     assertTrue(Files.list(table.resolve(".hoodie/archived")).findAny().isPresent(), "the data table archived");
     assertHudiListsWhatIsOnDisk(table, "after Sluice's metadata compactions and archival", "hbase", "native");
     // Hudi's writer reads Sluice's compacted base file and the logs after it
-    oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 5, 2, 30), Map.of());
-    assertHudiListsWhatIsOnDisk(table, "Hudi's write after them", "hbase");
+    OracleBatch write = oracle.batch();
+    write.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(0, 5, 2, 30), Map.of());
+    InteropChecks.assertHudiListsWhatIsOnDisk(write, table, "Hudi's write after them", "hbase");
   }
 
   @Test
@@ -173,10 +172,11 @@ class MetadataTableWriteInteropTest {
 
     // Hudi's Java client goes on with the same settings: its metadata services run on Sluice's timeline and archive
     Map<String, String> hudi = new HashMap<>(small);
+    OracleBatch writes = oracle.batch();
     for (int ts = 30; ts < 32; ts++) {
-      oracle.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(ts % 5, 6, 2, ts), hudi);
+      writes.write(table, "upsert", TripFixture.SCHEMA, TripFixture.trips(ts % 5, 6, 2, ts), hudi);
     }
-    assertHudiListsWhatIsOnDisk(table, "after Hudi's writes", "hbase");
+    InteropChecks.assertHudiListsWhatIsOnDisk(writes, table, "after Hudi's writes", "hbase");
     List<String> afterHudi = names(mdtTimeline.resolve("archived"));
     assertTrue(afterHudi.containsAll(mdtArchive), "Hudi kept Sluice's metadata archive: " + afterHudi);
 

@@ -131,6 +131,16 @@ public final class OracleBatch {
     return add(List.of("mdt-files", "--table", table.toString()), HudiOracle::parseListing);
   }
 
+  /**
+   * Like {@link HudiOracle#metadataListing(Path, String)} (the Hudi 0.15.0 oracle). Hadoop's file-system cache is off
+   * for the command, so that the reader choice, which travels in the configuration, cannot come from a file system an
+   * earlier command of the batch cached with another configuration.
+   */
+  public Pending<Map<String, Map<String, Long>>> metadataListing(Path table, String reader) {
+    return add(List.of("mdt-files", "--table", table.toString(), "--reader", reader, "--conf",
+        "fs.file.impl.disable.cache=true"), HudiOracle::parseListing);
+  }
+
   /** Like {@link HudiOracle#metadataRecordIndex}. */
   public Pending<Map<String, String>> metadataRecordIndex(Path table, List<String> keys, String reader) {
     Path keysFile = HudiOracle.keysFile(keys);

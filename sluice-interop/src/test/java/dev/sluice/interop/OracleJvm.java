@@ -4,10 +4,12 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -25,7 +27,8 @@ import java.util.stream.Stream;
  * it uses an application class-data-sharing archive ({@code oracle-cds/oracle.jsa} in hudi-oracle's build
  * folder): built once by a warm-up run that exercises every command, rebuilt when the oracle's classes, its
  * classpath or the JDK change. It saves roughly 1.5 s per call. {@code -Dsluice.oracle.cds=false} turns it off;
- * if building the archive fails the oracle runs without it.
+ * if building the archive fails the oracle runs without it. A file lock next to the archive serializes its check and
+ * build between test JVMs that run side by side.
  */
 final class OracleJvm {
 
@@ -76,6 +79,17 @@ final class OracleJvm {
   private static Optional<OracleJvm> withArchive(Path java, Path cdsDir, Path classes, String dependencies)
       throws IOException {
     Files.createDirectories(cdsDir);
+    // test JVMs forked side by side (surefire's forkCount) share the archive: one checks and builds it at a time
+    try (FileChannel lockFile = FileChannel.open(cdsDir.resolve("archive.lock"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE)) {
+      // released when the channel closes
+      lockFile.lock();
+      return withArchiveLocked(java, cdsDir, classes, dependencies);
+    }
+  }
+
+  private static Optional<OracleJvm> withArchiveLocked(Path java, Path cdsDir, Path classes, String dependencies)
+      throws IOException {
     Path jar = cdsDir.resolve("oracle-classes.jar");
     Path archive = cdsDir.resolve("oracle.jsa");
     Path stampFile = cdsDir.resolve("stamp.txt");

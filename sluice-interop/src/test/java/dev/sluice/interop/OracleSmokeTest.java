@@ -107,16 +107,23 @@ class OracleSmokeTest {
   @Test
   void fileViewAndBloomFilterOfAWrittenTable() {
     Path table = dir.resolve("cow_meta");
-    oracle.create(table, OracleTableSpec.builder("smoke_meta", SCHEMA).partitionBy("part").build());
     List<GenericRecord> inserts = List.of(
         row("a1", 1, "p1", "x", 1, "Oslo", 1),
         row("a2", 1, "p1", "y", 2, "Rome", 2),
         row("b1", 1, "p2", null, 3, "Lima", 3));
+    // the same commands batched in one oracle JVM (the first test proves the one-call-per-JVM path)
+    OracleBatch batch = oracle.batch();
+    batch.create(table, OracleTableSpec.builder("smoke_meta", SCHEMA).partitionBy("part").build(), List.of());
     // Metadata table on: the Hudi default.
-    String c1 = oracle.write(table, "insert", SCHEMA, inserts, Map.of());
+    OracleBatch.Pending<String> insert = batch.write(table, "insert", SCHEMA, inserts, Map.of());
+    OracleBatch.Pending<List<OracleFileSlice>> fsview = batch.fsview(table);
+    OracleBatch.Pending<List<GenericRecord>> read = batch.read(table, "snapshot", Optional.empty(), true);
+    OracleBatch.Pending<Schema> schema = batch.schema(table);
+    batch.run();
+    String c1 = insert.get();
     assertTrue(Files.isDirectory(table.resolve(".hoodie/metadata")), "metadata table written");
 
-    List<OracleFileSlice> slices = oracle.fsview(table);
+    List<OracleFileSlice> slices = fsview.get();
     assertEquals(List.of("p1", "p2"), slices.stream().map(OracleFileSlice::partition).collect(Collectors.toList()));
     for (OracleFileSlice slice : slices) {
       assertEquals(c1, slice.baseInstant());
@@ -133,9 +140,9 @@ class OracleSmokeTest {
     assertTrue(bloom.contains().get("a1"));
     assertTrue(bloom.contains().get("a2"));
 
-    List<GenericRecord> viaMetadata = oracle.read(table, "snapshot", Optional.empty(), true);
+    List<GenericRecord> viaMetadata = read.get();
     assertEquals(List.of("a1", "a2", "b1"), viaMetadata.stream().map(OracleSmokeTest::key).collect(Collectors.toList()));
-    Schema tableSchema = oracle.schema(table);
+    Schema tableSchema = schema.get();
     assertEquals("_hoodie_commit_time", tableSchema.getFields().get(0).name());
     assertNotEquals(null, tableSchema.getField("address"));
     assertFalse(tableSchema.getField("tags").schema().isNullable());
@@ -144,26 +151,35 @@ class OracleSmokeTest {
   @Test
   void mergeOnReadSnapshotMergesLogUpdatesAndDeletes() {
     Path table = dir.resolve("mor");
-    oracle.create(table, OracleTableSpec.builder("smoke_mor", SCHEMA).mergeOnRead().partitionBy("part").build());
+    // every step in one oracle JVM
+    OracleBatch batch = oracle.batch();
+    batch.create(table, OracleTableSpec.builder("smoke_mor", SCHEMA).mergeOnRead().partitionBy("part").build(),
+        List.of());
     // Small-file handling off, so updates go to log files instead of rewriting base files.
     Map<String, String> logs = Map.of("hoodie.metadata.enable", "false", "hoodie.parquet.small.file.limit", "0");
-    oracle.write(table, "insert", SCHEMA, List.of(
+    batch.write(table, "insert", SCHEMA, List.of(
         row("m1", 1, "p1", "one", 1, "Oslo", 1),
         row("m2", 1, "p1", "two", 2, "Rome", 2),
         row("m3", 1, "p2", "three", 3, "Lima", 3)), logs);
-    oracle.write(table, "upsert", SCHEMA, List.of(row("m1", 2, "p1", "uno", 10, "Oslo", 1)), logs);
+    batch.write(table, "upsert", SCHEMA, List.of(row("m1", 2, "p1", "uno", 10, "Oslo", 1)), logs);
     Map<String, String> deletes = new TreeMap<>(logs);
     deletes.put("hoodie.datasource.write.payload.class", "org.apache.hudi.common.model.EmptyHoodieRecordPayload");
-    oracle.write(table, "upsert", SCHEMA, List.of(row("m3", 3, "p2", null, 0, "", 0)), deletes);
+    batch.write(table, "upsert", SCHEMA, List.of(row("m3", 3, "p2", null, 0, "", 0)), deletes);
+    OracleBatch.Pending<List<OracleFileSlice>> fsview = batch.fsview(table);
+    OracleBatch.Pending<List<GenericRecord>> snapshotRead = batch.read(table, "snapshot", Optional.empty(), false);
+    OracleBatch.Pending<List<GenericRecord>> readOptimizedRead = batch.read(table, "read_optimized", Optional.empty(),
+        false);
+    OracleBatch.Pending<List<Map<String, String>>> timeline = batch.timeline(table);
+    batch.run();
 
-    assertTrue(oracle.fsview(table).stream().anyMatch(slice -> !slice.logFiles().isEmpty()), "log files written");
-    List<GenericRecord> snapshot = oracle.read(table, "snapshot", Optional.empty());
+    assertTrue(fsview.get().stream().anyMatch(slice -> !slice.logFiles().isEmpty()), "log files written");
+    List<GenericRecord> snapshot = snapshotRead.get();
     assertEquals(List.of("m1", "m2"), snapshot.stream().map(OracleSmokeTest::key).collect(Collectors.toList()));
     assertEquals("uno", snapshot.get(0).get("name").toString());
-    List<GenericRecord> readOptimized = oracle.read(table, "read_optimized", Optional.empty());
+    List<GenericRecord> readOptimized = readOptimizedRead.get();
     assertEquals(List.of("m1", "m2", "m3"), readOptimized.stream().map(OracleSmokeTest::key).collect(Collectors.toList()));
     assertEquals("one", readOptimized.get(0).get("name").toString(), "base files only");
-    assertEquals("deltacommit", oracle.timeline(table).get(0).get("action"));
+    assertEquals("deltacommit", timeline.get().get(0).get("action"));
   }
 
   private static String commitTime(List<GenericRecord> rows, String key) {

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,21 +58,29 @@ class ParquetLogInteropTest {
   @Test
   void sluiceReadsParquetLogBlocksHudiWrote() {
     Path path = dir.resolve("hudi_plog");
-    oracle.create(path, OracleTableSpec.builder("hudi_plog", SCHEMA).mergeOnRead().partitionBy("part")
-        .payload(MergeMode.EVENT_TIME_ORDERING.payloadClass()).build());
-    oracle.write(path, "insert", SCHEMA, List.of(row("h1", 1, "p1", "a"), row("h2", 1, "p1", "b"), row("h3", 1, "p2", "c"),
+    // Hudi's create and writes in one oracle JVM
+    OracleBatch hudi = oracle.batch();
+    hudi.create(path, OracleTableSpec.builder("hudi_plog", SCHEMA).mergeOnRead().partitionBy("part")
+        .payload(MergeMode.EVENT_TIME_ORDERING.payloadClass()).build(), List.of());
+    hudi.write(path, "insert", SCHEMA, List.of(row("h1", 1, "p1", "a"), row("h2", 1, "p1", "b"), row("h3", 1, "p2", "c"),
         row("h4", 1, "p2", "d")), HUDI);
-    String c2 = oracle.write(path, "upsert", SCHEMA, List.of(row("h1", 4, "p1", "a4", "t1", "t2"), row("h3", 0, "p2", "late"),
-        row("h5", 4, "p2", "e")), HUDI);
-    oracle.write(path, "upsert", SCHEMA, List.of(row("h1", 2, "p1", "a2"), row("h2", 7, "p1", null)), HUDI);
+    OracleBatch.Pending<String> second = hudi.write(path, "upsert", SCHEMA, List.of(row("h1", 4, "p1", "a4", "t1",
+        "t2"), row("h3", 0, "p2", "late"), row("h5", 4, "p2", "e")), HUDI);
+    hudi.write(path, "upsert", SCHEMA, List.of(row("h1", 2, "p1", "a2"), row("h2", 7, "p1", null)), HUDI);
+    hudi.run();
+    String c2 = second.get();
 
     Table t = Tables.open(path.toString());
     assertEquals(Set.of(LogBlockType.PARQUET_DATA_BLOCK), blockTypes(t), "Hudi wrote Parquet data blocks");
     Map<String, Map<String, String>> sluice = byKey(rows(t.newScan()));
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.empty())), sluice);
+    OracleBatch reads = oracle.batch();
+    OracleBatch.Pending<List<GenericRecord>> snapshot = reads.read(path, "snapshot", Optional.empty(), false);
+    OracleBatch.Pending<List<GenericRecord>> timeTravel = reads.read(path, "snapshot", Optional.of(c2), false);
+    reads.run();
+    assertEquals(byKey(snapshot.get()), sluice);
     assertEquals("\"a4\"", sluice.get("h1").get("name"), "event-time ordering across Parquet log blocks");
     assertEquals("null", sluice.get("h2").get("name"), "the later update with a null name wins");
-    assertEquals(byKey(oracle.read(path, "snapshot", Optional.of(c2))), byKey(rows(t.newScan().asOf(c2))));
+    assertEquals(byKey(timeTravel.get()), byKey(rows(t.newScan().asOf(c2))));
   }
 
   @Test

@@ -159,12 +159,17 @@ class RecordIndexInteropTest {
     Map<String, String> afterSpark = placement(Tables.open(path.toString(), Config.empty()));
     List<String> all = new ArrayList<>(afterSpark.keySet());
     all.add("id-999999");
-    assertEquals(afterSpark, hudiRecordIndex(path, all), "Hudi's record index after both writers: every key, where it is");
+    // Hudi's lookup and its read in one oracle JVM
+    OracleBatch checks = HudiOracle.locate().batch();
+    OracleBatch.Pending<Map<String, String>> endIndex = checks.metadataRecordIndex(path, all, "hbase");
+    // Hudi 0.15's own reader (Java, metadata-table listing on): every key once, the rows Sluice reads
+    OracleBatch.Pending<List<GenericRecord>> endRows = checks.read(path, "snapshot", Optional.empty(), true);
+    checks.run();
+    assertEquals(afterSpark, endIndex.get(), "Hudi's record index after both writers: every key, where it is");
     Map<String, String> sluiceRows = new TreeMap<>();
     TripFixture.rows(Tables.open(path.toString(), Config.empty())).forEach((k, r) -> sluiceRows.put(k,
         r.get("name") + "@" + r.get("ts") + "/" + r.get("part")));
-    // Hudi 0.15's own reader (Java, metadata-table listing on): every key once, the rows Sluice reads
-    List<GenericRecord> hudiRows = HudiOracle.locate().read(path, "snapshot", Optional.empty(), true);
+    List<GenericRecord> hudiRows = endRows.get();
     Map<String, String> byHudi = new TreeMap<>();
     for (GenericRecord r : hudiRows) {
       String prev = byHudi.put(r.get("id").toString(), r.get("name") + "@" + r.get("ts") + "/" + r.get("part"));
@@ -189,20 +194,26 @@ class RecordIndexInteropTest {
     Path path = dir.resolve(type);
     HudiOracle oracle = HudiOracle.locate();
     OracleTableSpec.Builder spec = OracleTableSpec.builder("trips", TripFixture.SCHEMA).partitionBy("part");
-    oracle.create(path, (type.equals("mor") ? spec.mergeOnRead() : spec.copyOnWrite()).build());
     Map<String, String> conf = Map.of("hoodie.metadata.record.index.enable", "true",
         "hoodie.metadata.record.index.min.filegroup.count", "4", "hoodie.metadata.record.index.max.filegroup.count",
         "4", "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000");
-    oracle.write(path, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 30, 3, 1), conf);
-    oracle.write(path, "upsert", TripFixture.SCHEMA, named(TripFixture.trips(20, 20, 3, 2), "java1-"), conf);
+    // the writes leave ids 0 to 39 (checked below); Hudi's create, writes and lookup run in one oracle JVM
+    List<String> keys = ids(0, 40);
+    keys.add("id-999999");
+    OracleBatch hudiSide = oracle.batch();
+    hudiSide.create(path, (type.equals("mor") ? spec.mergeOnRead() : spec.copyOnWrite()).build(), List.of());
+    hudiSide.write(path, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 30, 3, 1), conf);
+    hudiSide.write(path, "upsert", TripFixture.SCHEMA, named(TripFixture.trips(20, 20, 3, 2), "java1-"), conf);
+    OracleBatch.Pending<Map<String, String>> lookup = hudiSide.metadataRecordIndex(path, keys, "hbase");
+    hudiSide.run();
     TableConfig config = TableConfigStore.read(storage, path.toString());
     assertEquals(List.of("files", "record_index"), config.metadataPartitions());
 
-    List<String> keys = new ArrayList<>(placement(Tables.open(path.toString(), Config.empty())).keySet());
-    assertEquals(40, keys.size());
-    keys.add("id-999999");
-    Map<String, String> hudi = hudiRecordIndex(path, keys);
-    assertEquals(placement(Tables.open(path.toString(), Config.empty())), hudi);
+    Map<String, String> written = placement(Tables.open(path.toString(), Config.empty()));
+    assertEquals(40, written.size());
+    assertEquals(keys.subList(0, 40), new ArrayList<>(written.keySet()));
+    Map<String, String> hudi = lookup.get();
+    assertEquals(written, hudi);
     Index ri = Indexes.of(storage, new IndexedTable(path.toString(), config, true),
         new IndexSettings("RECORD_INDEX", true, false, 2));
     assertEquals(hudi, tags(ri, path, config, keys));
@@ -220,15 +231,22 @@ class RecordIndexInteropTest {
     }
     // tagged through the Java client's index and kept it: Hudi's reader finds every key where Sluice left it
     assertTrue(warnings.isEmpty(), warnings.toString());
-    assertEquals(afterSluice, hudiRecordIndex(path, new ArrayList<>(afterSluice.keySet())));
-
+    // Hudi's lookup, its next write (which leaves ids 0 to 49), lookup and read: one oracle JVM
+    OracleBatch next = oracle.batch();
+    OracleBatch.Pending<Map<String, String>> afterSluiceLookup = next.metadataRecordIndex(path,
+        new ArrayList<>(afterSluice.keySet()), "hbase");
     // the Java client writes on with the record index on: it keeps the index Sluice kept (its writer with the index
     // off fails on such a table in Hudi 0.15: it drops the partition, then still writes its records to it)
-    oracle.write(path, "upsert", TripFixture.SCHEMA, named(TripFixture.trips(0, 50, 3, 4), "java2-"), conf);
+    next.write(path, "upsert", TripFixture.SCHEMA, named(TripFixture.trips(0, 50, 3, 4), "java2-"), conf);
+    OracleBatch.Pending<Map<String, String>> endLookup = next.metadataRecordIndex(path, ids(0, 50), "hbase");
+    OracleBatch.Pending<List<GenericRecord>> endRows = next.read(path, "snapshot", Optional.empty(), true);
+    next.run();
+    assertEquals(afterSluice, afterSluiceLookup.get());
     Map<String, String> end = placement(Tables.open(path.toString(), Config.empty()));
     assertEquals(50, end.size());
-    assertEquals(end, hudiRecordIndex(path, new ArrayList<>(end.keySet())), "Hudi's index after its own write");
-    List<GenericRecord> rows = oracle.read(path, "snapshot", Optional.empty(), true);
+    assertEquals(ids(0, 50), new ArrayList<>(end.keySet()));
+    assertEquals(end, endLookup.get(), "Hudi's index after its own write");
+    List<GenericRecord> rows = endRows.get();
     Map<String, String> byHudi = new TreeMap<>();
     for (GenericRecord r : rows) {
       assertEquals(null, byHudi.put(r.get("id").toString(), r.get("name") + "@" + r.get("ts")), "duplicate " + r);
@@ -246,20 +264,25 @@ class RecordIndexInteropTest {
   void aRecordIndexTheJavaClientBuiltOverExistingDataIsNotTrusted() throws IOException {
     Path path = dir.resolve("late");
     HudiOracle oracle = HudiOracle.locate();
-    oracle.create(path, OracleTableSpec.builder("trips", TripFixture.SCHEMA).partitionBy("part").build());
     Map<String, String> conf = new HashMap<>(Map.of("hoodie.metadata.record.index.enable", "false",
         "hoodie.metadata.record.index.min.filegroup.count", "4", "hoodie.metadata.record.index.max.filegroup.count",
         "4", "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000"));
-    oracle.write(path, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 30, 3, 1), conf);
+    // the writes leave ids 0 to 34 (checked below); Hudi's create, writes and lookup run in one oracle JVM
+    List<String> keys = ids(0, 35);
+    OracleBatch hudiSide = oracle.batch();
+    hudiSide.create(path, OracleTableSpec.builder("trips", TripFixture.SCHEMA).partitionBy("part").build(), List.of());
+    hudiSide.write(path, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 30, 3, 1), conf);
     conf.put("hoodie.metadata.record.index.enable", "true");
-    oracle.write(path, "upsert", TripFixture.SCHEMA, TripFixture.trips(25, 10, 3, 2), conf);
+    hudiSide.write(path, "upsert", TripFixture.SCHEMA, TripFixture.trips(25, 10, 3, 2), conf);
+    OracleBatch.Pending<Map<String, String>> lookup = hudiSide.metadataRecordIndex(path, keys, "hbase");
+    hudiSide.run();
     TableConfig config = TableConfigStore.read(storage, path.toString());
     assertEquals(List.of("files", "record_index"), config.metadataPartitions());
 
     Map<String, String> placement = placement(Tables.open(path.toString(), Config.empty()));
-    List<String> keys = new ArrayList<>(placement.keySet());
+    assertEquals(keys, new ArrayList<>(placement.keySet()));
     assertEquals(35, keys.size());
-    Map<String, String> hudi = hudiRecordIndex(path, keys);
+    Map<String, String> hudi = lookup.get();
     assertTrue(hudi.size() < keys.size(), "Hudi's own reader misses keys of its mis-sharded index: " + hudi.size());
     Index ri = Indexes.of(storage, new IndexedTable(path.toString(), config, true),
         new IndexSettings("RECORD_INDEX", true, false, 2));
@@ -280,6 +303,15 @@ class RecordIndexInteropTest {
       tr.location().ifPresent(l -> tagged.put(tr.record().key(), l.partitionPath() + "/" + l.fileId()));
     }
     return tagged;
+  }
+
+  /** {@code id-000000}-style keys of ids {@code from} to {@code from + count - 1}, sorted. */
+  private static List<String> ids(int from, int count) {
+    List<String> out = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      out.add(String.format("id-%06d", i));
+    }
+    return out;
   }
 
   private static List<GenericRecord> inSchema(List<GenericRecord> records, Schema schema) {

@@ -187,9 +187,14 @@ class ReliabilityInteropTest {
   @org.junit.jupiter.api.Test
   void sluiceRollsBackAWriteHudiLeftPendingAndHudiWritesOn() throws IOException {
     Path location = dir.resolve("pending_hudi");
-    oracle.create(location, OracleTableSpec.builder("pending_hudi", TripFixture.SCHEMA).partitionBy("part").build());
-    oracle.write(location, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 10, 2, 1), HUDI);
-    String lost = oracle.write(location, "upsert", TripFixture.SCHEMA, changes(1), HUDI);
+    // Hudi's create and writes in one oracle JVM
+    OracleBatch hudi = oracle.batch();
+    hudi.create(location, OracleTableSpec.builder("pending_hudi", TripFixture.SCHEMA).partitionBy("part").build(),
+        List.of());
+    hudi.write(location, "insert", TripFixture.SCHEMA, TripFixture.trips(0, 10, 2, 1), HUDI);
+    OracleBatch.Pending<String> upsert = hudi.write(location, "upsert", TripFixture.SCHEMA, changes(1), HUDI);
+    hudi.run();
+    String lost = upsert.get();
     // the Hudi writer "died" before publishing: its commit file never appeared
     Files.delete(location.resolve(".hoodie/" + lost + ".commit"));
     Files.deleteIfExists(location.resolve(".hoodie/." + lost + ".commit.crc"));
