@@ -36,8 +36,11 @@ public record Progress(Step step, long done, OptionalLong total, boolean finishe
     READ_INPUT("reading input", "records"),
     /** A write looking up the keys of its records in the index (bulk insert does not tag). */
     TAG("tagging", "records"),
-    /** A write writing its planned file groups: new base files, rewrites and log appends. */
-    WRITE_FILE_GROUPS("writing file groups", "file groups"),
+    /**
+     * A write writing its planned file groups (new base files, rewrites and log appends), counted in the records
+     * planned into them as the file groups' writers take them.
+     */
+    WRITE_FILE_GROUPS("writing file groups", "records"),
     /** A compaction merging the file slices of its plan into new base files. */
     COMPACTION("compaction", "file groups"),
     /** A clean deleting the files of its plan. */

@@ -121,18 +121,21 @@ final class InMemoryBatch implements PlanSource {
     List<List<FileWriteResult>> results = Parallel.map(indexes, setup.parallelism(), i -> {
       FileGroupWrite w = plan.get(i);
       Map<String, WriteRecord> groupUpdates = updates.getOrDefault(w.id(), Map.of());
+      GroupProgress progress = GroupProgress.of(handles.written(), w);
       if (w instanceof FileGroupWrite.Merge m) {
         try (PendingUpdates pending = PendingUpdates.inMemory(groupUpdates)) {
-          List<FileWriteResult> r = List.of(handles.merges().write(m, pending, insertsOf.get(i).iterator(),
-              WriteToken.of(i)));
-          handles.written().advance(1);
+          List<FileWriteResult> r = List.of(handles.merges().write(m, pending,
+              progress.count(insertsOf.get(i).iterator()), WriteToken.of(i)));
+          progress.done();
           return r;
         }
       }
       List<FileWriteResult> r = w instanceof FileGroupWrite.Append a
-          ? handles.appends().write(a, groupUpdates.values().iterator(), WriteToken.of(i), Long.MAX_VALUE, x -> 0)
-          : handles.creates().write((FileGroupWrite.Create) w, insertsOf.get(i).iterator(), WriteToken.of(i));
-      handles.written().advance(1);
+          ? handles.appends().write(a, progress.count(groupUpdates.values().iterator()), WriteToken.of(i),
+              Long.MAX_VALUE, x -> 0)
+          : handles.creates().write((FileGroupWrite.Create) w, progress.count(insertsOf.get(i).iterator()),
+              WriteToken.of(i));
+      progress.done();
       return r;
     });
     List<FileWriteResult> out = new ArrayList<>();

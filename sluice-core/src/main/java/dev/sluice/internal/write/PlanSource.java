@@ -38,7 +38,7 @@ interface PlanSource extends Closeable {
           ProgressMeter.OFF);
     }
 
-    /** These handles, counting each planned file group written on {@code meter}. */
+    /** These handles, counting the records of the planned file groups written on {@code meter}. */
     Handles reporting(ProgressMeter meter) {
       return new Handles(creates, merges, appends, meter);
     }

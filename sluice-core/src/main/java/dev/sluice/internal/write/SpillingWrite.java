@@ -139,8 +139,10 @@ final class SpillingWrite implements PlanSource {
         Iterator<WriteRecord> groupUpdates = updateStream.take(w.updates(), true);
         Iterator<WriteRecord> groupInserts = insertStream.take(w.inserts(), false);
         // the same unit of work a cluster's task runs for one file group
-        out.addAll(FileGroupUnits.write(setup, handles, budget, w, groupUpdates, groupInserts, WriteToken.of(i)));
-        handles.written().advance(1);
+        GroupProgress progress = GroupProgress.of(handles.written(), w);
+        out.addAll(FileGroupUnits.write(setup, handles, budget, w, progress.count(groupUpdates),
+            progress.count(groupInserts), WriteToken.of(i)));
+        progress.done();
         if (groupUpdates.hasNext() || groupInserts.hasNext()) {
           throw Errors.internal("file group " + w.id() + " did not take all its planned records", null);
         }

@@ -169,7 +169,8 @@ public final class TableWriter {
         List<FileGroupWrite> plan = WideningRewrite.complete(
             planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
         inflight = FileGroupUnits.start(setup, txn, plan, op);
-        ProgressMeter written = ProgressMeter.start(progress, Progress.Step.WRITE_FILE_GROUPS, plan.size(), 1);
+        ProgressMeter written = ProgressMeter.start(progress, Progress.Step.WRITE_FILE_GROUPS,
+            GroupProgress.total(plan), ProgressMeter.RECORD_STRIDE);
         files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime, recordIndex, counts)
             .reporting(written));
         written.finish();
