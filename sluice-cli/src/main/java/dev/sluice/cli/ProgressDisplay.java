@@ -55,7 +55,8 @@ final class ProgressDisplay implements ProgressListener, AutoCloseable {
       return t;
     });
     long period = mode == Mode.BAR ? REDRAW_NANOS : intervalNanos;
-    ticker.scheduleAtFixedRate(this::tick, period, period, TimeUnit.NANOSECONDS);
+    // with a fixed delay a stalled machine gets one late redraw, not a burst of catch-up ones
+    ticker.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -156,9 +157,10 @@ final class ProgressDisplay implements ProgressListener, AutoCloseable {
     if (p.total().isPresent()) {
       long total = p.total().getAsLong();
       double share = total == 0 ? 1 : Math.min(1, (double) p.done() / total);
-      int filled = (int) Math.round(share * BAR_WIDTH);
+      // rounded down: a full bar and 100% only when every unit is done
+      int filled = (int) (share * BAR_WIDTH);
       b.append('[').append("#".repeat(filled)).append(".".repeat(BAR_WIDTH - filled)).append(']')
-          .append(String.format(Locale.ROOT, " %3d%% ", Math.round(share * 100)));
+          .append(String.format(Locale.ROOT, " %3d%% ", (int) (share * 100)));
       b.append(String.format(Locale.ROOT, "%,d/%,d %s", p.done(), total, p.unit()));
     } else {
       b.append(String.format(Locale.ROOT, "%,d %s", p.done(), p.unit()));
@@ -173,7 +175,7 @@ final class ProgressDisplay implements ProgressListener, AutoCloseable {
     if (p.total().isPresent()) {
       long total = p.total().getAsLong();
       b.append(String.format(Locale.ROOT, "%,d/%,d %s (%d%%)", p.done(), total, p.unit(),
-          total == 0 ? 100 : Math.round(100.0 * p.done() / total)));
+          total == 0 ? 100 : 100 * p.done() / total));
     } else {
       b.append(String.format(Locale.ROOT, "%,d %s", p.done(), p.unit()));
     }
