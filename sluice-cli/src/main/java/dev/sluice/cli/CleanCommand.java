@@ -33,6 +33,9 @@ final class CleanCommand implements Callable<Integer> {
   @Mixin
   CommonOptions common;
 
+  @Mixin
+  ProgressOptions progress;
+
   @Spec
   CommandSpec spec;
 
@@ -56,7 +59,10 @@ final class CleanCommand implements Callable<Integer> {
       out.flush();
       return 0;
     }
-    List<CleanInfo> result = t.clean();
+    List<CleanInfo> result;
+    try (ProgressDisplay display = ProgressDisplay.of(progress, spec.commandLine().getErr(), false)) {
+      result = t.clean(display);
+    }
     if (json) {
       Json.print(out, resultJson(t, result));
       return 0;

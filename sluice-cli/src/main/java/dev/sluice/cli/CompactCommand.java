@@ -66,6 +66,9 @@ final class CompactCommand implements Callable<Integer> {
   @Mixin
   CommonOptions common;
 
+  @Mixin
+  ProgressOptions progress;
+
   @Spec
   CommandSpec spec;
 
@@ -91,8 +94,10 @@ final class CompactCommand implements Callable<Integer> {
       if (todo.isEmpty()) {
         out.println("no pending compaction");
       }
-      for (String instant : todo) {
-        print(out, c.run(instant));
+      try (ProgressDisplay display = ProgressDisplay.of(progress, spec.commandLine().getErr(), false)) {
+        for (String instant : todo) {
+          print(out, c.run(instant, display));
+        }
       }
     } else {
       watch(c, out);

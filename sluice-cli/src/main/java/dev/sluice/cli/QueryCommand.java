@@ -74,6 +74,9 @@ final class QueryCommand implements Callable<Integer> {
   @Mixin
   CommonOptions common;
 
+  @Mixin
+  ProgressOptions progress;
+
   @Spec
   CommandSpec spec;
 
@@ -117,7 +120,9 @@ final class QueryCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     String f = format.toLowerCase(Locale.ROOT);
     Schema schema = scan.schema();
-    try (CloseableIterator<GenericRecord> rows = scan.open()) {
+    // progress on stderr only; a bar only when the rows do not go to the same terminal
+    try (ProgressDisplay display = ProgressDisplay.of(progress, err, true);
+        CloseableIterator<GenericRecord> rows = scan.onProgress(display).open()) {
       switch (f) {
         case "jsonl", "json" -> {
           while (rows.hasNext()) {

@@ -53,6 +53,9 @@ final class WriteCommand implements Callable<Integer> {
   @Mixin
   CommonOptions common;
 
+  @Mixin
+  ProgressOptions progress;
+
   @Spec
   CommandSpec spec;
 
@@ -121,9 +124,10 @@ final class WriteCommand implements Callable<Integer> {
     Optional<String> last = operation == WriteOperation.BULK_INSERT ? t.inspect().lastCompletedCommit()
         : Optional.empty();
     CommitResult r;
-    try (CloseableIterator<GenericRecord> records = Progress.wrap(RecordSources.concat(parts), "read")) {
+    try (CloseableIterator<GenericRecord> records = RecordSources.concat(parts);
+        ProgressDisplay display = ProgressDisplay.of(progress, err, false)) {
       try {
-        r = t.write(operation, records);
+        r = t.write(operation, records, display);
       } catch (OutOfMemoryError | StackOverflowError e) {
         // the batch is unreachable once the write has unwound: there is room again to say where it happened
         String where = records instanceof Positioned p ? p.position().map(at -> "after reading " + at).orElse(null)

@@ -23,17 +23,28 @@ public final class Scan {
   private final ScanOptions options;
   private final Function<ScanOptions, ScanPlan> planner;
   private final Optional<Consumer<CorruptBlockInfo>> onCorruptBlock;
+  private final ProgressListener progress;
 
   /** A scan with {@code options}, planned by {@code planner} (the table's). */
   Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner) {
-    this(options, planner, Optional.empty());
+    this(options, planner, Optional.empty(), ProgressListener.NONE);
   }
 
   private Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner,
-      Optional<Consumer<CorruptBlockInfo>> onCorruptBlock) {
+      Optional<Consumer<CorruptBlockInfo>> onCorruptBlock, ProgressListener progress) {
     this.options = options;
     this.planner = planner;
     this.onCorruptBlock = onCorruptBlock;
+    this.progress = progress;
+  }
+
+  /**
+   * Reports to {@code listener} how many of the planned file slices have been read ({@link Progress.Step#SCAN}): one
+   * report as {@link #open()} starts, then as slices are read to their end, and a last one when the rows run out or
+   * the iterator is closed (below the total when a limit or an early close cut the scan short).
+   */
+  public Scan onProgress(ProgressListener listener) {
+    return new Scan(options, planner, onCorruptBlock, Objects.requireNonNull(listener, "listener"));
   }
 
   /**
@@ -43,7 +54,7 @@ public final class Scan {
    * {@link System#getLogger}. {@link Table#repair} drops such blocks for good.
    */
   public Scan onCorruptBlock(Consumer<CorruptBlockInfo> listener) {
-    return new Scan(options, planner, Optional.of(Objects.requireNonNull(listener, "listener")));
+    return new Scan(options, planner, Optional.of(Objects.requireNonNull(listener, "listener")), progress);
   }
 
   /** Only these user columns, in this order. */
@@ -152,10 +163,11 @@ public final class Scan {
   /** Reads the rows; close the iterator to release open files. */
   public CloseableIterator<GenericRecord> open() {
     ScanPlan plan = planner.apply(options);
-    return onCorruptBlock.isPresent() ? plan.open(b -> onCorruptBlock.get().accept(Infos.corrupt(b))) : plan.open();
+    return onCorruptBlock.isPresent() ? plan.open(b -> onCorruptBlock.get().accept(Infos.corrupt(b)), progress)
+        : plan.open(ScanPlan::logSkipped, progress);
   }
 
   private Scan with(ScanOptions o) {
-    return new Scan(o, planner, onCorruptBlock);
+    return new Scan(o, planner, onCorruptBlock, progress);
   }
 }

@@ -28,6 +28,7 @@ import dev.sluice.internal.write.WriteSetup;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -218,6 +219,17 @@ public final class Table implements AutoCloseable {
    * value, on a partitioned table with a non-global index, is refused as bad input when it could find nothing.
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records) {
+    return write(op, records, ProgressListener.NONE);
+  }
+
+  /**
+   * Runs a write as {@link #write(WriteOperation, Iterator)}, reporting to {@code progress} how far its long steps have
+   * got: reading the input ({@link Progress.Step#READ_INPUT}), tagging ({@link Progress.Step#TAG}, not for a bulk
+   * insert) and writing the planned file groups ({@link Progress.Step#WRITE_FILE_GROUPS}). The services that follow
+   * the commit (clean, compaction) run without reports.
+   */
+  public CommitResult write(WriteOperation op, Iterator<GenericRecord> records, ProgressListener progress) {
+    Objects.requireNonNull(progress, "progress");
     requireOpenedVersion("Writing to");
     TableServices services = TableSettings.services(changes);
     // bad write options fail before anything is written, the metadata table's bootstrap included
@@ -239,7 +251,7 @@ public final class Table implements AutoCloseable {
     // once the input is read and checked, and before the instant: the metadata table made ready for this write's
     // mirror commit (bootstrapped if missing), or removed when off (as always on versions 8/9, whose metadata table
     // Sluice does not keep: Hudi 1.x's readers must not see a stale one)
-    TableWriter.Committed committed = new TableWriter(setup).write(op, input, loaded, s -> {
+    TableWriter.Committed committed = new TableWriter(setup).withProgress(progress).write(op, input, loaded, s -> {
       services.prepareMetadataTable(storage, location, TableSettings.recordIndex(storage, location, changes));
       return s.withTableConfig(config());
     });
@@ -400,8 +412,18 @@ public final class Table implements AutoCloseable {
    * the cleans completed, none if there was nothing to clean.
    */
   public List<CleanInfo> clean() {
+    return clean(ProgressListener.NONE);
+  }
+
+  /**
+   * Cleans as {@link #clean()}, reporting each clean's file deletes to {@code progress} ({@link Progress.Step#CLEAN},
+   * counted in files of the plan).
+   */
+  public List<CleanInfo> clean(ProgressListener progress) {
+    Objects.requireNonNull(progress, "progress");
     layout.requireService(TableService.CLEAN, "Clean");
-    return TableSettings.cleaner(storage, location, changes).clean().completed().stream().map(Infos::clean).toList();
+    return TableSettings.cleaner(storage, location, changes).withProgress(progress).clean().completed().stream()
+        .map(Infos::clean).toList();
   }
 
   /** What {@link #clean()} would delete now (nothing is written). */

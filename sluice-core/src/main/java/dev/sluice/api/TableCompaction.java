@@ -44,7 +44,15 @@ public final class TableCompaction {
 
   /** Runs the pending compaction at {@code instantTime}. */
   public CompactionInfo run(String instantTime) {
-    return Infos.compaction(compaction.run(instantTime));
+    return run(instantTime, ProgressListener.NONE);
+  }
+
+  /**
+   * Runs the pending compaction at {@code instantTime}, reporting to {@code progress} the file groups of its plan as
+   * they are compacted ({@link Progress.Step#COMPACTION}).
+   */
+  public CompactionInfo run(String instantTime, ProgressListener progress) {
+    return Infos.compaction(compaction.run(instantTime, Objects.requireNonNull(progress, "progress")));
   }
 
   /** Runs every pending compaction, oldest first. */

@@ -1,5 +1,8 @@
 package dev.sluice.internal.clean;
 
+import dev.sluice.api.Progress;
+import dev.sluice.api.ProgressListener;
+import dev.sluice.internal.util.ProgressMeter;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.FilesChange;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
@@ -43,15 +46,22 @@ public final class Cleaner {
   private final TimelineStore store;
   private final InstantLifecycle lifecycle;
   private final boolean metadataEnabled;
+  private final ProgressListener progress;
 
   private Cleaner(Storage storage, String basePath, CleanSettings settings, InstantLifecycle lifecycle,
-      boolean metadataEnabled) {
+      boolean metadataEnabled, ProgressListener progress) {
     this.storage = storage;
     this.basePath = basePath;
     this.settings = settings;
     this.store = new TimelineStore(storage, basePath);
     this.lifecycle = lifecycle;
     this.metadataEnabled = metadataEnabled;
+    this.progress = progress;
+  }
+
+  /** This cleaner reporting the files each clean it runs deletes to {@code listener}. */
+  public Cleaner withProgress(ProgressListener listener) {
+    return new Cleaner(storage, basePath, settings, lifecycle, metadataEnabled, listener);
   }
 
   /**
@@ -61,12 +71,13 @@ public final class Cleaner {
    */
   public static Cleaner of(Storage storage, String basePath, CleanSettings settings, CommitSettings commit) {
     InstantLifecycle lifecycle = InstantLifecycle.of(storage, basePath, commit);
-    return new Cleaner(storage, basePath, settings, lifecycle, commit.metadataEnabled());
+    return new Cleaner(storage, basePath, settings, lifecycle, commit.metadataEnabled(), ProgressListener.NONE);
   }
 
   /** A cleaner with explicit settings, for a single writer (no lock). */
   public static Cleaner of(Storage storage, String basePath, CleanSettings settings) {
-    return new Cleaner(storage, basePath, settings, InstantLifecycle.withoutLock(storage, basePath, false), false);
+    return new Cleaner(storage, basePath, settings, InstantLifecycle.withoutLock(storage, basePath, false), false,
+        ProgressListener.NONE);
   }
 
   /** The settings in use. */
@@ -225,6 +236,7 @@ public final class Cleaner {
     boolean partitioned = TableConfigStore.read(storage, basePath).isPartitioned();
     List<String> partitionsDeleted = partitioned ? plan.partitionsToDelete() : List.of();
     int deleted = 0;
+    ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.CLEAN, plan.fileCount(), 1);
     for (Map.Entry<String, List<CleanFile>> e : plan.filesToDelete().entrySet()) {
       Deletes table = new Deletes();
       Deletes bootstrap = new Deletes();
@@ -235,6 +247,7 @@ public final class Cleaner {
         } else {
           table.delete(f.path(), f.name());
         }
+        meter.advance(1);
       }
       Optional<Boolean> partitionDeleted = Optional.of(partitionsDeleted.contains(e.getKey()));
       stats.put(e.getKey(), table.stats(e.getKey(), plan.policy(), partitionDeleted));
@@ -246,6 +259,7 @@ public final class Cleaner {
     for (String partition : partitionsDeleted) {
       deletePartition(partition);
     }
+    meter.finish();
     long millis = (System.nanoTime() - start) / 1_000_000L;
     return new CleanMetadata(inflight.time(), millis, deleted,
         plan.earliestInstantToRetain().map(Instant::time).orElse(""), plan.lastCompletedCommit(), stats,

@@ -1,5 +1,6 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.ProgressListener;
 import dev.sluice.api.CompactionScheduling;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.commit.CommitSettings;
@@ -90,11 +91,16 @@ public final class Compaction {
    * of the plan is compacted and the compaction committed.
    */
   public CompactionResult run(String instantTime) {
+    return run(instantTime, ProgressListener.NONE);
+  }
+
+  /** Runs the pending compaction at {@code instantTime} as {@link #run(String)}, reporting to {@code progress}. */
+  public CompactionResult run(String instantTime, ProgressListener progress) {
     requireMergeOnRead("Running compaction " + instantTime);
     // a compaction changes the file listing too: the metadata table is kept (or, when off, removed) as for a write
     MetadataTableWriter.prepare(storage, basePath, commit);
     return new CompactionExecutor(storage, basePath, fileOptions, settings, lifecycle(), commit.metadataEnabled())
-        .run(instantTime);
+        .run(instantTime, progress);
   }
 
   /** Runs every pending compaction, oldest first, and returns what each did. */

@@ -1,5 +1,7 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.Progress;
+import dev.sluice.api.ProgressListener;
 import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.MetaFields;
@@ -24,6 +26,7 @@ import dev.sluice.internal.timeline.WriteOperationType;
 import dev.sluice.internal.timeline.WriteStat;
 import dev.sluice.internal.util.KillPoints;
 import dev.sluice.internal.util.Parallel;
+import dev.sluice.internal.util.ProgressMeter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -69,12 +72,12 @@ final class CompactionExecutor {
    * Runs the pending compaction at {@code time}; a CONFLICT if another run of it (another thread, or with a
    * file-system lock another process) is under way, since it would roll this one's output back as a dead attempt's.
    */
-  CompactionResult run(String time) {
+  CompactionResult run(String time, ProgressListener progress) {
     return lifecycle.exclusive("Running compaction " + time, Instant.requested(time, Action.COMPACTION),
-        () -> runOnce(time));
+        () -> runOnce(time, progress));
   }
 
-  private CompactionResult runOnce(String time) {
+  private CompactionResult runOnce(String time, ProgressListener progress) {
     Timeline tl = store.load();
     Rollbacks.requireNoPendingRestore(tl, "Running compaction " + time);
     Optional<Instant> pending = tl.filter(i -> i.time().equals(time) && i.action() == Action.COMPACTION).lastInstant();
@@ -95,7 +98,7 @@ final class CompactionExecutor {
         new InstantAction<CommitMetadata>() {
           @Override
           public CommitMetadata execute(Instant inflight) {
-            return compact(time, plan, tc, userSchema);
+            return compact(time, plan, tc, userSchema, progress);
           }
 
           @Override
@@ -120,7 +123,8 @@ final class CompactionExecutor {
   }
 
   /** Compacts every slice of {@code plan} (the compaction is inflight) and returns the commit's metadata. */
-  private CommitMetadata compact(String time, CompactionPlan plan, TableConfig tc, Schema userSchema) {
+  private CommitMetadata compact(String time, CompactionPlan plan, TableConfig tc, Schema userSchema,
+      ProgressListener progress) {
     Timeline now = store.load();
     SliceCompactor.Context c = new SliceCompactor.Context();
     c.storage = storage;
@@ -146,7 +150,13 @@ final class CompactionExecutor {
     // other threads idle (slices differ tenfold: a table's first file groups hold most rows and updates)
     tasks.sort(Comparator.comparingDouble((Integer i) -> -plan.operations().get(i).metric(
         CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
-    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> compactor.compact(plan.operations().get(i), WriteToken.of(i)));
+    ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.COMPACTION, tasks.size(), 1);
+    List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> {
+      Optional<WriteStat> stat = compactor.compact(plan.operations().get(i), WriteToken.of(i));
+      meter.advance(1);
+      return stat;
+    });
+    meter.finish();
     // the commit lists the write stats in plan order, whatever order the slices ran in
     List<Optional<WriteStat>> stats = new ArrayList<>(Collections.nCopies(tasks.size(), Optional.empty()));
     for (int k = 0; k < tasks.size(); k++) {

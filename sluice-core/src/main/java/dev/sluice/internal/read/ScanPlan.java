@@ -1,5 +1,8 @@
 package dev.sluice.internal.read;
 
+import dev.sluice.api.Progress;
+import dev.sluice.api.ProgressListener;
+import dev.sluice.internal.util.ProgressMeter;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.MetaFields;
@@ -122,24 +125,88 @@ public final class ScanPlan {
    * reading thread; with a parallelism above 1 from several at once).
    */
   public CloseableIterator<GenericRecord> open(Consumer<SkippedBlock> onSkipped) {
+    return open(onSkipped, ProgressListener.NONE);
+  }
+
+  /**
+   * As {@link #open(Consumer)}, reporting to {@code progress} each file slice read to its end
+   * ({@link Progress.Step#SCAN}, of the plan's slices; an incremental query that compares two states reports no
+   * slices, only its end). The step finishes when the rows run out or the iterator is closed.
+   */
+  public CloseableIterator<GenericRecord> open(Consumer<SkippedBlock> onSkipped, ProgressListener progress) {
     if (reader.isPresent()) {
+      ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.SCAN, -1, 1);
       CloseableIterator<GenericRecord> rows = reader.get().get();
-      return limit == Long.MAX_VALUE ? rows : new Limited(rows, limit);
+      return counted(limit == Long.MAX_VALUE ? rows : new Limited(rows, limit), meter, false);
     }
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
+    ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.SCAN, slices.size(), 1);
     for (FileSlice s : slices) {
       if (logMerge.isPresent() && !s.logFiles().isEmpty()) {
-        parts.add(() -> readMerged(s, onSkipped));
+        parts.add(() -> counted(readMerged(s, onSkipped), meter, true));
       } else if (s.baseFile().isPresent()) {
-        parts.add(() -> readFile(s.baseFile().get()));
+        parts.add(() -> counted(readFile(s.baseFile().get()), meter, true));
+      } else {
+        // a slice without files to read (a pending compaction's new slice): done as soon as it is reached
+        meter.advance(1);
       }
     }
     CloseableIterator<GenericRecord> all = CloseableIterator.concat(parts, parallelism, BATCH_ROWS);
-    return limit == Long.MAX_VALUE ? all : new Limited(all, limit);
+    return counted(limit == Long.MAX_VALUE ? all : new Limited(all, limit), meter, false);
   }
 
-  /** Where skipped blocks go when the caller gave no listener: the platform log, as a warning. */
-  private static void logSkipped(SkippedBlock b) {
+  /**
+   * {@code rows} telling {@code meter} when they run out: a slice's rows count one done ({@code slice}), the scan's
+   * rows finish the step (also when closed before their end). Without a listener the rows as they are.
+   */
+  private static CloseableIterator<GenericRecord> counted(CloseableIterator<GenericRecord> rows, ProgressMeter meter,
+      boolean slice) {
+    if (!meter.on()) {
+      return rows;
+    }
+    return new CloseableIterator<>() {
+      private boolean ended;
+
+      @Override
+      public boolean hasNext() {
+        boolean more = rows.hasNext();
+        if (!more) {
+          end();
+        }
+        return more;
+      }
+
+      @Override
+      public GenericRecord next() {
+        return rows.next();
+      }
+
+      @Override
+      public void close() {
+        try {
+          rows.close();
+        } finally {
+          if (!slice) {
+            end();
+          }
+        }
+      }
+
+      private void end() {
+        if (!ended) {
+          ended = true;
+          if (slice) {
+            meter.advance(1);
+          } else {
+            meter.finish();
+          }
+        }
+      }
+    };
+  }
+
+  /** Where skipped blocks go when the caller gave no listener: the platform log, as a warning (also the api's default). */
+  public static void logSkipped(SkippedBlock b) {
     System.getLogger(ScanPlan.class.getName()).log(System.Logger.Level.WARNING, "skipped a corrupt log block at offset "
         + b.offset() + " (" + b.size() + " bytes) of " + b.path() + b.instant().map(i -> ", instant " + i
         + (b.committed() ? " (committed: its rows are not read)" : " (not committed)")).orElse(""));

@@ -11,6 +11,7 @@ import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.util.Parallel;
+import dev.sluice.internal.util.ProgressMeter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -71,20 +72,22 @@ final class BatchPreparer {
    * partition fields.
    */
   List<WriteRecord> prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine) {
-    try (PreparedBatch batch = prepare(input, op, combine, PreparedBatch.Budget.UNBOUNDED)) {
+    try (PreparedBatch batch = prepare(input, op, combine, PreparedBatch.Budget.UNBOUNDED, ProgressMeter.OFF)) {
       return batch.records();
     }
   }
 
   /**
    * Prepares a batch within {@code budget}: the records stay in memory while their estimated heap stays within it,
-   * and past it go to an external sort on local disk (see {@link PreparedBatch}). The caller closes the batch.
+   * and past it go to an external sort on local disk (see {@link PreparedBatch}). The caller closes the batch. Each
+   * record read and checked counts one on {@code read}.
    */
-  PreparedBatch prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine, PreparedBatch.Budget budget) {
+  PreparedBatch prepare(Iterator<GenericRecord> input, WriteOperation op, boolean combine, PreparedBatch.Budget budget,
+      ProgressMeter read) {
     PreparedBatch batch = new PreparedBatch(combine, globalKeys, merger, budget,
         () -> new WriteRecordSerializer(userSchema, precombineField), counts);
     try {
-      fill(batch, input, op);
+      fill(batch, input, op, read);
       return batch;
     } catch (RuntimeException e) {
       batch.close();
@@ -92,7 +95,7 @@ final class BatchPreparer {
     }
   }
 
-  private void fill(PreparedBatch batch, Iterator<GenericRecord> input, WriteOperation op) {
+  private void fill(PreparedBatch batch, Iterator<GenericRecord> input, WriteOperation op, ProgressMeter read) {
     if (!input.hasNext()) {
       return;
     }
@@ -101,16 +104,18 @@ final class BatchPreparer {
     // line; plain iterators are converted in chunks on the write threads, in order
     boolean positioned = input instanceof Positioned p && p.position().isPresent();
     if (threads > 1 && !positioned) {
-      fillInChunks(batch, first, input, op);
+      fillInChunks(batch, first, input, op, read);
       return;
     }
     Converter c = new Converter(op);
     batch.add(c.convert(first, () -> where(input, 1)));
+    read.advance(1);
     long n = 1;
     while (input.hasNext()) {
       GenericRecord raw = checked(input.next(), input, ++n);
       long at = n;
       batch.add(c.convert(raw, () -> where(input, at)));
+      read.advance(1);
     }
   }
 
@@ -128,7 +133,7 @@ final class BatchPreparer {
    * chunks as threads are read ahead.
    */
   private void fillInChunks(PreparedBatch batch, GenericRecord first, Iterator<GenericRecord> input,
-      WriteOperation op) {
+      WriteOperation op, ProgressMeter read) {
     ExecutorService pool = Parallel.daemonPool(threads, "sluice-prepare-" + POOL_ID.incrementAndGet());
     ArrayDeque<Future<List<WriteRecord>>> pending = new ArrayDeque<>();
     try {
@@ -147,11 +152,11 @@ final class BatchPreparer {
         pending.add(pool.submit(() -> convertChunk(records, firstNumber, op)));
         chunk = new ArrayList<>(CHUNK);
         if (pending.size() >= 2 * threads) {
-          addAll(batch, pending.poll());
+          addAll(batch, pending.poll(), read);
         }
       }
       while (!pending.isEmpty()) {
-        addAll(batch, pending.poll());
+        addAll(batch, pending.poll(), read);
       }
     } finally {
       pool.shutdownNow();
@@ -168,11 +173,13 @@ final class BatchPreparer {
     return out;
   }
 
-  private static void addAll(PreparedBatch batch, Future<List<WriteRecord>> converted) {
+  private static void addAll(PreparedBatch batch, Future<List<WriteRecord>> converted, ProgressMeter read) {
     try {
-      for (WriteRecord r : converted.get()) {
+      List<WriteRecord> records = converted.get();
+      for (WriteRecord r : records) {
         batch.add(r);
       }
+      read.advance(records.size());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw Errors.internal("interrupted while preparing a write", e);

@@ -12,6 +12,7 @@ import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.util.KeySort;
 import dev.sluice.internal.util.Parallel;
+import dev.sluice.internal.util.ProgressMeter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -37,7 +38,7 @@ final class InMemoryBatch implements PlanSource {
 
   /** Tags {@code records} with the configured index (a bulk insert: takes them all as inserts). */
   static InMemoryBatch of(WriteSetup setup, WriteOperation op, List<WriteRecord> records, FileSystemView view) {
-    return of(setup, op, records, view, new OutcomeCounts());
+    return of(setup, op, records, view, new OutcomeCounts(), ProgressMeter.OFF);
   }
 
   /**
@@ -45,13 +46,16 @@ final class InMemoryBatch implements PlanSource {
    * keys the index did not find and the updates of a key collapsed into its later version (a batch not combined).
    */
   static InMemoryBatch of(WriteSetup setup, WriteOperation op, List<WriteRecord> records, FileSystemView view,
-      OutcomeCounts counts) {
+      OutcomeCounts counts, ProgressMeter tag) {
     InMemoryBatch batch = new InMemoryBatch(setup);
     if (op == WriteOperation.BULK_INSERT) {
       records.forEach(batch::addInsert);
     } else {
       Index index = Indexes.of(setup.storage(), setup.indexedTable(), setup.settings().index());
-      for (TaggedRecord t : index.tag(records, view)) {
+      // the index looks up the whole batch at once (per file, in parallel): its records count as tagged when it returns
+      List<TaggedRecord> tagged = index.tag(records, view);
+      tag.advance(records.size());
+      for (TaggedRecord t : tagged) {
         WriteRecord r = t.record();
         if (t.location().isPresent()) {
           Location loc = t.location().get();
@@ -117,15 +121,22 @@ final class InMemoryBatch implements PlanSource {
     List<List<FileWriteResult>> results = Parallel.map(indexes, setup.parallelism(), i -> {
       FileGroupWrite w = plan.get(i);
       Map<String, WriteRecord> groupUpdates = updates.getOrDefault(w.id(), Map.of());
+      GroupProgress progress = GroupProgress.of(handles.written(), w);
       if (w instanceof FileGroupWrite.Merge m) {
         try (PendingUpdates pending = PendingUpdates.inMemory(groupUpdates)) {
-          return List.of(handles.merges().write(m, pending, insertsOf.get(i).iterator(), WriteToken.of(i)));
+          List<FileWriteResult> r = List.of(handles.merges().write(m, pending,
+              progress.count(insertsOf.get(i).iterator()), WriteToken.of(i)));
+          progress.done();
+          return r;
         }
       }
-      if (w instanceof FileGroupWrite.Append a) {
-        return handles.appends().write(a, groupUpdates.values().iterator(), WriteToken.of(i), Long.MAX_VALUE, r -> 0);
-      }
-      return handles.creates().write((FileGroupWrite.Create) w, insertsOf.get(i).iterator(), WriteToken.of(i));
+      List<FileWriteResult> r = w instanceof FileGroupWrite.Append a
+          ? handles.appends().write(a, progress.count(groupUpdates.values().iterator()), WriteToken.of(i),
+              Long.MAX_VALUE, x -> 0)
+          : handles.creates().write((FileGroupWrite.Create) w, progress.count(insertsOf.get(i).iterator()),
+              WriteToken.of(i));
+      progress.done();
+      return r;
     });
     List<FileWriteResult> out = new ArrayList<>();
     results.forEach(out::addAll);

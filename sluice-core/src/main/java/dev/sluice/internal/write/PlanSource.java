@@ -4,6 +4,7 @@ import dev.sluice.api.FileWriteResult;
 import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.commit.Markers;
+import dev.sluice.internal.util.ProgressMeter;
 import java.io.Closeable;
 import java.util.Collection;
 import java.util.List;
@@ -29,11 +30,17 @@ interface PlanSource extends Closeable {
    * The handles a write's file groups are written with, all of one instant, each telling {@code recordIndex} the
    * keys it wrote to a new location or deleted.
    */
-  record Handles(CreateHandle creates, MergeHandle merges, AppendHandle appends) {
+  record Handles(CreateHandle creates, MergeHandle merges, AppendHandle appends, ProgressMeter written) {
     static Handles of(WriteSetup setup, Markers markers, String instant, RecordIndexChanges recordIndex,
         OutcomeCounts counts) {
       return new Handles(new CreateHandle(setup, markers, instant, recordIndex),
-          new MergeHandle(setup, markers, instant, recordIndex, counts), new AppendHandle(setup, markers, instant, recordIndex));
+          new MergeHandle(setup, markers, instant, recordIndex, counts), new AppendHandle(setup, markers, instant, recordIndex),
+          ProgressMeter.OFF);
+    }
+
+    /** These handles, counting the records of the planned file groups written on {@code meter}. */
+    Handles reporting(ProgressMeter meter) {
+      return new Handles(creates, merges, appends, meter);
     }
   }
 

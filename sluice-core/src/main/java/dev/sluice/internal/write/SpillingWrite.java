@@ -13,6 +13,7 @@ import dev.sluice.internal.index.Location;
 import dev.sluice.internal.index.TaggedRecord;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.ExternalSorter;
+import dev.sluice.internal.util.ProgressMeter;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -80,7 +81,7 @@ final class SpillingWrite implements PlanSource {
   }
 
   /** Tags (unless a bulk insert) and routes every record of {@code batch}. */
-  void route(PreparedBatch batch, FileSystemView view) {
+  void route(PreparedBatch batch, FileSystemView view, ProgressMeter tag) {
     try (CloseableIterator<WriteRecord> records = batch.sorted()) {
       if (op == WriteOperation.BULK_INSERT) {
         while (records.hasNext()) {
@@ -100,12 +101,14 @@ final class SpillingWrite implements PlanSource {
         bytes += sizes.estimateSize(r);
         if (bytes >= budget.bytes() / 2) {
           tag(index, chunk, view);
+          tag.advance(chunk.size());
           chunk = new ArrayList<>();
           bytes = 0;
         }
       }
       if (!chunk.isEmpty()) {
         tag(index, chunk, view);
+        tag.advance(chunk.size());
       }
     }
   }
@@ -136,7 +139,10 @@ final class SpillingWrite implements PlanSource {
         Iterator<WriteRecord> groupUpdates = updateStream.take(w.updates(), true);
         Iterator<WriteRecord> groupInserts = insertStream.take(w.inserts(), false);
         // the same unit of work a cluster's task runs for one file group
-        out.addAll(FileGroupUnits.write(setup, handles, budget, w, groupUpdates, groupInserts, WriteToken.of(i)));
+        GroupProgress progress = GroupProgress.of(handles.written(), w);
+        out.addAll(FileGroupUnits.write(setup, handles, budget, w, progress.count(groupUpdates),
+            progress.count(groupInserts), WriteToken.of(i)));
+        progress.done();
         if (groupUpdates.hasNext() || groupInserts.hasNext()) {
           throw Errors.internal("file group " + w.id() + " did not take all its planned records", null);
         }

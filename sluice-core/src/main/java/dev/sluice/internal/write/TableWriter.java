@@ -2,6 +2,8 @@ package dev.sluice.internal.write;
 
 import dev.sluice.api.CommitResult;
 import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.Progress;
+import dev.sluice.api.ProgressListener;
 import dev.sluice.api.TableType;
 import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
@@ -17,6 +19,7 @@ import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.util.ProgressMeter;
 import dev.sluice.storage.StoragePaths;
 import java.io.IOException;
 import java.util.Iterator;
@@ -37,11 +40,22 @@ public final class TableWriter {
 
   private final WriteSetup setup;
   private final TimelineStore timelineStore;
+  private final ProgressListener progress;
 
   /** A writer for the table described by {@code setup}. */
   public TableWriter(WriteSetup setup) {
+    this(setup, ProgressListener.NONE);
+  }
+
+  private TableWriter(WriteSetup setup, ProgressListener progress) {
     this.setup = setup;
     this.timelineStore = new TimelineStore(setup.storage(), setup.basePath(), TimelineLayout.of(setup.tableConfig()));
+    this.progress = progress;
+  }
+
+  /** This writer reporting the progress of its input read, tagging and file group writes to {@code listener}. */
+  public TableWriter withProgress(ProgressListener listener) {
+    return new TableWriter(setup, listener);
   }
 
   /**
@@ -80,15 +94,17 @@ public final class TableWriter {
         Math.max(MIN_WRITE_BUDGET, setup.settings().maxMemory()), setup.settings().spillDirectory());
     OutcomeCounts counts = new OutcomeCounts();
     BatchPreparer preparer = new BatchPreparer(setup, counts);
+    ProgressMeter read = ProgressMeter.start(progress, Progress.Step.READ_INPUT, -1, ProgressMeter.RECORD_STRIDE);
     // the batch's sort runs, if it spilled, are deleted whatever happens
-    try (PreparedBatch batch = preparer.prepare(input, op, combine, budget)) {
+    try (PreparedBatch batch = preparer.prepare(input, op, combine, budget, read)) {
+      read.finish();
       if (batch.added() == 0) {
         // nothing to write: no instant, no metadata table bootstrap, the table exactly as it was
         return new Committed(CommitResult.nothingCommitted(op, orderingField()), loaded);
       }
       refuseDeletesWithoutPartition(preparer, counts);
       WriteSetup prepared = prepareTable.apply(setup);
-      TableWriter writer = prepared == setup ? this : new TableWriter(prepared);
+      TableWriter writer = prepared == setup ? this : new TableWriter(prepared, progress);
       return writer.write(op, batch, budget, loaded, counts);
     }
   }
@@ -144,12 +160,20 @@ public final class TableWriter {
       List<FileWriteResult> files;
       Instant inflight;
       // the planner plans from counts, whether the batch is held in memory or spilled; the source hands out records
-      try (PlanSource source = batch.spilled() ? spilled(batch, planner, op, budget, view, counts)
-          : InMemoryBatch.of(setup, op, batch.records(), view, counts)) {
+      // bulk insert does not tag; a spilled batch is combined as it is tagged, so its count is known only after
+      ProgressMeter tag = op == WriteOperation.BULK_INSERT ? ProgressMeter.OFF : ProgressMeter.start(progress,
+          Progress.Step.TAG, batch.spilled() ? -1 : batch.records().size(), ProgressMeter.RECORD_STRIDE);
+      try (PlanSource source = batch.spilled() ? spilled(batch, planner, op, budget, view, counts, tag)
+          : InMemoryBatch.of(setup, op, batch.records(), view, counts, tag)) {
+        tag.finish();
         List<FileGroupWrite> plan = WideningRewrite.complete(
             planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
         inflight = FileGroupUnits.start(setup, txn, plan, op);
-        files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime, recordIndex, counts));
+        ProgressMeter written = ProgressMeter.start(progress, Progress.Step.WRITE_FILE_GROUPS,
+            GroupProgress.total(plan), ProgressMeter.RECORD_STRIDE);
+        files = source.apply(plan, PlanSource.Handles.of(setup, markers, instantTime, recordIndex, counts)
+            .reporting(written));
+        written.finish();
       }
       CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
       Instant completed = txn.publish(inflight, metadata, recordIndex);
@@ -179,10 +203,10 @@ public final class TableWriter {
 
   /** Tags and routes a spilled batch into a spilling write, then lets the batch's sort runs go. */
   private SpillingWrite spilled(PreparedBatch batch, WritePlanner planner, WriteOperation op,
-      PreparedBatch.Budget budget, FileSystemView view, OutcomeCounts counts) {
+      PreparedBatch.Budget budget, FileSystemView view, OutcomeCounts counts, ProgressMeter tag) {
     SpillingWrite spilling = new SpillingWrite(setup, planner, op, budget, counts);
     try {
-      spilling.route(batch, view);
+      spilling.route(batch, view, tag);
     } catch (RuntimeException e) {
       spilling.close();
       throw e;
