@@ -9,6 +9,7 @@ import dev.sluice.api.SluiceException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringWriter;
+import java.io.Writer;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -26,6 +27,7 @@ public final class JsonRecordWriter implements RecordFormatter {
       .build();
 
   private final OutputStream out;
+  private final Writer chars;
   private final Schema schema;
   private final JsonValueWriter writer;
   private JsonGenerator generator;
@@ -34,6 +36,18 @@ public final class JsonRecordWriter implements RecordFormatter {
   /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until {@link #write}. */
   public JsonRecordWriter(OutputStream out, Schema schema) {
     this.out = out;
+    this.chars = null;
+    this.schema = schema;
+    this.writer = JsonValueWriter.compile(schema);
+  }
+
+  /**
+   * A writer of records of {@code schema} to a character stream (the same text as to bytes; for callers that hold
+   * only a {@link Writer}). Nothing is written until {@link #write}.
+   */
+  public JsonRecordWriter(Writer out, Schema schema) {
+    this.out = null;
+    this.chars = out;
     this.schema = schema;
     this.writer = JsonValueWriter.compile(schema);
   }
@@ -45,7 +59,7 @@ public final class JsonRecordWriter implements RecordFormatter {
       checked = record.getSchema();
     }
     if (generator == null) {
-      generator = FACTORY.createGenerator(out);
+      generator = out != null ? FACTORY.createGenerator(out) : FACTORY.createGenerator(chars);
     }
     try {
       writer.write(generator, record);
@@ -60,7 +74,11 @@ public final class JsonRecordWriter implements RecordFormatter {
     if (generator != null) {
       generator.close();
     }
-    out.flush();
+    if (out != null) {
+      out.flush();
+    } else {
+      chars.flush();
+    }
   }
 
   /** One record as a single line of JSON (without the newline). */
