@@ -56,11 +56,13 @@ final class CliBench {
 
   static final String USAGE = String.join(System.lineSeparator(),
       "usage: sluice-bench --cli [--scale smoke|quick|full] [--reps N] [--upserts N] [--types cow,mor]",
-      "                          [--java-opts \"OPTS\"] [--work-dir DIR] [--keep]",
+      "                          [--java-opts \"OPTS\"] [--launcher PATH] [--work-dir DIR] [--keep]",
       "  scales: smoke (5k records, upserts of 1k), quick (50k, upserts of 5k; 1-2 minutes on 2 idle cores),",
       "          full (1M, upserts of 100k: the issue's workload); --upserts: upserts per table (default 2, 3, 10)",
       "  --java-opts: SLUICE_JAVA_OPTS for the bin/sluice processes and the options of the in-JVM side",
-      "          (default: the launcher's own)");
+      "          (default: the launcher's own)",
+      "  --launcher: the script the processes run (default: this checkout's bin/sluice), e.g. an older build's",
+      "          to compare; the in-JVM side always runs this checkout's CLI");
 
   private static final String PARALLEL_GC = "-XX:+UseParallelGC";
 
@@ -72,6 +74,7 @@ final class CliBench {
   private final Path work;
   private final boolean keep;
   private final Path root;
+  private final Path launcher;
   private final PrintStream out;
   /** Seconds by side ("cli", "jvm"), then type/step. */
   private final Map<String, Map<String, List<Double>>> seconds = new LinkedHashMap<>();
@@ -79,7 +82,7 @@ final class CliBench {
   private boolean ok = true;
 
   private CliBench(Scale scale, int reps, int upserts, List<String> types, String javaOpts, Path work, boolean keep,
-      Path root, PrintStream out) {
+      Path root, Path launcher, PrintStream out) {
     this.scale = scale;
     this.reps = reps;
     this.upserts = upserts;
@@ -88,6 +91,7 @@ final class CliBench {
     this.work = work;
     this.keep = keep;
     this.root = root;
+    this.launcher = launcher;
     this.out = out;
   }
 
@@ -99,6 +103,7 @@ final class CliBench {
     List<String> types = List.of("cow", "mor");
     String javaOpts = PARALLEL_GC;
     Path work = null;
+    Path launcher = null;
     boolean keep = false;
     try {
       for (int i = 0; i < args.size(); i++) {
@@ -111,6 +116,7 @@ final class CliBench {
           case "--java-opts" -> javaOpts = args.get(++i);
           case "--work-dir" -> work = Path.of(args.get(++i));
           case "--keep" -> keep = true;
+          case "--launcher" -> launcher = Path.of(args.get(++i)).toAbsolutePath();
           case "--help", "-h" -> {
             out.println(USAGE);
             return 0;
@@ -126,7 +132,7 @@ final class CliBench {
     try {
       Path dir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("sluice-bench-cli");
       CliBench b = new CliBench(scale, reps != null ? reps : scale.reps(), upserts != null ? upserts : scale.upserts(),
-          types, javaOpts, dir, keep, repoRoot(), out);
+          types, javaOpts, dir, keep, repoRoot(), launcher != null ? launcher : repoRoot().resolve("bin/sluice"), out);
       return b.run();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -140,8 +146,8 @@ final class CliBench {
 
   private int run() throws IOException {
     out.printf(Locale.ROOT, "sluice-bench --cli: scale %s (%,d records, %d upserts of %,d), %d rep(s), java options "
-        + "\"%s\", %d cores; work dir %s%n", scale.name(), scale.records(), upserts, scale.batch(), reps, javaOpts,
-        Runtime.getRuntime().availableProcessors(), work);
+        + "\"%s\", %d cores; processes run %s; work dir %s%n", scale.name(), scale.records(), upserts, scale.batch(),
+        reps, javaOpts, Runtime.getRuntime().availableProcessors(), launcher, work);
     Path inputs = Files.createDirectories(work.resolve("inputs"));
     long warmRecords = Math.max(1_000, scale.records() / 10);
     int warmBatch = Math.max(100, scale.batch() / 10);
@@ -213,7 +219,7 @@ final class CliBench {
   /** Runs one step as a bin/sluice process; its wall time from start to exit. */
   private double process(Step s) throws IOException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(root.resolve("bin/sluice").toString());
+    cmd.add(launcher.toString());
     cmd.addAll(s.args());
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("SLUICE_JAVA_OPTS", javaOpts);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import dev.sluice.api.SluiceException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,6 +25,9 @@ public final class JsonRecordWriter implements RecordFormatter {
   static final JsonFactory FACTORY = new JsonFactoryBuilder()
       .rootValueSeparator((SerializableString) null)
       .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+      // to bytes, Jackson would otherwise escape a character beyond the BMP (an emoji) as its two escaped UTF-16
+      // halves, where the text form writes the character itself: a record must give the same text either way
+      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
       .build();
 
   private final OutputStream out;
