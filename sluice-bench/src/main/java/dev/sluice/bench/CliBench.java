@@ -56,13 +56,15 @@ final class CliBench {
 
   static final String USAGE = String.join(System.lineSeparator(),
       "usage: sluice-bench --cli [--scale smoke|quick|full] [--reps N] [--upserts N] [--types cow,mor]",
-      "                          [--java-opts \"OPTS\"] [--launcher PATH] [--work-dir DIR] [--keep]",
+      "                          [--java-opts \"OPTS\"] [--launcher PATH] [--compare PATH] [--work-dir DIR] [--keep]",
       "  scales: smoke (5k records, upserts of 1k), quick (50k, upserts of 5k; 1-2 minutes on 2 idle cores),",
       "          full (1M, upserts of 100k: the issue's workload); --upserts: upserts per table (default 2, 3, 10)",
       "  --java-opts: SLUICE_JAVA_OPTS for the bin/sluice processes and the options of the in-JVM side",
       "          (default: the launcher's own)",
       "  --launcher: the script the processes run (default: this checkout's bin/sluice), e.g. an older build's",
-      "          to compare; the in-JVM side always runs this checkout's CLI");
+      "          to compare; the in-JVM side always runs this checkout's CLI",
+      "  --compare: also run every step with this launcher, alternating with --launcher step by step on a table of",
+      "          its own (an A/B comparison that machine drift affects alike); its medians are the base_s column");
 
   private static final String PARALLEL_GC = "-XX:+UseParallelGC";
 
@@ -75,6 +77,7 @@ final class CliBench {
   private final boolean keep;
   private final Path root;
   private final Path launcher;
+  private final Path compare;
   private final PrintStream out;
   /** Seconds by side ("cli", "jvm"), then type/step. */
   private final Map<String, Map<String, List<Double>>> seconds = new LinkedHashMap<>();
@@ -82,7 +85,7 @@ final class CliBench {
   private boolean ok = true;
 
   private CliBench(Scale scale, int reps, int upserts, List<String> types, String javaOpts, Path work, boolean keep,
-      Path root, Path launcher, PrintStream out) {
+      Path root, Path launcher, Path compare, PrintStream out) {
     this.scale = scale;
     this.reps = reps;
     this.upserts = upserts;
@@ -92,6 +95,7 @@ final class CliBench {
     this.keep = keep;
     this.root = root;
     this.launcher = launcher;
+    this.compare = compare;
     this.out = out;
   }
 
@@ -104,6 +108,7 @@ final class CliBench {
     String javaOpts = PARALLEL_GC;
     Path work = null;
     Path launcher = null;
+    Path compare = null;
     boolean keep = false;
     try {
       for (int i = 0; i < args.size(); i++) {
@@ -117,6 +122,7 @@ final class CliBench {
           case "--work-dir" -> work = Path.of(args.get(++i));
           case "--keep" -> keep = true;
           case "--launcher" -> launcher = Path.of(args.get(++i)).toAbsolutePath();
+          case "--compare" -> compare = Path.of(args.get(++i)).toAbsolutePath();
           case "--help", "-h" -> {
             out.println(USAGE);
             return 0;
@@ -132,7 +138,7 @@ final class CliBench {
     try {
       Path dir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("sluice-bench-cli");
       CliBench b = new CliBench(scale, reps != null ? reps : scale.reps(), upserts != null ? upserts : scale.upserts(),
-          types, javaOpts, dir, keep, repoRoot(), launcher != null ? launcher : repoRoot().resolve("bin/sluice"), out);
+          types, javaOpts, dir, keep, repoRoot(), launcher != null ? launcher : repoRoot().resolve("bin/sluice"), compare, out);
       return b.run();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -157,18 +163,36 @@ final class CliBench {
       // untimed: bin/sluice builds itself and its archives; the figures are printed as first use
       List<Step> warm = steps(type, work.resolve("warm-cli-" + type), inputs, "warm-", 1);
       for (Step s : warm) {
-        firstUse.put(type + "/" + s.name(), process(s));
+        firstUse.put(type + "/" + s.name(), process(launcher, s));
+      }
+      if (compare != null) {
+        for (Step s : steps(type, work.resolve("warm-base-" + type), inputs, "warm-", 1)) {
+          process(compare, s);
+        }
       }
     }
     for (int rep = 0; rep < reps; rep++) {
       for (String type : types) {
         Path t = work.resolve("rep" + rep + "-cli-" + type);
-        for (Step s : steps(type, t, inputs, "", upserts)) {
-          double sec = process(s);
+        Path b = work.resolve("rep" + rep + "-base-" + type);
+        List<Step> base = steps(type, b, inputs, "", upserts);
+        List<Step> steps = steps(type, t, inputs, "", upserts);
+        for (int i = 0; i < steps.size(); i++) {
+          // with --compare, the two launchers take turns going first
+          boolean baseFirst = compare != null && (rep + i) % 2 == 1;
+          if (baseFirst) {
+            timeBase(rep, type, base.get(i));
+          }
+          Step s = steps.get(i);
+          double sec = process(launcher, s);
           record("cli", type, s.name(), sec);
           out.printf(Locale.ROOT, "  rep %d cli %s %-14s %8.3f s%n", rep, type, s.name(), sec);
+          if (compare != null && !baseFirst) {
+            timeBase(rep, type, base.get(i));
+          }
         }
         delete(t);
+        delete(b);
         inJvm(rep, type, inputs);
       }
     }
@@ -216,10 +240,16 @@ final class CliBench {
     return all;
   }
 
-  /** Runs one step as a bin/sluice process; its wall time from start to exit. */
-  private double process(Step s) throws IOException {
+  private void timeBase(int rep, String type, Step s) throws IOException {
+    double sec = process(compare, s);
+    record("base", type, s.name(), sec);
+    out.printf(Locale.ROOT, "  rep %d base %s %-14s %8.3f s%n", rep, type, s.name(), sec);
+  }
+
+  /** Runs one step as a process of {@code script}; its wall time from start to exit. */
+  private double process(Path script, Step s) throws IOException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(launcher.toString());
+    cmd.add(script.toString());
     cmd.addAll(s.args());
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("SLUICE_JAVA_OPTS", javaOpts);
@@ -240,7 +270,7 @@ final class CliBench {
     double sec = (System.nanoTime() - start) / 1e9;
     if (p.exitValue() != 0) {
       ok = false;
-      out.println("FAILED: bin/sluice " + String.join(" ", s.args()) + " exited " + p.exitValue() + "; see " + log);
+      out.println("FAILED: " + script + " " + String.join(" ", s.args()) + " exited " + p.exitValue() + "; see " + log);
     }
     return sec;
   }
@@ -341,8 +371,9 @@ final class CliBench {
   private void print() {
     long rows = Workloads.sizeAfter(scale.records(), upserts, scale.batch());
     out.println();
-    out.printf(Locale.ROOT, "%-18s %9s %9s %8s %12s %10s%n", "step", "cli_s", "jvm_s", "cli/jvm", "cli_rows/s",
-        "first_s");
+    out.printf(Locale.ROOT, "%-18s %9s %9s %8s %12s %10s %9s %9s%n", "step", "cli_s", "jvm_s", "cli/jvm", "cli_rows/s",
+        "first_s", "base_s", "base/cli");
+    Map<String, List<Double>> baseSide = seconds.getOrDefault("base", Map.of());
     Map<String, List<Double>> cli = seconds.getOrDefault("cli", Map.of());
     Map<String, List<Double>> jvm = seconds.getOrDefault("jvm", Map.of());
     for (String step : cli.keySet()) {
@@ -351,16 +382,19 @@ final class CliBench {
       boolean query = step.contains("/query");
       double rate = query ? rows / c : Double.NaN;
       Double first = firstUse.get(step);
-      out.printf(Locale.ROOT, "%-18s %9.3f %9.3f %8.2f %12s %10s%n", step, c, j, c / j,
+      double b = baseSide.containsKey(step) ? median(baseSide.get(step)) : Double.NaN;
+      out.printf(Locale.ROOT, "%-18s %9.3f %9.3f %8.2f %12s %10s %9.3f %9.2f%n", step, c, j, c / j,
           query ? String.format(Locale.ROOT, "%,.0f", rate) : "-",
-          first == null ? "-" : String.format(Locale.ROOT, "%.3f", first));
+          first == null ? "-" : String.format(Locale.ROOT, "%.3f", first), b, b / c);
     }
     for (String step : cli.keySet()) {
       double c = median(cli.get(step));
       double j = jvm.containsKey(step) ? median(jvm.get(step)) : Double.NaN;
-      out.printf(Locale.ROOT, "CLI-RESULT step=%s cli_s=%.3f jvm_s=%.3f cli_over_jvm=%.2f n=%d%s%n", step, c, j, c / j,
+      String base = baseSide.containsKey(step) ? String.format(Locale.ROOT, " base_s=%.3f base_over_cli=%.2f",
+          median(baseSide.get(step)), median(baseSide.get(step)) / c) : "";
+      out.printf(Locale.ROOT, "CLI-RESULT step=%s cli_s=%.3f jvm_s=%.3f cli_over_jvm=%.2f n=%d%s%s%n", step, c, j, c / j,
           cli.get(step).size(), step.contains("/query") ? String.format(Locale.ROOT, " rows=%d cli_rows_per_s=%.0f",
-              rows, rows / c) : "");
+              rows, rows / c) : "", base);
     }
     out.println("(first_s: the step's first run, on the small warm-up table, which builds the launcher's class-data "
         + "sharing archive of its kind)");
