@@ -57,7 +57,7 @@ final class CliBench {
   static final String USAGE = String.join(System.lineSeparator(),
       "usage: sluice-bench --cli [--scale smoke|quick|full] [--reps N] [--upserts N] [--types cow,mor]",
       "                          [--java-opts \"OPTS\"] [--launcher PATH] [--compare PATH] [--work-dir DIR] [--keep]",
-      "  scales: smoke (5k records, upserts of 1k), quick (50k, upserts of 5k; 1-2 minutes on 2 idle cores),",
+      "  scales: smoke (5k records, upserts of 1k), quick (50k, upserts of 5k),",
       "          full (1M, upserts of 100k: the issue's workload); --upserts: upserts per table (default 2, 3, 10)",
       "  --java-opts: SLUICE_JAVA_OPTS for the bin/sluice processes and the options of the in-JVM side",
       "          (default: the launcher's own)",
