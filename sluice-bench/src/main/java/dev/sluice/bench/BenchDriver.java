@@ -68,6 +68,10 @@ public final class BenchDriver {
    * @param args see {@link BenchOptions#USAGE}
    */
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("--cli")) {
+      System.exit(CliBench.main(List.of(args).subList(1, args.length), System.out));
+      return;
+    }
     BenchOptions options;
     try {
       options = BenchOptions.parse(args);

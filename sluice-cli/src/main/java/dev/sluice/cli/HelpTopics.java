@@ -132,7 +132,10 @@ final class HelpTopics {
         "",
         "The JVM's default heap is a quarter of the machine's memory; a write that runs out of it fails with",
         "'error: ... the Java heap (at most N MiB) ran out. Give the JVM more memory (SLUICE_JAVA_OPTS=-Xmx...)',",
-        "and nothing is committed. JAVA_HOME, when set, picks the java binary.");
+        "and nothing is committed. JAVA_HOME, when set, picks the java binary.",
+        "",
+        "The first run of each kind of command records a class-data sharing archive (faster starts after) under",
+        "~/.cache/sluice/cds; SLUICE_CACHE_DIR=DIR moves it to DIR/cds, SLUICE_CDS=off turns it off.");
   }
 
   /** Splits {@code text} into lines of at most {@code width} characters at spaces. */

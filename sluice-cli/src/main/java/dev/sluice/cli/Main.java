@@ -2,7 +2,11 @@ package dev.sluice.cli;
 
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.WriteOperation;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ScopeType;
@@ -27,17 +31,28 @@ public final class Main implements Runnable {
 
   /** Entry point. */
   public static void main(String[] args) {
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    // query rows go to the descriptor itself through their own buffer: System.out flushes at every line
+    System.exit(execute(args, Optional.of(new FileOutputStream(FileDescriptor.out)), new PrintWriter(System.out, true),
+        new PrintWriter(System.err, true)));
   }
 
   /** Runs the CLI with the given streams and returns the exit code (for tests). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    return execute(args, Optional.empty(), out, err);
+  }
+
+  /**
+   * Runs the CLI with the given streams and returns the exit code; {@code rawOut}, if given, is the byte stream
+   * under {@code out}, where {@code sluice query} writes its rows in JSON Lines and CSV (as UTF-8).
+   */
+  public static int execute(String[] args, Optional<OutputStream> rawOut, PrintWriter out, PrintWriter err) {
     boolean verbose = false;
     for (String a : args) {
       verbose |= a.equals("--verbose");
     }
     boolean showStack = verbose;
     CommandLine cli = commandLine();
+    ((QueryCommand) cli.getSubcommands().get("query").getCommand()).stdout = rawOut;
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler((ex, cmd, parsed) -> report(ex, cmd.getErr(), showStack));

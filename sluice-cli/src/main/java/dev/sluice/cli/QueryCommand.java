@@ -6,15 +6,12 @@ import dev.sluice.api.SluiceException;
 import dev.sluice.api.QueryType;
 import dev.sluice.api.Scan;
 import dev.sluice.api.ExpressionParser;
-import dev.sluice.tools.records.CsvRecordWriter;
-import dev.sluice.tools.records.JsonRecordWriter;
-import dev.sluice.tools.records.TableRenderer;
 import dev.sluice.api.CloseableIterator;
-import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -31,7 +28,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "query", description = "Query a table: snapshot (default), read-optimized, as of an instant, or "
     + "incremental (--type incremental --from T1 [--to T2]).")
 final class QueryCommand implements Callable<Integer> {
-  private static final int TABLE_FORMAT_MAX_ROWS = 10_000;
+  /** The process's standard output as bytes, set by {@link Main#main}: rows go there through a buffer. */
+  Optional<OutputStream> stdout = Optional.empty();
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
   String table;
@@ -118,42 +116,15 @@ final class QueryCommand implements Callable<Integer> {
       scan = scan.limit(limit);
     }
     PrintWriter out = spec.commandLine().getOut();
-    String f = format.toLowerCase(Locale.ROOT);
     Schema schema = scan.schema();
+    int status;
     // progress on stderr only; a bar only when the rows do not go to the same terminal
     try (ProgressDisplay display = ProgressDisplay.of(progress, err, true);
         CloseableIterator<GenericRecord> rows = scan.onProgress(display).open()) {
-      switch (f) {
-        case "jsonl", "json" -> {
-          while (rows.hasNext()) {
-            out.println(JsonRecordWriter.toJson(rows.next()));
-          }
-        }
-        case "csv" -> {
-          CsvRecordWriter w = new CsvRecordWriter(out, schema);
-          while (rows.hasNext()) {
-            w.write(rows.next());
-          }
-          w.close();
-        }
-        case "table" -> {
-          List<GenericRecord> buffered = new ArrayList<>();
-          while (rows.hasNext() && buffered.size() < TABLE_FORMAT_MAX_ROWS) {
-            buffered.add(rows.next());
-          }
-          List<String> names = schema.getFields().stream().map(Schema.Field::name).toList();
-          out.print(TableRenderer.withDefaults().render(names, buffered));
-          if (rows.hasNext()) {
-            out.println("(only the first " + TABLE_FORMAT_MAX_ROWS + " rows are shown; use --limit or --format jsonl)");
-          }
-        }
-        default -> throw SluiceException.badRequest("--format " + format, "unknown output format", "Use jsonl, csv or table.");
-      }
-    } catch (IOException e) {
-      throw SluiceException.storage("write query output to", "stdout", e);
+      status = RowOutput.write(rows, schema, format, stdout, out);
     }
     out.flush();
-    return 0;
+    return status;
   }
 
   static QueryType parseType(String t) {

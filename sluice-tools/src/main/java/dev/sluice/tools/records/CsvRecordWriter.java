@@ -133,8 +133,7 @@ public final class CsvRecordWriter implements RecordFormatter {
       case RECORD:
       case ARRAY:
       case MAP:
-        JsonValueWriter json = JsonValueWriter.compile(schema);
-        return v -> jsonText(json, v);
+        return new JsonText(JsonValueWriter.compile(schema))::of;
       case UNION:
         Schema single = Schemas.singleNonNull(schema);
         if (single != null) {
@@ -154,13 +153,37 @@ public final class CsvRecordWriter implements RecordFormatter {
     }
   }
 
-  private static String jsonText(JsonValueWriter json, Object value) {
-    StringWriter sw = new StringWriter();
-    try (JsonGenerator g = JsonRecordWriter.FACTORY.createGenerator(sw)) {
-      json.write(g, value);
-    } catch (IOException e) {
-      throw SluiceException.internal("writing JSON to memory failed", e);
+  /**
+   * The JSON text of nested cells (records, arrays, maps) through one generator over one buffer, reused from cell to
+   * cell: a new generator per cell (with its buffers) was most of the CSV output's cost on rows with nested fields.
+   * Single-threaded, as the writers that hold it are.
+   */
+  private static final class JsonText {
+    private final JsonValueWriter json;
+    private final StringWriter buffer = new StringWriter();
+    private JsonGenerator generator;
+
+    JsonText(JsonValueWriter json) {
+      this.json = json;
     }
-    return sw.toString();
+
+    String of(Object value) {
+      try {
+        if (generator == null) {
+          generator = JsonRecordWriter.FACTORY.createGenerator(buffer);
+        }
+        json.write(generator, value);
+        generator.flush();
+        return buffer.toString();
+      } catch (IOException e) {
+        throw SluiceException.internal("writing JSON to memory failed", e);
+      } catch (RuntimeException e) {
+        // a value that did not match its schema left the generator inside it: the next cell starts afresh
+        generator = null;
+        throw e;
+      } finally {
+        buffer.getBuffer().setLength(0);
+      }
+    }
   }
 }

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import dev.sluice.api.SluiceException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringWriter;
+import java.io.Writer;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -23,9 +25,13 @@ public final class JsonRecordWriter implements RecordFormatter {
   static final JsonFactory FACTORY = new JsonFactoryBuilder()
       .rootValueSeparator((SerializableString) null)
       .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+      // to bytes, Jackson would otherwise escape a character beyond the BMP (an emoji) as its two escaped UTF-16
+      // halves, where the text form writes the character itself: a record must give the same text either way
+      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
       .build();
 
   private final OutputStream out;
+  private final Writer chars;
   private final Schema schema;
   private final JsonValueWriter writer;
   private JsonGenerator generator;
@@ -34,6 +40,18 @@ public final class JsonRecordWriter implements RecordFormatter {
   /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until {@link #write}. */
   public JsonRecordWriter(OutputStream out, Schema schema) {
     this.out = out;
+    this.chars = null;
+    this.schema = schema;
+    this.writer = JsonValueWriter.compile(schema);
+  }
+
+  /**
+   * A writer of records of {@code schema} to a character stream (the same text as to bytes; for callers that hold
+   * only a {@link Writer}). Nothing is written until {@link #write}.
+   */
+  public JsonRecordWriter(Writer out, Schema schema) {
+    this.out = null;
+    this.chars = out;
     this.schema = schema;
     this.writer = JsonValueWriter.compile(schema);
   }
@@ -45,7 +63,7 @@ public final class JsonRecordWriter implements RecordFormatter {
       checked = record.getSchema();
     }
     if (generator == null) {
-      generator = FACTORY.createGenerator(out);
+      generator = out != null ? FACTORY.createGenerator(out) : FACTORY.createGenerator(chars);
     }
     try {
       writer.write(generator, record);
@@ -60,7 +78,11 @@ public final class JsonRecordWriter implements RecordFormatter {
     if (generator != null) {
       generator.close();
     }
-    out.flush();
+    if (out != null) {
+      out.flush();
+    } else {
+      chars.flush();
+    }
   }
 
   /** One record as a single line of JSON (without the newline). */

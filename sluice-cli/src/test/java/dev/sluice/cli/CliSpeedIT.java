@@ -1,0 +1,213 @@
+package dev.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.Config;
+import dev.sluice.api.Table;
+import dev.sluice.api.Tables;
+import dev.sluice.tools.records.CsvRecordWriter;
+import dev.sluice.tools.records.JsonRecordWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line's own speed, through the real launcher: its class-data sharing archive (made on a command's
+ * first run, used after, a damaged or foreign one ignored) and the streamed query output, which must be the same
+ * bytes the per-row formatting wrote before.
+ */
+class CliSpeedIT {
+  private static final String COLUMNS = "id string, ts long, city string, note string, fare decimal(10,2), "
+      + "at timestamp, day date, tags array<string>, attrs map<string,long>, raw bytes";
+
+  @TempDir
+  Path dir;
+
+  record Result(int exit, byte[] out, String err) {
+    String text() {
+      return new String(out, StandardCharsets.UTF_8);
+    }
+  }
+
+  private Result sluice(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(BinSluiceIT.repoRoot().resolve("bin/sluice").toString());
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("SLUICE_CACHE_DIR", dir.resolve("cache").toString());
+    pb.environment().putAll(env);
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    Process p = pb.start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("bin/sluice " + String.join(" ", args) + " timed out");
+    }
+    return new Result(p.exitValue(), Files.readAllBytes(out), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private List<Path> archives() throws IOException {
+    Path cds = dir.resolve("cache/cds");
+    if (!Files.isDirectory(cds)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(cds)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".jsa")).sorted().toList();
+    }
+  }
+
+  /** The classes a run loaded from the dynamic archive, from its class-load log. */
+  private static long sharedClasses(Path log) throws IOException {
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines.filter(l -> l.contains("dev.sluice.") && l.contains("source: shared objects file (top)")).count();
+    }
+  }
+
+  @Test
+  void archiveMadeOnFirstRunUsedOnSecondAndDamagedOnesIgnored() throws IOException, InterruptedException {
+    Path log = dir.resolve("classes.log");
+    Map<String, String> env = Map.of("SLUICE_JAVA_OPTS", "-XX:+UseSerialGC -Xlog:class+load=info:file=" + log);
+    assertTrue(archives().isEmpty());
+
+    Result first = sluice(env, "--version");
+    assertEquals(0, first.exit(), first.err());
+    assertEquals("sluice 0.1.0\n", first.text());
+    List<Path> made = archives();
+    assertEquals(1, made.size(), "one archive, of the 'other' kind: " + made);
+    Path archive = made.get(0);
+    assertTrue(archive.getFileName().toString().startsWith("other-"), archive.toString());
+    assertEquals(Files.size(archive), Long.parseLong(Files.readString(Path.of(archive + ".size")).trim()));
+    assertEquals(0, sharedClasses(log), "the first run loads its classes from the jars");
+
+    Result second = sluice(env, "--version");
+    assertEquals(0, second.exit(), second.err());
+    assertEquals("sluice 0.1.0\n", second.text());
+    assertTrue(sharedClasses(log) > 10, "the second run maps Sluice's classes from the archive");
+    assertEquals(List.of(archive), archives());
+
+    // the same size but not an archive: the JVM's header and CRC checks refuse it, the command runs as usual
+    byte[] garbage = new byte[(int) Files.size(archive)];
+    java.util.Arrays.fill(garbage, (byte) 0x5a);
+    Files.write(archive, garbage);
+    Result damaged = sluice(env, "--version");
+    assertEquals(0, damaged.exit(), damaged.err());
+    assertEquals("sluice 0.1.0\n", damaged.text());
+    assertEquals("", damaged.err());
+    assertEquals(0, sharedClasses(log));
+
+    // cut short (a full disk, a copy interrupted): mapping it would crash the JVM, so the launcher drops it and
+    // makes a new one
+    Files.write(archive, java.util.Arrays.copyOf(garbage, garbage.length / 2));
+    Result truncated = sluice(env, "--version");
+    assertEquals(0, truncated.exit(), truncated.err());
+    assertEquals("sluice 0.1.0\n", truncated.text());
+    Result again = sluice(env, "--version");
+    assertEquals(0, again.exit(), again.err());
+    assertTrue(sharedClasses(log) > 10, "the archive made again is used");
+
+    // an archive of another class path and JVM options in this one's place (as after a rebuilt jar): ignored
+    Map<String, String> otherOpts = Map.of("SLUICE_JAVA_OPTS", "-XX:+UseParallelGC");
+    assertEquals(0, sluice(otherOpts, "--version").exit());
+    Path foreign = archives().stream().filter(p -> !p.equals(archive)).findFirst().orElseThrow();
+    Files.copy(foreign, archive, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.writeString(Path.of(archive + ".size"), Long.toString(Files.size(archive)));
+    Result stale = sluice(env, "--version");
+    assertEquals(0, stale.exit(), stale.err());
+    assertEquals("sluice 0.1.0\n", stale.text());
+
+    // turned off: no archive is read or made
+    Path off = dir.resolve("cache");
+    Result disabled = sluice(Map.of("SLUICE_CDS", "off", "SLUICE_CACHE_DIR", off.resolve("off").toString()),
+        "--version");
+    assertEquals(0, disabled.exit(), disabled.err());
+    assertTrue(Files.notExists(off.resolve("off")));
+  }
+
+  @Test
+  void queryOutputIsTheBytesThePerRowFormattingWrote() throws IOException, InterruptedException {
+    String t = dir.resolve("t").toString();
+    Map<String, String> env = Map.of();
+    Result c = sluice(env, "create", t, "--type", "mor", "--record-key", "id", "--precombine", "ts", "--partition-path",
+        "city", "--columns", COLUMNS);
+    assertEquals(0, c.exit(), c.err());
+    Path in = dir.resolve("in.jsonl");
+    StringBuilder rows = new StringBuilder();
+    String[] notes = {"plain", "comma, inside", "a \"quote\"", "line\nbreak", "", "unicode: \u00e9\u4e2d\ud83d\ude00",
+        "tab\there", "\\backslash"};
+    for (int i = 0; i < 400; i++) {
+      String note = i % 9 == 8 ? "null" : "\"" + notes[i % notes.length].replace("\\", "\\\\").replace("\"", "\\\"")
+          .replace("\n", "\\n").replace("\t", "\\t") + "\"";
+      rows.append("{\"id\":\"k").append(i).append("\",\"ts\":").append(i).append(",\"city\":\"c").append(i % 3)
+          .append("\",\"note\":").append(note).append(",\"fare\":").append(i % 5 == 0 ? "null" : i + ".25")
+          .append(",\"at\":\"2024-01-").append(10 + i % 20).append("T10:15:30.123456Z\",\"day\":\"2024-02-0")
+          .append(1 + i % 9).append("\",\"tags\":[\"a\",\"b,c\"],\"attrs\":{\"x\":").append(i)
+          .append("},\"raw\":\"AAEC\"}\n");
+    }
+    Files.writeString(in, rows.toString());
+    assertEquals(0, sluice(env, "insert", t, in.toString()).exit());
+    // an upsert into a Merge-on-Read table: the rows come out of the merge of base and log files
+    Files.writeString(in, rows.toString().replace("\"ts\":1", "\"ts\":9991"));
+    Result up = sluice(env, "upsert", t, in.toString());
+    assertEquals(0, up.exit(), up.err());
+
+    Result jsonl = sluice(env, "query", t);
+    Result csv = sluice(env, "query", t, "--format", "csv");
+    Result keys = sluice(env, "query", t, "--columns", "id,note", "--format", "csv");
+    assertEquals(0, jsonl.exit(), jsonl.err());
+    assertEquals(0, csv.exit(), csv.err());
+
+    // what the command wrote before its formatter streamed: one String per row through JsonRecordWriter.toJson, CSV
+    // through the CSV writer over a character stream - from the rows the API returns
+    try (Table table = Tables.open(t, Config.empty())) {
+      assertArrayEquals(perRowJson(table, List.of()), jsonl.out(), "JSON Lines");
+      assertArrayEquals(perRowCsv(table, List.of()), csv.out(), "CSV");
+      assertArrayEquals(perRowCsv(table, List.of("id", "note")), keys.out(), "CSV of two columns");
+    }
+    assertTrue(jsonl.text().contains("\u4e2d\ud83d\ude00") && jsonl.text().split("\n").length == 400, jsonl.text());
+
+    // the in-process path (writers only) writes the same text
+    CliTest.Run inProcess = CliTest.run("query", t);
+    assertEquals(jsonl.text(), inProcess.out());
+  }
+
+  private static byte[] perRowJson(Table table, List<String> columns) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (CloseableIterator<GenericRecord> rows = (columns.isEmpty() ? table.newScan() : table.newScan().select(columns))
+        .open()) {
+      while (rows.hasNext()) {
+        out.writeBytes((JsonRecordWriter.toJson(rows.next()) + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static byte[] perRowCsv(Table table, List<String> columns) throws IOException {
+    var scan = columns.isEmpty() ? table.newScan() : table.newScan().select(columns);
+    Schema schema = scan.schema();
+    StringWriter text = new StringWriter();
+    CsvRecordWriter w = new CsvRecordWriter(text, schema);
+    try (CloseableIterator<GenericRecord> rows = scan.open()) {
+      while (rows.hasNext()) {
+        w.write(rows.next());
+      }
+    }
+    w.close();
+    return text.toString().getBytes(StandardCharsets.UTF_8);
+  }
+}
