@@ -104,6 +104,34 @@ class ProgressTest {
     assertEquals("records", written.unit());
   }
 
+  /**
+   * Tagging counts the batch as its base files are looked up, not all at once at the end: with each base file slow to
+   * open (150 ms, past the meter's tick), a 4-partition upsert reports counts between 0 and the batch.
+   */
+  @Test
+  void taggingReportsItsRecordsAsEachBaseFileIsLookedUp() {
+    Table t = table(TableType.COPY_ON_WRITE, Map.of("sluice.write.parallelism", "1"));
+    t.insert(it(trips(0, 3000, 4, 5)));
+    dev.sluice.storage.Storage slow = new dev.sluice.storage.InterceptedStorage(new dev.sluice.storage.LocalStorage(),
+        call -> {
+          if (call.op() == dev.sluice.storage.InterceptedStorage.Op.OPEN && call.path().endsWith(".parquet")) {
+            try {
+              Thread.sleep(150);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+    Table opened = Tables.open(slow, dir.resolve("t").toString(), Config.of(Map.of("sluice.write.parallelism", "1")));
+    Recorder r = new Recorder();
+    opened.write(WriteOperation.UPSERT, it(trips(1000, 4000, 4, 9)), r);
+    Progress tag = r.checked(Progress.Step.TAG);
+    assertEquals(4000, tag.done());
+    List<Long> between = r.byStep().get(Progress.Step.TAG).stream().map(Progress::done)
+        .filter(d -> d > 0 && d < 4000).toList();
+    assertFalse(between.isEmpty(), "tagging reported only its start and end: " + r.byStep().get(Progress.Step.TAG));
+  }
+
   @Test
   void aBulkInsertDoesNotTagAndAnEmptyInputStopsAfterReading() {
     Table t = table(TableType.COPY_ON_WRITE, Map.of());

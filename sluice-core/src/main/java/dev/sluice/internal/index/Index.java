@@ -2,6 +2,7 @@ package dev.sluice.internal.index;
 
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.merge.WriteRecord;
+import dev.sluice.internal.util.ProgressMeter;
 import java.util.List;
 
 /**
@@ -15,6 +16,16 @@ public interface Index {
    * updates it in place, as configured.
    */
   List<TaggedRecord> tag(List<WriteRecord> records, FileSystemView view);
+
+  /**
+   * As {@link #tag(List, FileSystemView)}, counting the records tagged into {@code progress} as the lookups go (an
+   * index that looks the batch up in one piece counts it all when it returns).
+   */
+  default List<TaggedRecord> tag(List<WriteRecord> records, FileSystemView view, ProgressMeter progress) {
+    List<TaggedRecord> out = tag(records, view);
+    progress.advance(records.size());
+    return out;
+  }
 
   /** True if keys are unique across partitions. */
   boolean isGlobal();

@@ -6,6 +6,7 @@ import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.util.KeySort;
 import dev.sluice.internal.util.Parallel;
+import dev.sluice.internal.util.ProgressMeter;
 import dev.sluice.internal.merge.WriteRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The bloom and simple indexes (and their global variants): for every latest base file in scope, select
@@ -62,6 +64,15 @@ final class KeyLookupIndex implements Index {
 
   @Override
   public List<TaggedRecord> tag(List<WriteRecord> records, FileSystemView view) {
+    return tag(records, view, ProgressMeter.OFF);
+  }
+
+  /**
+   * Tags as {@link #tag(List, FileSystemView)}; each base file looked up counts an equal share of the batch's records
+   * as tagged (the shares add up to the batch exactly), so a long lookup over many files shows its progress.
+   */
+  @Override
+  public List<TaggedRecord> tag(List<WriteRecord> records, FileSystemView view, ProgressMeter progress) {
     filesOpened.set(0);
     Map<String, List<String>> keysByScope = new HashMap<>();
     for (WriteRecord r : records) {
@@ -85,6 +96,7 @@ final class KeyLookupIndex implements Index {
     if (filesByPartition.isEmpty()) {
       List<TaggedRecord> out = new ArrayList<>(records.size());
       records.forEach(r -> out.add(TaggedRecord.insert(r)));
+      progress.advance(records.size());
       return out;
     }
     Set<String> scopes = new LinkedHashSet<>();
@@ -105,7 +117,16 @@ final class KeyLookupIndex implements Index {
     }
     // found keys by partition (one map for a global index), so no per-record key strings are built
     Map<String, Map<String, Location>> found = new HashMap<>();
-    for (List<Match> matches : Parallel.map(tasks, threads, this::lookup)) {
+    AtomicLong looked = new AtomicLong();
+    long batch = records.size();
+    int files = tasks.size();
+    Function<FileTask, List<Match>> counted = task -> {
+      List<Match> m = lookup(task);
+      long k = looked.incrementAndGet();
+      progress.advance(batch * k / files - batch * (k - 1) / files);
+      return m;
+    };
+    for (List<Match> matches : Parallel.map(tasks, threads, counted)) {
       for (Match m : matches) {
         found.computeIfAbsent(global ? "" : m.location().partitionPath(), p -> new HashMap<>()).put(m.key(), m.location());
       }

@@ -52,9 +52,8 @@ final class InMemoryBatch implements PlanSource {
       records.forEach(batch::addInsert);
     } else {
       Index index = Indexes.of(setup.storage(), setup.indexedTable(), setup.settings().index());
-      // the index looks up the whole batch at once (per file, in parallel): its records count as tagged when it returns
-      List<TaggedRecord> tagged = index.tag(records, view);
-      tag.advance(records.size());
+      // the index counts the batch's records as tagged in shares, as its lookups (per base file, in parallel) finish
+      List<TaggedRecord> tagged = index.tag(records, view, tag);
       for (TaggedRecord t : tagged) {
         WriteRecord r = t.record();
         if (t.location().isPresent()) {
