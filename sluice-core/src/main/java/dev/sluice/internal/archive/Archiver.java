@@ -127,23 +127,35 @@ public final class Archiver {
     if (chosen.isEmpty()) {
       return Optional.of(planner.heldBack(timeline, store));
     }
+    return gate().filter(g -> g.admit(chosen).isEmpty()).map(Gate::reason);
+  }
+
+  /**
+   * The instant archival stops before beyond what the planner chose, and why. For a metadata table's archiver: the
+   * data table's oldest active instant. For a data table with the metadata table on: the metadata table's latest
+   * compaction (its readers drop log blocks of instants gone from the active timeline, so only instants already in
+   * a compacted metadata base file may go; none before its first compaction). Empty otherwise.
+   */
+  private Optional<Gate> gate() {
     if (dataTable.isPresent()) {
-      Optional<String> limit = earliestDataInstant(dataTable.get());
-      if (limit.isPresent() && chosen.stream().noneMatch(i -> i.time().compareTo(limit.get()) < 0)) {
-        return Optional.of("the metadata table keeps its instants from " + limit.get() + ", the data table's oldest "
-            + "active instant, on");
-      }
-    } else if (metadataEnabled) {
-      Optional<String> before = MetadataTableWriter.of(storage, basePath).archiveBefore();
-      if (before.isPresent() && chosen.stream().noneMatch(i -> i.time().compareTo(before.get()) < 0)) {
-        return Optional.of(before.get().isEmpty()
-            ? "the metadata table has not been compacted yet: instants are archived only once its compaction "
-                + "covers them (every hoodie.metadata.compact.max.delta.commits of its delta commits)"
-            : "the metadata table's latest compaction is " + before.get() + ": instants after it are archived only "
-                + "once its next compaction covers them (hoodie.metadata.compact.max.delta.commits)");
-      }
+      return earliestDataInstant(dataTable.get()).map(limit -> new Gate(limit, "the metadata table keeps its instants "
+          + "from " + limit + ", the data table's oldest active instant, on"));
     }
-    return Optional.empty();
+    if (!metadataEnabled) {
+      return Optional.empty();
+    }
+    return MetadataTableWriter.of(storage, basePath).archiveBefore().map(before -> new Gate(before, before.isEmpty()
+        ? "the metadata table has not been compacted yet: instants are archived only once its compaction "
+            + "covers them (every hoodie.metadata.compact.max.delta.commits of its delta commits)"
+        : "the metadata table's latest compaction is " + before + ": instants after it are archived only "
+            + "once its next compaction covers them (hoodie.metadata.compact.max.delta.commits)"));
+  }
+
+  /** Archival goes only before {@code before} (exclusive), for {@code reason}. */
+  private record Gate(String before, String reason) {
+    List<Instant> admit(List<Instant> chosen) {
+      return chosen.stream().filter(i -> i.time().compareTo(before) < 0).toList();
+    }
   }
 
   /**
@@ -155,8 +167,7 @@ public final class Archiver {
     if (chosen.isEmpty() || dataTable.isEmpty()) {
       return !chosen.isEmpty();
     }
-    Optional<String> limit = earliestDataInstant(dataTable.get());
-    return limit.isEmpty() || chosen.stream().anyMatch(i -> i.time().compareTo(limit.get()) < 0);
+    return gate().map(g -> !g.admit(chosen).isEmpty()).orElse(true);
   }
 
   /** Archives what the limits allow, if anything (under the table lock with several writers). */
@@ -182,26 +193,15 @@ public final class Archiver {
     if (chosen.isEmpty()) {
       return ArchiveResult.none();
     }
-    if (dataTable.isPresent()) {
-      Optional<String> limit = earliestDataInstant(dataTable.get());
-      if (limit.isPresent()) {
-        chosen = chosen.stream().filter(i -> i.time().compareTo(limit.get()) < 0).toList();
-        if (chosen.isEmpty()) {
-          return ArchiveResult.none();
-        }
-      }
-    } else if (metadataEnabled) {
-      // the metadata table's gate: its readers drop log blocks of instants gone from the active timeline, so only
-      // instants already in a compacted metadata base file may go (none before its first compaction)
-      Optional<String> before = MetadataTableWriter.of(storage, basePath).archiveBefore();
-      if (before.isPresent()) {
-        chosen = chosen.stream().filter(i -> i.time().compareTo(before.get()) < 0).toList();
-        if (chosen.isEmpty()) {
-          return ArchiveResult.none();
-        }
-      }
-    } else {
+    if (dataTable.isEmpty() && !metadataEnabled) {
       MetadataTable.removeIfPresent(storage, basePath);
+    }
+    Optional<Gate> gate = gate();
+    if (gate.isPresent()) {
+      chosen = gate.get().admit(chosen);
+      if (chosen.isEmpty()) {
+        return ArchiveResult.none();
+      }
     }
     if (timeline.layout().archivesToLsmTimeline()) {
       return archiveToLsm(chosen);
