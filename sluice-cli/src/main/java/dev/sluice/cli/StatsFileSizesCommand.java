@@ -6,7 +6,6 @@ import dev.sluice.api.Table;
 import dev.sluice.api.TableInspection;
 import dev.sluice.api.Tables;
 import dev.sluice.api.WriteStatInfo;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,23 +50,11 @@ final class StatsFileSizesCommand implements Callable<Integer> {
     Map<String, List<Long>> sizes = sizes(t.inspect(), logs);
     List<ObjectNode> rows = new ArrayList<>();
     sizes.forEach((commit, s) -> rows.add(row(commit, s)));
-    List<ObjectNode> shown = view.apply(rows, COLUMNS);
     ObjectNode total = row("ALL", sizes.values().stream().flatMap(List::stream).toList());
-    PrintWriter out = spec.commandLine().getOut();
-    if (view.json) {
-      ObjectNode doc = Json.object();
-      doc.put("table", t.location());
-      doc.put("files", logs ? "base and log" : "base");
-      doc.put("rowCount", rows.size());
-      doc.set("rows", Json.tree(shown));
-      doc.set("totals", total);
-      Json.print(out, doc);
-      return 0;
-    }
-    List<ObjectNode> withTotal = new ArrayList<>(shown);
-    withTotal.add(total);
-    TextTable.print(out, COLUMNS, withTotal);
-    out.flush();
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.put("files", logs ? "base and log" : "base");
+    view.printWithTotals(spec.commandLine().getOut(), doc, rows, COLUMNS, total);
     return 0;
   }
 

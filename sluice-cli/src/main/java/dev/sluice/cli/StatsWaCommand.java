@@ -7,7 +7,6 @@ import dev.sluice.api.Table;
 import dev.sluice.api.TableInspection;
 import dev.sluice.api.Tables;
 import dev.sluice.tools.health.CommitStats;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,22 +45,9 @@ final class StatsWaCommand implements Callable<Integer> {
   public Integer call() {
     Table t = Tables.open(table, common.config());
     List<ObjectNode> rows = rows(t.inspect());
-    ObjectNode total = totals(rows);
-    List<ObjectNode> shown = view.apply(rows, COLUMNS);
-    PrintWriter out = spec.commandLine().getOut();
-    if (view.json) {
-      ObjectNode doc = Json.object();
-      doc.put("table", t.location());
-      doc.put("rowCount", rows.size());
-      doc.set("rows", Json.tree(shown));
-      doc.set("totals", total);
-      Json.print(out, doc);
-      return 0;
-    }
-    List<ObjectNode> withTotal = new ArrayList<>(shown);
-    withTotal.add(total);
-    TextTable.print(out, COLUMNS, withTotal);
-    out.flush();
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    view.printWithTotals(spec.commandLine().getOut(), doc, rows, COLUMNS, totals(rows));
     return 0;
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.InstantInfo;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.TableInspection;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -51,6 +52,26 @@ final class ViewOptions {
       return new ArrayList<>(out.subList(0, limit));
     }
     return out;
+  }
+
+  /**
+   * Prints a view whose text ends in a totals line: with {@code --json} one document ({@code doc}'s fields first,
+   * then {@code rowCount} of all rows, the {@code rows} the options keep and the {@code totals}), else the text table
+   * of the kept rows and the totals as its last line. Totals always count every row.
+   */
+  void printWithTotals(PrintWriter out, ObjectNode doc, List<ObjectNode> rows, List<String> columns, ObjectNode totals) {
+    List<ObjectNode> shown = apply(rows, columns);
+    if (json) {
+      doc.put("rowCount", rows.size());
+      doc.set("rows", Json.tree(shown));
+      doc.set("totals", totals);
+      Json.print(out, doc);
+      return;
+    }
+    List<ObjectNode> withTotal = new ArrayList<>(shown);
+    withTotal.add(totals);
+    TextTable.print(out, columns, withTotal);
+    out.flush();
   }
 
   /**
