@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;
@@ -34,7 +35,7 @@ public final class WriteUnits {
   /** The units of the write {@code context} describes, on the table it names. */
   public static WriteUnits open(WriteContext context) {
     Table table = Tables.open(context.basePath(), Config.of(context.options()));
-    Schema schema = new Schema.Parser().parse(context.schema());
+    Schema schema = ParsedSchemas.parse(context.schema());
     return new WriteUnits(context, TableSettings.writeSetup(table.storage(), table.location(), table.config(), schema,
         table.changes()));
   }

@@ -4,6 +4,7 @@ import dev.sluice.internal.bloom.BloomFilter;
 import dev.sluice.internal.bloom.BloomFilterType;
 import dev.sluice.internal.bloom.BloomFilters;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.api.SluiceException;
 import dev.sluice.storage.Storage;
 import dev.sluice.api.CloseableIterator;
@@ -115,7 +116,7 @@ public final class BaseFileReader implements Closeable {
     }
     try {
       if (json != null) {
-        return new Schema.Parser().setValidateDefaults(false).parse(json);
+        return ParsedSchemas.parseLenient(json);
       }
       // files from non-Avro writers (e.g. Spark's row writer) carry only the Parquet schema
       return new AvroSchemaConverter(ParquetSettings.readConf()).convert(parquet);

@@ -3,14 +3,11 @@ package dev.sluice.internal.hfile;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.api.SluiceException;
 import dev.sluice.storage.SeekableInput;
-import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import java.util.zip.Checksum;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
 /**
@@ -162,19 +159,13 @@ final class BlockReader {
       return out;
     }
     byte[] out = new byte[uncompressedSize];
-    try (InputStream gz = new GZIPInputStream(new ByteArrayInputStream(block, HFileFormat.HEADER_SIZE, onDiskPayload))) {
-      int done = 0;
-      while (done < uncompressedSize) {
-        int n = gz.read(out, done, uncompressedSize - done);
-        if (n < 0) {
-          throw damaged(offset, "the gzip payload of the " + type + " block inflates to " + done + " bytes, not " + uncompressedSize);
-        }
-        done += n;
+    try {
+      int done = GzipPayload.inflate(block, HFileFormat.HEADER_SIZE, onDiskPayload, out);
+      if (done < uncompressedSize) {
+        throw damaged(offset, "the gzip payload of the " + type + " block inflates to " + done + " bytes, not " + uncompressedSize);
       }
-    } catch (ZipException | EOFException e) {
+    } catch (ZipException e) {
       throw damaged(offset, "the gzip payload of the " + type + " block is damaged (" + e.getMessage() + ")", e);
-    } catch (IOException e) {
-      throw Errors.internal("inflating an in-memory buffer failed", e);
     }
     return out;
   }

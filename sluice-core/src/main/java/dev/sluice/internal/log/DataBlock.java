@@ -1,5 +1,6 @@
 package dev.sluice.internal.log;
 
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.api.CloseableIterator;
@@ -88,7 +89,7 @@ public final class DataBlock implements LogBlock {
     h.putAll(header);
     String given = h.get(HeaderKey.SCHEMA);
     // writers pass the schema's own text: comparing strings saves parsing it for every block
-    if (given != null && !given.equals(writerSchema.toString()) && !new Schema.Parser().parse(given).equals(writerSchema)) {
+    if (given != null && !given.equals(writerSchema.toString()) && !ParsedSchemas.parse(given).equals(writerSchema)) {
       throw Errors.internal("the SCHEMA header of a data block differs from its writer schema", null);
     }
     if (given == null) {

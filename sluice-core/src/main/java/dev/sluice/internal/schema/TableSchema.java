@@ -28,10 +28,10 @@ public final class TableSchema {
       Optional<String> s = store.readCommitMetadata(commits.get(i)).flatMap(CommitMetadata::schema)
           .filter(x -> !x.isBlank());
       if (s.isPresent()) {
-        return MetaFields.withoutMetaFields(new Schema.Parser().parse(s.get()));
+        return MetaFields.withoutMetaFields(ParsedSchemas.parse(s.get()));
       }
     }
-    return tc.get(TableConfig.CREATE_SCHEMA).map(s -> MetaFields.withoutMetaFields(new Schema.Parser().parse(s)))
+    return tc.get(TableConfig.CREATE_SCHEMA).map(s -> MetaFields.withoutMetaFields(ParsedSchemas.parse(s)))
         .orElseThrow(() -> Errors.badTable(basePath, "the table has no schema yet (no commit and no "
             + TableConfig.CREATE_SCHEMA + ")", "Write to it with a schema first."));
   }

@@ -1,5 +1,6 @@
 package dev.sluice.internal.write;
 
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.api.CommitResult;
 import dev.sluice.api.FileWriteResult;
 import dev.sluice.api.Progress;
@@ -226,7 +227,7 @@ public final class TableWriter {
     for (int i = commits.size() - 1; i >= 0; i--) {
       Optional<String> s = timelineStore.readCommitMetadata(commits.get(i)).flatMap(CommitMetadata::schema);
       if (s.isPresent()) {
-        return Optional.of(MetaFields.withoutMetaFields(new Schema.Parser().parse(s.get())));
+        return Optional.of(MetaFields.withoutMetaFields(ParsedSchemas.parse(s.get())));
       }
     }
     return Optional.empty();

@@ -1,5 +1,6 @@
 package dev.sluice.internal.mdt.write;
 
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.BaseFileName;
@@ -215,7 +216,7 @@ final class FilesPartitionState {
   private static List<FilesRecord> readBase(Storage storage, FileInfo f) {
     List<FilesRecord> out = new ArrayList<>();
     try (HFileReader hfile = HFileReader.open(storage, f.path(), f.length())) {
-      Schema writer = new Schema.Parser().parse(new String(hfile.fileInfo("schema").orElseThrow(() -> Errors.badTable(
+      Schema writer = ParsedSchemas.parse(new String(hfile.fileInfo("schema").orElseThrow(() -> Errors.badTable(
           f.path(), "the HFile has no 'schema' file info", "Rebuild the metadata table (sluice metadata delete)."))
           , StandardCharsets.UTF_8));
       GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(writer, MetadataRecords.storedSchema());

@@ -1,5 +1,6 @@
 package dev.sluice.internal.mdt.write;
 
+import dev.sluice.internal.schema.ParsedSchemas;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.hfile.HFileCell;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
@@ -156,7 +156,7 @@ final class RecordIndexCompaction {
       GenericDatumReader<GenericRecord> convert = null;
       if (!schema.equals(MetadataRecords.storedSchema().toString())) {
         try {
-          convert = new GenericDatumReader<>(new Schema.Parser().parse(schema), MetadataRecords.storedSchema());
+          convert = new GenericDatumReader<>(ParsedSchemas.parse(schema), MetadataRecords.storedSchema());
         } catch (RuntimeException e) {
           reader.close();
           throw Errors.badTable(f.path(), "the record index's base file has no readable 'schema' file info: "
