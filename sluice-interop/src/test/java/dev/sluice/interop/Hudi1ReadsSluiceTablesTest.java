@@ -194,6 +194,32 @@ class Hudi1ReadsSluiceTablesTest {
     assertFalse(rows.containsKey("k3"), "Hudi's delete stays");
   }
 
+  /**
+   * A version-9 table partitioned by two fields with one record key field (Hudi's complex key generator): Sluice
+   * writes its keys as {@code id:value}, as Hudi 1.1.1 does, so Hudi's upsert of a key Sluice wrote updates that row
+   * and Sluice's upsert of it after Hudi's does too (with plain values each side would have added a second row).
+   */
+  @Test
+  void aSingleFieldComplexKeyOnVersion9IsTheKeyHudiWrites() {
+    Table t = Tables.create(dir.resolve("complex_v9").toString(), TableSpec.builder("complex_v9")
+        .type(TableType.MERGE_ON_READ).recordKey("id").precombine("ts").schema(SCHEMA)
+        .mergeMode(MergeMode.EVENT_TIME_ORDERING).tableVersion(9).partitionBy("part", "name").build(), Config.of(SLUICE));
+    Path p = Path.of(t.location());
+    t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p2", "b")).iterator());
+    OracleBatch hudiWrites = oracle.batch();
+    hudiWrites.write(p, "upsert", SCHEMA, List.of(row("k1", 2, "p1", "a", "by-hudi")), HUDI);
+    hudiWrites.run();
+    t.upsert(List.of(row("k1", 3, "p1", "a", "by-sluice"), row("k2", 2, "p2", "b", "by-sluice")).iterator());
+    OracleBatch read = oracle.batch();
+    HudiView hudi = ask(read, t, false);
+    read.run();
+    assertSame(hudi, t);
+    Map<String, Map<String, String>> rows = byKey(hudi.snapshot().get());
+    assertEquals(List.of("id:k1", "id:k2"), List.copyOf(rows.keySet()), "one row per key, keys as Hudi 1.1.1 makes them");
+    assertEquals("[\"by-sluice\"]", rows.get("id:k1").get("tags"), "Sluice's update replaced Hudi's");
+    assertEquals("[\"by-sluice\"]", rows.get("id:k2").get("tags"));
+  }
+
   /** Sluice continues a version-9 table Hudi 1.1.1 created and wrote (with its metadata table): Hudi reads the result. */
   @Test
   void sluiceContinuesAHudiVersion9Table() {

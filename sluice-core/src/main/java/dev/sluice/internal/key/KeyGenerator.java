@@ -15,8 +15,8 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * Computes a record's key and partition path the way Hudi's Simple, Complex and Nonpartitioned key generators
- * do: one key field gives the plain value; several give {@code f1:v1,f2:v2} with {@code __null__} and
- * {@code __empty__} placeholders. Partition values join with {@code /}, optionally hive style
+ * do: one key field gives the plain value (or {@code f1:v1}, see {@link KeySpec#namesSingleKeyField}); several give
+ * {@code f1:v1,f2:v2} with {@code __null__} and {@code __empty__} placeholders. Partition values join with {@code /}, optionally hive style
  * ({@code field=value}); a null or empty value becomes {@code __HIVE_DEFAULT_PARTITION__}.
  */
 public final class KeyGenerator {
@@ -27,12 +27,32 @@ public final class KeyGenerator {
   private final List<FieldPath> partitionFields;
   private final boolean hiveStyle;
   private final boolean urlEncode;
+  private final boolean namesSingleKeyField;
 
-  private KeyGenerator(List<FieldPath> keyFields, List<FieldPath> partitionFields, boolean hiveStyle, boolean urlEncode) {
+  private KeyGenerator(List<FieldPath> keyFields, List<FieldPath> partitionFields, KeySpec spec) {
     this.keyFields = keyFields;
     this.partitionFields = partitionFields;
-    this.hiveStyle = hiveStyle;
-    this.urlEncode = urlEncode;
+    this.hiveStyle = spec.hiveStyle();
+    this.urlEncode = spec.urlEncode();
+    this.namesSingleKeyField = spec.namesSingleKeyField();
+  }
+
+  /**
+   * How a table makes keys and partition paths from its records.
+   *
+   * @param recordKeyFields the record key fields, in order
+   * @param partitionFields the partition path fields, in order (none: not partitioned)
+   * @param hiveStyle partition path segments as {@code field=value}
+   * @param urlEncode partition values URL-encoded
+   * @param namesSingleKeyField one key field still written as {@code field:value}, as Hudi 1.1's complex key generator
+   *     does on version 9 tables
+   */
+  public record KeySpec(List<String> recordKeyFields, List<String> partitionFields, boolean hiveStyle, boolean urlEncode,
+      boolean namesSingleKeyField) {
+    public KeySpec {
+      recordKeyFields = List.copyOf(recordKeyFields);
+      partitionFields = List.copyOf(partitionFields);
+    }
   }
 
   /**
@@ -40,11 +60,16 @@ public final class KeyGenerator {
    */
   public static KeyGenerator of(Schema schema, List<String> recordKeyFields, List<String> partitionFields,
       boolean hiveStyle, boolean urlEncode) {
-    if (recordKeyFields.isEmpty()) {
+    return of(schema, new KeySpec(recordKeyFields, partitionFields, hiveStyle, urlEncode, false));
+  }
+
+  /** A key generator for records of {@code schema} made as {@code spec} says; every field must exist. */
+  public static KeyGenerator of(Schema schema, KeySpec spec) {
+    if (spec.recordKeyFields().isEmpty()) {
       throw Errors.badRequest("Record key", "no record key field is configured", "Give at least one --record-key field.");
     }
-    return new KeyGenerator(recordKeyFields.stream().map(f -> FieldPath.resolve(schema, f, "record key")).toList(),
-        partitionFields.stream().map(f -> FieldPath.resolve(schema, f, "partition path")).toList(), hiveStyle, urlEncode);
+    return new KeyGenerator(spec.recordKeyFields().stream().map(f -> FieldPath.resolve(schema, f, "record key")).toList(),
+        spec.partitionFields().stream().map(f -> FieldPath.resolve(schema, f, "partition path")).toList(), spec);
   }
 
   /** True when the table has no partition fields. */
@@ -54,7 +79,7 @@ public final class KeyGenerator {
 
   /** The record key; fails if the key is null or empty (all parts, for a complex key). */
   public String recordKey(GenericRecord record) {
-    if (keyFields.size() == 1) {
+    if (keyFields.size() == 1 && !namesSingleKeyField) {
       FieldPath f = keyFields.get(0);
       String v = stringValue(f, record);
       if (v == null || v.isEmpty()) {

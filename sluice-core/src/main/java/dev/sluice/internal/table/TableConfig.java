@@ -225,6 +225,21 @@ public final class TableConfig {
     return get(KEY_GENERATOR_CLASS).filter(s -> !s.isEmpty());
   }
 
+  /**
+   * True when a record key of this table's one key field is written as {@code field:value}, not as the plain value:
+   * a complex key generator (by class or, on versions 8 and 9, by type) with exactly one record key field on version
+   * 9. Hudi 1.1 encodes it so on version 9 ({@code KeyGenUtils.encodeSingleKeyFieldNameForComplexKeyGen}); Hudi 0.14.1
+   * to 1.0.2, the writers of versions 6 and 8, write the plain value, and so does Sluice on those versions (Hudi 1.1
+   * refuses to write such a version 6 or 8 table until its user checks it for the keys HUDI-7001 duplicated).
+   */
+  public boolean namesSingleKeyField() {
+    if (tableVersion() < 9 || recordKeyFields().size() != 1) {
+      return false;
+    }
+    Optional<String> type = get(KEY_GENERATOR_TYPE).or(() -> keyGeneratorClass().flatMap(TableConfig::keyGeneratorType));
+    return type.filter(t -> t.equals("COMPLEX") || t.equals("COMPLEX_AVRO")).isPresent();
+  }
+
   /** The table version; 0 when absent (Hudi's default for very old tables). */
   public int tableVersion() {
     return integer(VERSION, 0);

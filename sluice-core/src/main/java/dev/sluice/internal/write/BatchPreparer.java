@@ -7,6 +7,7 @@ import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.key.FieldPath;
 import dev.sluice.internal.key.KeyGenerator;
+import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.merge.Ordering;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.merge.WriteRecord;
@@ -37,10 +38,7 @@ final class BatchPreparer {
   private static final AtomicInteger POOL_ID = new AtomicInteger();
 
   private final Schema userSchema;
-  private final List<String> keyFields;
-  private final List<String> partitionFields;
-  private final boolean hiveStyle;
-  private final boolean urlEncode;
+  private final KeyGenerator.KeySpec keySpec;
   private final Optional<String> precombineField;
   private final RecordMerger merger;
   private final boolean globalKeys;
@@ -57,10 +55,9 @@ final class BatchPreparer {
   BatchPreparer(WriteSetup setup, OutcomeCounts counts) {
     this.counts = counts;
     this.userSchema = setup.userSchema();
-    this.keyFields = setup.tableConfig().recordKeyFields();
-    this.partitionFields = setup.tableConfig().partitionFields();
-    this.hiveStyle = setup.tableConfig().hiveStylePartitioning();
-    this.urlEncode = setup.tableConfig().urlEncodePartitioning();
+    TableConfig tc = setup.tableConfig();
+    this.keySpec = new KeyGenerator.KeySpec(tc.recordKeyFields(), tc.partitionFields(), tc.hiveStylePartitioning(),
+        tc.urlEncodePartitioning(), tc.namesSingleKeyField());
     this.precombineField = setup.tableConfig().precombineField();
     this.merger = setup.merger();
     this.globalKeys = setup.globalIndex();
@@ -195,7 +192,7 @@ final class BatchPreparer {
 
   /** The table's partition path fields. */
   List<String> partitionFields() {
-    return partitionFields;
+    return keySpec.partitionFields();
   }
 
   /** Where record {@code n} came from: the file and line if the input knows them, else its number. */
@@ -226,7 +223,7 @@ final class BatchPreparer {
         if (full && !schema.equals(userSchema)) {
           throw schemaMismatch(where.get(), schema);
         }
-        keys = KeyGenerator.of(schema, keyFields, partitionFields, hiveStyle, urlEncode);
+        keys = KeyGenerator.of(schema, keySpec);
         ordering = full && precombineField.isPresent() ? FieldPath.resolve(schema, precombineField.get(), "precombine")
             : null;
         deleteFlag = full && schema.getField(MetaFields.IS_DELETED) != null
