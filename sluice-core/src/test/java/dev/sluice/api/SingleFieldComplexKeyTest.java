@@ -2,6 +2,7 @@ package dev.sluice.api;
 
 import static dev.sluice.api.TripFixture.trip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -36,5 +37,36 @@ class SingleFieldComplexKeyTest {
       it.forEachRemaining(r -> keys.put(r.get("_hoodie_record_key").toString(), r.get("amount").toString()));
     }
     assertEquals(Map.of(prefix + "k1", "10.0", prefix + "k2", "2.0"), keys);
+  }
+
+  /** An upgrade to 9 or a downgrade from it would change the stored keys' form: refused, the table unchanged. */
+  @ParameterizedTest
+  @CsvSource({"6, 9", "8, 9", "9, 8"})
+  void aVersionChangeAcrossNineIsRefusedForSuchATable(int from, int to) throws java.io.IOException {
+    Path p = dir.resolve("t");
+    Table t = TripFixture.create(p, TripFixture.spec().partitionBy("part", "name").tableVersion(from).build(), Map.of());
+    t.insert(List.of(trip("k1", 1, "p1", "a", 1.0)).iterator());
+    String before = java.nio.file.Files.readString(p.resolve(".hoodie/hoodie.properties"));
+    SluiceException e = assertThrows(SluiceException.class, () -> {
+      if (to > from) {
+        t.upgrade(to);
+      } else {
+        t.downgrade(to);
+      }
+    });
+    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
+    assertTrue(e.getMessage().contains("'id:value' at version 9"), e.getMessage());
+    assertEquals(before, java.nio.file.Files.readString(p.resolve(".hoodie/hoodie.properties")));
+    assertEquals(from, Tables.open(p.toString()).tableVersion());
+  }
+
+  /** The same change on a table of the simple key generator goes ahead: its keys have one form on every version. */
+  @ParameterizedTest
+  @CsvSource({"6, 9"})
+  void aSimpleKeyTableStillUpgrades(int from, int to) {
+    Table t = TripFixture.create(dir.resolve("t"), TripFixture.spec().tableVersion(from).build(), Map.of());
+    t.insert(List.of(trip("k1", 1, "p1", "a", 1.0)).iterator());
+    t.upgrade(to);
+    assertEquals(to, Tables.open(dir.resolve("t").toString()).tableVersion());
   }
 }

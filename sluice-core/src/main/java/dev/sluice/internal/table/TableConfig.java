@@ -233,7 +233,12 @@ public final class TableConfig {
    * refuses to write such a version 6 or 8 table until its user checks it for the keys HUDI-7001 duplicated).
    */
   public boolean namesSingleKeyField() {
-    if (tableVersion() < 9 || recordKeyFields().size() != 1) {
+    return tableVersion() >= 9 && complexKeyOfOneField();
+  }
+
+  /** True for a complex key generator with exactly one record key field, whose key form depends on the version. */
+  public boolean complexKeyOfOneField() {
+    if (recordKeyFields().size() != 1) {
       return false;
     }
     Optional<String> type = get(KEY_GENERATOR_TYPE).or(() -> keyGeneratorClass().flatMap(TableConfig::keyGeneratorType));

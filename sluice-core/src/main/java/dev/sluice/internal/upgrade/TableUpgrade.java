@@ -82,6 +82,7 @@ public final class TableUpgrade {
       throw Errors.badRequest("Upgrading " + basePath + " to table version " + toVersion,
           "the table is at version " + from, "Use downgrade to go to a lower version.");
     }
+    refuseKeyFormChange("Upgrading", before, toVersion);
     TimelineLayout.of(before, basePath);
     Result switched = InstantLifecycle.of(storage, basePath, settings.commit()).locked(
         "upgrade to table version " + toVersion, () -> switchVersion(toVersion));
@@ -170,6 +171,23 @@ public final class TableUpgrade {
   }
 
   /**
+   * Refuses a version change across 9 on a table whose one-field complex keys change form there ({@code k} below
+   * version 9, {@code id:k} at 9, see {@link TableConfig#namesSingleKeyField}): the rows written before would no longer
+   * match the keys of later writes, and every later upsert of an old key would add a second row. Hudi 1.1 refuses
+   * these upgrades and downgrades as well, unless its user declares the table free of HUDI-7001's duplicates.
+   */
+  private void refuseKeyFormChange(String doing, TableConfig c, int toVersion) {
+    if (c.complexKeyOfOneField() && (c.tableVersion() >= 9) != (toVersion >= 9)) {
+      String field = c.recordKeyFields().get(0);
+      throw Errors.unsupported(doing + " " + basePath + " from table version " + c.tableVersion() + " to " + toVersion
+          + " (its complex key generator has one record key field, " + field + ", whose keys are stored as 'value' "
+          + "below version 9 and as '" + field + ":value' at version 9: the rows written so far would not match the "
+          + "keys of later writes)", "Copy the rows into a new table created at the version you want "
+          + "('sluice create --table-version', then write the rows of 'sluice query' into it).");
+    }
+  }
+
+  /**
    * Downgrades a version-9 table to 8 ({@code NineToEightDowngradeHandler}: {@code hoodie.properties} only), under the
    * table's lock. Version 6 is UNSUPPORTED (Hudi 1.x's downgrade does it); a Merge-on-Read table whose latest slices
    * have log files must be compacted first, which the caller checks.
@@ -189,6 +207,7 @@ public final class TableUpgrade {
           "Sluice downgrades version 9 to 8 only; to go back to version 6 use Hudi 1.x's downgrade "
               + "(hoodie.write.table.version=6 with its UpgradeDowngrade).");
     }
+    refuseKeyFormChange("Downgrading", c, toVersion);
     InstantLifecycle.of(storage, basePath, settings.commit()).locked("downgrade to table version 8", () -> {
       TableConfig now = TableConfigStore.read(storage, basePath);
       if (now.tableVersion() == 9) {
