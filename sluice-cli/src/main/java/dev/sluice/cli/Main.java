@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
 // scope INHERIT gives every subcommand, at every depth, --help/-h and --version/-V: picocli answers them before it
 // checks required parameters, so `sluice create --help` prints usage instead of "Missing required parameter"
 @Command(name = "sluice", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "sluice 0.1.0",
-    description = "Keep Apache Hudi tables (table version 6) up to date and query them, without a cluster.",
+    description = "Keep Apache Hudi tables (table versions 6, 8 and 9) up to date and query them, without a cluster.",
     footer = {"", "Run 'sluice help' for the help topics (--where, configuration keys, input formats, SLUICE_JAVA_OPTS)."},
     subcommands = {CreateCommand.class, QueryCommand.class, TimelineCommand.class, FilesCommand.class, LogsCommand.class,
         DemoCommand.class, UpsertCostCommand.class, ReadCostCommand.class, RollbackCommand.class, SavepointCommand.class,

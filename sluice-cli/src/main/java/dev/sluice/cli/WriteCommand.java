@@ -147,8 +147,8 @@ final class WriteCommand implements Callable<Integer> {
     out.flush();
     if (last.isPresent()) {
       err.println("warning: bulk-insert does not look up existing keys: the table had commits (the last " + last.get()
-          + "), so a key it already held was written again as a duplicate, as in Hudi. Use upsert (or insert) to "
-          + "update existing keys.");
+          + "), so a key of the input that the table already held is now stored twice, as in Hudi. Use upsert "
+          + "(or insert) to update existing keys.");
     }
     OutcomeText.warnings(r).forEach(err::println);
     err.flush();
