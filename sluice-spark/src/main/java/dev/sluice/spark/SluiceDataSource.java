@@ -20,6 +20,7 @@ import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.sources.RelationProvider;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import scala.collection.JavaConverters;
@@ -32,7 +33,8 @@ import scala.collection.JavaConverters;
  * does: Append writes to the table or creates it; Overwrite deletes an existing table's directory and writes a new
  * table (a delete refuses it); ErrorIfExists refuses an existing table; Ignore leaves an existing table alone.
  */
-public final class SluiceDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider {
+public final class SluiceDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider,
+    RelationProvider {
   /** The short name: {@code format("sluice")}. */
   public static final String NAME = "sluice";
 
@@ -58,6 +60,15 @@ public final class SluiceDataSource implements TableProvider, DataSourceRegister
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
     return new SluiceTable(properties);
+  }
+
+  /**
+   * The V1 read, which Spark 3.5 uses for a table of its session catalog ({@code CREATE TABLE ... USING sluice});
+   * {@code spark.read} uses the V2 read. Both plan and read the same way ({@link SliceRelation}).
+   */
+  @Override
+  public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters) {
+    return new SliceRelation(sqlContext, JavaConverters.mapAsJavaMapConverter(parameters).asJava());
   }
 
   @Override

@@ -237,6 +237,9 @@ class SluiceDataSourceTest {
       assertEquals(snapshot, rows(spark.sql("select * from mor_trips")));
       assertEquals(snapshot.size() - engine(Tables.open(p), s -> s.filter(Expressions.eq("part", "p0"))).size(),
           spark.sql("select count(*) from mor_trips where part <> 'p0'").first().getLong(0));
+      // the catalog table reads through Spark's V1 path with the same plan: a partition per slice of p1 only
+      assertEquals(Tables.open(p).newScan().filter(Expressions.eq("part", "p1")).slices().size(),
+          spark.sql("select id from mor_trips where part = 'p1'").rdd().getNumPartitions());
     } finally {
       spark.sql("drop table mor_trips");
     }
