@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A scan split by file slice ({@link Scan#slices()}, {@link Scan#onlySlice}), as a distributed reader runs it: the
- * union of the slices read one at a time, each from a table opened anew, is the whole scan's rows, for snapshot,
+ * union of the slices read one at a time, from a table opened anew, is the whole scan's rows, for snapshot,
  * read-optimized and incremental queries with projection and filters; a slice whose files changed after planning is
  * refused as a conflict.
  */
@@ -63,8 +63,8 @@ class ScanSlicesTest {
     Map<String, GenericRecord> whole = TripFixture.rows(query.apply(t.newScan()).open());
     Map<String, GenericRecord> split = new TreeMap<>();
     List<FileSliceInfo> slices = query.apply(t.newScan()).slices();
+    Table opened = Tables.open(dir.toString(), Config.of(OPTIONS));
     for (FileSliceInfo s : slices) {
-      Table opened = Tables.open(dir.toString(), Config.of(OPTIONS));
       TripFixture.rows(query.apply(opened.newScan()).onlySlice(s).open()).forEach((k, v) ->
           assertEquals(null, split.put(k, v), "key " + k + " in two slices"));
     }

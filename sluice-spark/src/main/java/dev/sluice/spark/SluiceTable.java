@@ -31,7 +31,9 @@ final class SluiceTable implements org.apache.spark.sql.connector.catalog.Table,
   @Override
   public synchronized StructType schema() {
     if (schema == null) {
-      schema = SparkRows.withMeta(ReadOptions.of(properties).open().schema());
+      try (dev.sluice.api.Table t = ReadOptions.of(properties).open()) {
+        schema = SparkRows.withMeta(t.schema());
+      }
     }
     return schema;
   }

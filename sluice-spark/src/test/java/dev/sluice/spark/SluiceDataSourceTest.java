@@ -165,6 +165,8 @@ class SluiceDataSourceTest {
     // the same through a query: as many Spark partitions as slices of p1, the engine's filtered rows
     Dataset<Row> df = spark.read().format("sluice").load(p).filter("part = 'p1' and ts > 1").select("id", "ts");
     assertEquals(inP1.size(), df.rdd().getNumPartitions());
+    String plan = df.queryExecution().executedPlan().toString();
+    assertTrue(plan.contains("pushed=[EqualTo(part,p1), GreaterThan(ts,1)]"), plan);
     Map<String, String> expected = new TreeMap<>();
     try (CloseableIterator<GenericRecord> it = t.newScan().select("id", "ts")
         .filter(Expressions.and(Expressions.eq("part", "p1"), Expressions.gt("ts", 1L))).open()) {
