@@ -263,6 +263,8 @@ class SluiceDataSourceTest {
         .format("sluice").option("hoodie.datasource.write.operation", "delete").mode(SaveMode.Overwrite).save(p));
     assertRefused("hoodie.table.name", () -> spark.createDataFrame(rows(0, 3, 1, "a"), ROWS).write()
         .format("sluice").option("hoodie.table.name", "other").mode(SaveMode.Append).save(p));
+    String missing = dir.resolve("no-table").toString();
+    assertRefused(missing, () -> spark.read().format("sluice").load(missing).count());
     assertEquals(engine(Tables.open(p), s -> s), spark(r -> r, p), "the table as it was");
   }
 
