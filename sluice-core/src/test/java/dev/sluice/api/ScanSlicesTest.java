@@ -44,6 +44,11 @@ class ScanSlicesTest {
     assertSplitReadsTheSame(t, s -> s.filter(Expressions.eq("part", "p1")));
     assertEquals(1, t.newScan().filter(Expressions.eq("part", "p1")).slices().stream()
         .map(FileSliceInfo::partitionPath).distinct().count(), "partition pruning in the planned slices");
+    // an incremental query with deleted keys compares two states over all its slices: it does not split
+    Scan withDeletes = t.newScan().incremental(first).includeDeletes(true);
+    FileSliceInfo any = withDeletes.slices().get(0);
+    SluiceException e = assertThrows(SluiceException.class, () -> withDeletes.onlySlice(any).open());
+    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
   }
 
   @Test
