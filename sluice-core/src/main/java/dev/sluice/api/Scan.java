@@ -1,6 +1,7 @@
 package dev.sluice.api;
 
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.read.ScanPlan;
 import java.util.List;
 import java.util.Objects;
@@ -24,18 +25,20 @@ public final class Scan {
   private final Function<ScanOptions, ScanPlan> planner;
   private final Optional<Consumer<CorruptBlockInfo>> onCorruptBlock;
   private final ProgressListener progress;
+  private final Optional<FileSliceInfo> onlySlice;
 
   /** A scan with {@code options}, planned by {@code planner} (the table's). */
   Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner) {
-    this(options, planner, Optional.empty(), ProgressListener.NONE);
+    this(options, planner, Optional.empty(), ProgressListener.NONE, Optional.empty());
   }
 
   private Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner,
-      Optional<Consumer<CorruptBlockInfo>> onCorruptBlock, ProgressListener progress) {
+      Optional<Consumer<CorruptBlockInfo>> onCorruptBlock, ProgressListener progress, Optional<FileSliceInfo> onlySlice) {
     this.options = options;
     this.planner = planner;
     this.onCorruptBlock = onCorruptBlock;
     this.progress = progress;
+    this.onlySlice = onlySlice;
   }
 
   /**
@@ -44,7 +47,7 @@ public final class Scan {
    * the iterator is closed (below the total when a limit or an early close cut the scan short).
    */
   public Scan onProgress(ProgressListener listener) {
-    return new Scan(options, planner, onCorruptBlock, Objects.requireNonNull(listener, "listener"));
+    return new Scan(options, planner, onCorruptBlock, Objects.requireNonNull(listener, "listener"), onlySlice);
   }
 
   /**
@@ -54,7 +57,8 @@ public final class Scan {
    * {@link System#getLogger}. {@link Table#repair} drops such blocks for good.
    */
   public Scan onCorruptBlock(Consumer<CorruptBlockInfo> listener) {
-    return new Scan(options, planner, Optional.of(Objects.requireNonNull(listener, "listener")), progress);
+    return new Scan(options, planner, Optional.of(Objects.requireNonNull(listener, "listener")), progress,
+        onlySlice);
   }
 
   /** Only these user columns, in this order. */
@@ -155,19 +159,56 @@ public final class Scan {
     return planner.apply(options).outputSchema();
   }
 
+  /**
+   * The file slices this scan reads, as planned now (partition pruning applied; for a Merge-on-Read snapshot with
+   * their log files), in plan order. A distributed reader plans with this on its driver and reads each slice in its
+   * own task with {@link #onlySlice}.
+   */
+  public List<FileSliceInfo> slices() {
+    return plan().slices().stream().map(Infos::slice).toList();
+  }
+
+  /**
+   * This scan narrowed to one of the slices {@link #slices()} returned: {@link #open()} plans the scan again (on
+   * another machine, say), reads only that file group's slice, and throws a conflict
+   * ({@link SluiceException.Kind#CONFLICT}) if the table's slice is no longer the same files (a commit, compaction
+   * or clean landed in between), rather than mixing two states of the table in one query. A slice the scan no
+   * longer plans counts as changed too.
+   */
+  public Scan onlySlice(FileSliceInfo slice) {
+    return new Scan(options, planner, onCorruptBlock, progress, Optional.of(Objects.requireNonNull(slice, "slice")));
+  }
+
   /** Plans the scan (file listing, pruning) without reading rows (engine tests look at the plan). */
   ScanPlan plan() {
-    return planner.apply(options);
+    ScanPlan plan = planner.apply(options);
+    if (onlySlice.isEmpty()) {
+      return plan;
+    }
+    FileSliceInfo expected = onlySlice.get();
+    ScanPlan one = plan.onlyFileGroup(new FileGroupId(expected.partitionPath(), expected.fileId()));
+    List<FileSliceInfo> found = one.slices().stream().map(Infos::slice).toList();
+    if (!found.equals(List.of(expected))) {
+      throw Errors.conflict("Reading file slice " + expected.fileId() + " of partition '" + expected.partitionPath()
+          + "' (base instant " + expected.baseInstant() + ")", "the table changed since the scan was planned: it now"
+          + (found.isEmpty() ? " has no such slice" : " reads " + describe(found.get(0)))
+          + "; plan the query again");
+    }
+    return one;
+  }
+
+  private static String describe(FileSliceInfo s) {
+    return "base instant " + s.baseInstant() + " with " + s.logFiles().size() + " log file(s)";
   }
 
   /** Reads the rows; close the iterator to release open files. */
   public CloseableIterator<GenericRecord> open() {
-    ScanPlan plan = planner.apply(options);
+    ScanPlan plan = plan();
     return onCorruptBlock.isPresent() ? plan.open(b -> onCorruptBlock.get().accept(Infos.corrupt(b)), progress)
         : plan.open(ScanPlan::logSkipped, progress);
   }
 
   private Scan with(ScanOptions o) {
-    return new Scan(o, planner, onCorruptBlock, progress);
+    return new Scan(o, planner, onCorruptBlock, progress, onlySlice);
   }
 }

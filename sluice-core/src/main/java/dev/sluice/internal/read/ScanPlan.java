@@ -8,6 +8,8 @@ import dev.sluice.internal.basefile.BaseFileReader;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileSlice;
+import dev.sluice.internal.fsview.FileGroupId;
+import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.log.SkippedBlock;
 import dev.sluice.internal.read.expr.BoundExpression;
 import dev.sluice.storage.Storage;
@@ -82,6 +84,20 @@ public final class ScanPlan {
     this.mergeSchema = outputSchema;
     this.reader = Optional.of(reader);
     this.parallelism = 1;
+  }
+
+  /**
+   * This plan narrowed to the slice of file group {@code id} (no slice if the plan has none of it), read the same
+   * way (projection, filter, log merge); a distributed reader's task reads one slice so. Plans that compare two
+   * states (incremental with deleted keys) read all their slices together and cannot be narrowed.
+   */
+  public ScanPlan onlyFileGroup(FileGroupId id) {
+    if (reader.isPresent()) {
+      throw Errors.unsupported("Reading one file slice of an incremental query that returns deleted keys",
+          "Read the whole query in one task, or without deleted keys.");
+    }
+    List<FileSlice> one = slices.stream().filter(s -> s.id().equals(id)).toList();
+    return new ScanPlan(storage, one, outputSchema, filter, readColumns, limit, logMerge, mergeSchema, 1);
   }
 
   /** The base files the scan reads. */
