@@ -23,22 +23,19 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sync against a real Hive 3.1.3 metastore (one child JVM for the class): creation, partitions added after
- * writes and dropped after a rollback empties them, an added column, a second sync that changes nothing, a failed
- * write left out, an unreachable metastore, and the sync after each commit.
+ * The sync against a real Hive 3.1.3 metastore (one child JVM, shared by the test classes): creation, partitions
+ * added after writes and dropped after a rollback empties them, an added column, a second sync that changes
+ * nothing, a failed write left out, an unreachable metastore, and the sync after each commit.
  */
 class HiveSyncTest {
   static final Schema SCHEMA = SchemaBuilder.record("trip").fields()
       .requiredString("id").requiredString("city").requiredDouble("fare").requiredLong("ts").endRecord();
 
-  @TempDir
-  static Path serverDir;
   static MetastoreServer server;
 
   @TempDir
@@ -46,14 +43,7 @@ class HiveSyncTest {
 
   @BeforeAll
   static void startMetastore() throws java.io.IOException, InterruptedException {
-    server = MetastoreServer.start(serverDir);
-  }
-
-  @AfterAll
-  static void stopMetastore() {
-    if (server != null) {
-      server.close();
-    }
+    server = MetastoreServer.shared();
   }
 
   static Config syncOptions(String db) {

@@ -30,6 +30,22 @@ final class MetastoreServer implements AutoCloseable {
     this.log = log;
   }
 
+  private static MetastoreServer shared;
+
+  /**
+   * The metastore the test classes of this JVM share (started once, stopped when the JVM exits): a start takes
+   * tens of seconds, the tests keep apart by database.
+   */
+  static synchronized MetastoreServer shared() throws IOException, InterruptedException {
+    if (shared == null) {
+      Path dir = Files.createTempDirectory("sluice-metastore");
+      shared = start(dir);
+      MetastoreServer s = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(s::close));
+    }
+    return shared;
+  }
+
   static MetastoreServer start(Path dir) throws IOException, InterruptedException {
     String cpFile = System.getProperty("sluice.metastore.classpath");
     if (cpFile == null || !Files.exists(Path.of(cpFile))) {
