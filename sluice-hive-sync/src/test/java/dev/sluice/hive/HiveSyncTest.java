@@ -233,6 +233,19 @@ class HiveSyncTest {
   }
 
   @Test
+  void tableVersionNineRecordsTheCompletionTimeToo() {
+    Config options = syncOptions("v9");
+    Table t = Tables.create(dir.resolve("t").toString(), TableSpec.builder("trips").type(TableType.COPY_ON_WRITE)
+        .recordKey("id").precombine("ts").partitionBy("city").schema(SCHEMA).tableVersion(9).build(), options);
+    String last = t.insert(rows(t.schema(), "sf", 0, 3).iterator()).instantTime();
+    sync(t, options);
+    var h = hiveTable("v9", "trips");
+    assertEquals(last, h.getParameters().get(HiveSync.LAST_COMMIT));
+    assertEquals(t.inspect().completionTime(last).orElseThrow(), h.getParameters().get(HiveSync.LAST_COMMIT_COMPLETION));
+    assertEquals(List.of("sf"), List.copyOf(partitions("v9", "trips").keySet()));
+  }
+
+  @Test
   void typesMapAsHudiMapsThem() {
     Schema s = SchemaBuilder.record("r").fields()
         .name("d").type(org.apache.avro.LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT))).noDefault()
