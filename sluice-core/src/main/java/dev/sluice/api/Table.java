@@ -277,7 +277,8 @@ public final class Table implements AutoCloseable {
       }
       try {
         sync.sync(this, changes);
-      } catch (SluiceException e) {
+      } catch (RuntimeException e) {
+        // any failure, not only the sync's SluiceExceptions: the commit is durable and must be reported as done
         System.getLogger(Table.class.getName()).log(System.Logger.Level.WARNING, "Commit " + instantTime
             + " is complete, but the " + sync.name() + " catalog sync after it failed (it is retried after the next "
             + "commit, or run it now: sluice sync): " + e.getMessage(), e);
