@@ -360,6 +360,54 @@ public final class ConfigKeys {
       "true: Tables.open and Tables.create refuse options with an unknown hoodie.* or sluice.* key (naming the closest "
           + "known key); the CLI's --strict-config. false: unknown keys are ignored (the CLI warns about them).");
 
+  /** Sync the table's definition to a catalog after each commit (module sluice-hive-sync on the class path). */
+  public static final ConfigKey<Boolean> META_SYNC_ENABLE = ConfigKey.ofBoolean("hoodie.datasource.meta.sync.enable",
+      false, "true: after each commit, create or update the table in the Hive Metastore (needs sluice-hive-sync; "
+          + "a failed sync is logged and never fails the commit; see also 'sluice sync').");
+  /** The metastore the sync talks to. */
+  public static final ConfigKey<String> HIVE_SYNC_METASTORE_URIS = ConfigKey.ofString(
+      "hoodie.datasource.hive_sync.metastore.uris", "thrift://localhost:9083",
+      "The Hive Metastore's Thrift URI(s), comma-separated: the first that answers is used.");
+  /** The database the table goes into. */
+  public static final ConfigKey<String> HIVE_SYNC_DATABASE = ConfigKey.ofString("hoodie.datasource.hive_sync.database",
+      "default", "The metastore database of the synced table (created when missing, see auto_create_database).");
+  /** The table's name in the metastore. */
+  public static final ConfigKey<String> HIVE_SYNC_TABLE = ConfigKey.ofString("hoodie.datasource.hive_sync.table", "",
+      "The metastore table name; empty: hoodie.table.name. Merge-on-Read: <name>_ro and <name>_rt (and <name>).");
+  /** The Hive partition columns. */
+  public static final ConfigKey<String> HIVE_SYNC_PARTITION_FIELDS = ConfigKey.ofString(
+      "hoodie.datasource.hive_sync.partition_fields", "",
+      "The Hive partition columns, comma-separated; empty: the table's hoodie.table.partition.fields.");
+  /** How partition values are read from a partition path. */
+  public static final ConfigKey<String> HIVE_SYNC_PARTITION_EXTRACTOR = ConfigKey.ofString(
+      "hoodie.datasource.hive_sync.partition_extractor_class", "",
+      "Hudi's extractor class name: org.apache.hudi.hive.MultiPartKeysValueExtractor, SinglePartPartitionValueExtractor, "
+          + "HiveStylePartitionValueExtractor or NonPartitionedExtractor; empty: chosen as Hudi does (none for no "
+          + "partition fields, hive-style or single-part for one, multi-part for several).");
+  /** Create the database when missing. */
+  public static final ConfigKey<Boolean> HIVE_SYNC_AUTO_CREATE_DATABASE = ConfigKey.ofBoolean(
+      "hoodie.datasource.hive_sync.auto_create_database", true, "Create the metastore database when it is missing.");
+  /** Name the read-optimized table without the _ro suffix. */
+  public static final ConfigKey<Boolean> HIVE_SYNC_SKIP_RO_SUFFIX = ConfigKey.ofBoolean(
+      "hoodie.datasource.hive_sync.skip_ro_suffix", false,
+      "Merge-on-Read: name the read-optimized table <name> instead of <name>_ro.");
+  /** Timestamps as Hive TIMESTAMP. */
+  public static final ConfigKey<Boolean> HIVE_SYNC_SUPPORT_TIMESTAMP = ConfigKey.ofBoolean(
+      "hoodie.datasource.hive_sync.support_timestamp", false,
+      "Avro timestamp-millis/micros columns as Hive TIMESTAMP (false: BIGINT, as Hudi does by default).");
+  /** Spark data source properties. */
+  public static final ConfigKey<Boolean> HIVE_SYNC_AS_DATASOURCE = ConfigKey.ofBoolean(
+      "hoodie.datasource.hive_sync.sync_as_datasource", true,
+      "Write Spark's data source table properties (spark.sql.sources.*) and the path/hoodie.query.as.ro.table serde "
+          + "properties, so Spark SQL reads the table through Hudi.");
+  /** Also sync a Merge-on-Read table's snapshot under its own name. */
+  public static final ConfigKey<Boolean> META_SYNC_SNAPSHOT_WITH_TABLE_NAME = ConfigKey.ofBoolean(
+      "hoodie.meta.sync.sync_snapshot_with_table_name", true,
+      "Merge-on-Read: also sync the snapshot (realtime) table under the plain table name, as Hudi 0.15 does.");
+  /** The sync mode: only hms. */
+  public static final ConfigKey<String> HIVE_SYNC_MODE = ConfigKey.ofString("hoodie.datasource.hive_sync.mode", "hms",
+      "How the sync talks to Hive: hms (the metastore's Thrift API) is the only mode Sluice has (no JDBC, no HiveQL).");
+
   /** All keys, for documentation and {@code --help}. */
   public static List<ConfigKey<?>> all() {
     return List.of(PARQUET_COMPRESSION, PARQUET_MAX_FILE_SIZE, PARQUET_BLOCK_SIZE, PARQUET_PAGE_SIZE,
@@ -386,6 +434,9 @@ public final class ConfigKeys {
         COMPACT_INLINE, COMPACT_SCHEDULE_INLINE, COMPACT_ASYNC,
         COMPACT_TRIGGER_STRATEGY, COMPACT_INLINE_MAX_DELTA_SECONDS, COMPACTION_STRATEGY, COMPACTION_TARGET_IO,
         COMPACTION_LOGFILE_SIZE_THRESHOLD, COMPACTION_LOGFILE_NUM_THRESHOLD, INPUT_MAX_VALUE_LENGTH,
-        INPUT_MAX_NESTING_DEPTH, STRICT_CONFIG);
+        INPUT_MAX_NESTING_DEPTH, STRICT_CONFIG, META_SYNC_ENABLE, HIVE_SYNC_METASTORE_URIS, HIVE_SYNC_DATABASE,
+        HIVE_SYNC_TABLE, HIVE_SYNC_PARTITION_FIELDS, HIVE_SYNC_PARTITION_EXTRACTOR, HIVE_SYNC_AUTO_CREATE_DATABASE,
+        HIVE_SYNC_SKIP_RO_SUFFIX, HIVE_SYNC_SUPPORT_TIMESTAMP, HIVE_SYNC_AS_DATASOURCE, META_SYNC_SNAPSHOT_WITH_TABLE_NAME,
+        HIVE_SYNC_MODE);
   }
 }

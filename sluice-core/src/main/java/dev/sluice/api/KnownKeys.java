@@ -62,8 +62,8 @@ public final class KnownKeys {
       new Ignored("hoodie.embed.timeline.server", "Sluice runs no timeline server"),
       new Ignored("hoodie.write.markers.type", "Sluice always writes direct markers (one file per data file)"),
       new Ignored("hoodie.auto.commit", "every Sluice write commits when it ends"),
-      new Ignored("hoodie.datasource.hive_sync.enable", "Sluice syncs no catalog"),
-      new Ignored("hoodie.datasource.meta.sync.enable", "Sluice syncs no catalog"));
+      new Ignored("hoodie.datasource.hive_sync.enable", "Spark's Hive sync switch; Sluice's is "
+          + "hoodie.datasource.meta.sync.enable (with sluice-hive-sync on the class path)"));
 
   /** Table properties Sluice writes to or reads from {@code hoodie.properties}; {@code create} takes them. */
   private static final List<String> TABLE_PROPERTIES = List.of(TableConfig.NAME, TableConfig.TYPE, TableConfig.VERSION,

@@ -261,7 +261,29 @@ public final class Table implements AutoCloseable {
     }
     services.afterCommit(storage, location, tc.type(), committed.result().instantTime(),
         Optional.of(committed.timeline()), async, layout);
+    syncCatalogs(committed.result().instantTime());
     return committed.result();
+  }
+
+  /**
+   * Runs the enabled {@link CatalogSync}s after a commit. The commit is durable already: a sync that fails is
+   * logged as a warning (naming the commit and the catalog) and does not fail the write; the next commit's sync,
+   * or an explicit one ({@code sluice sync}), catches the catalog up from its last synced commit.
+   */
+  private void syncCatalogs(String instantTime) {
+    for (CatalogSync sync : CatalogSync.installed()) {
+      if (!sync.enabled(changes)) {
+        continue;
+      }
+      try {
+        sync.sync(this, changes);
+      } catch (RuntimeException e) {
+        // any failure, not only the sync's SluiceExceptions: the commit is durable and must be reported as done
+        System.getLogger(Table.class.getName()).log(System.Logger.Level.WARNING, "Commit " + instantTime
+            + " is complete, but the " + sync.name() + " catalog sync after it failed (it is retried after the next "
+            + "commit, or run it now: sluice sync): " + e.getMessage(), e);
+      }
+    }
   }
 
   /** Inserts records (keys the index finds are updated, as Hudi does). */
