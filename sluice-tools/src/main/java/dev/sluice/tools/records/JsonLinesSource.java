@@ -132,7 +132,9 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positio
     } catch (FieldError e) {
       throw e.toException(name + ":" + start);
     } catch (OutOfMemoryError | StackOverflowError e) {
-      throw SluiceException.outOfResources("Reading input", name + ":" + (start > 0 ? start : lastLine + 1), e);
+      long at = start > 0 ? start : lastLine + 1;
+      releaseBuffers(e);
+      throw SluiceException.outOfResources("Reading input", name + ":" + at, e);
     } catch (StreamConstraintsException e) {
       throw tooLarge(e, fieldBeingRead(), name + ":" + (start > 0 ? start : parser.currentLocation().getLineNr()),
           options);
@@ -140,6 +142,19 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positio
       throw malformed(e, start);
     } catch (IOException e) {
       throw SluiceException.storage("read", file.toString(), e);
+    }
+  }
+
+  /**
+   * Closes the parser after the heap ran out inside it: the text of the value being read (nearly all of the heap) is
+   * held by the parser's buffers, and without freeing them the error that names the input line could not even be
+   * made. The source is unusable afterwards anyway.
+   */
+  private void releaseBuffers(Throwable exhausted) {
+    try {
+      parser.close();
+    } catch (IOException closeFailure) {
+      exhausted.addSuppressed(closeFailure);
     }
   }
 
