@@ -176,27 +176,43 @@ public final class SluiceSql implements AutoCloseable {
     return query(sql, rs -> ResultPrinter.print(rs, format, out)).orElse(0L);
   }
 
-  /** Writes the rows of {@code sql} to {@code file} (replaced if it exists) as Parquet or an Arrow IPC file. */
-  public void write(String sql, Path file, FileFormat format) {
+  /**
+   * Writes the rows of {@code sql} to {@code file} (replaced if it exists) as Parquet or an Arrow IPC file; returns the
+   * number of rows written.
+   */
+  public long write(String sql, Path file, FileFormat format) {
     Path target = file.toAbsolutePath();
-    withFeeds(sql, () -> {
+    return withFeeds(sql, () -> {
       Files.deleteIfExists(target);
-      if (format == FileFormat.PARQUET) {
-        try (Statement st = connection.createStatement()) {
-          st.execute("COPY (" + sql + ") TO '" + target.toString().replace("'", "''") + "' (FORMAT parquet)");
-        }
-      } else {
-        writeArrow(sql, target);
+      if (format == FileFormat.ARROW) {
+        return writeArrow(sql, target);
       }
-      return Optional.empty();
+      try (Statement st = connection.createStatement()) {
+        // COPY answers with the number of rows it wrote
+        if (st.execute("COPY (" + sql + ") TO '" + target.toString().replace("'", "''") + "' (FORMAT parquet)")) {
+          try (ResultSet rs = st.getResultSet()) {
+            return rs.next() ? rs.getLong(1) : 0L;
+          }
+        }
+        return (long) st.getUpdateCount();
+      }
     });
   }
 
+  /**
+   * A file written by {@link #export}.
+   *
+   * @param file the file
+   * @param rows how many rows it holds
+   */
+  public record Exported(Path file, long rows) {
+  }
+
   /** {@code sluice export}: every row of view {@code view} into {@code dir}/{@code view}.parquet or .arrow. */
-  public Path export(String view, Path dir, FileFormat format) {
+  public Exported export(String view, Path dir, FileFormat format) {
     View v = views.get(QueryPlan.lower(view));
     if (v == null) {
-      throw SluiceException.badRequest("export of " + view, "no such view", "One of " + views.keySet() + ".");
+      throw SluiceException.badRequest("export of " + view, "no such view", "One of " + viewNames() + ".");
     }
     try {
       Files.createDirectories(dir);
@@ -204,21 +220,24 @@ public final class SluiceSql implements AutoCloseable {
       throw SluiceException.storage("create the directory", dir.toString(), e);
     }
     Path file = dir.resolve(v.name() + format.extension());
-    write("SELECT * FROM \"" + v.name() + "\"", file, format);
-    return file;
+    long rows = write("SELECT * FROM \"" + v.name() + "\"", file, format);
+    return new Exported(file, rows);
   }
 
-  private void writeArrow(String sql, Path target) throws SQLException, IOException {
+  private long writeArrow(String sql, Path target) throws SQLException, IOException {
+    long rows = 0;
     try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql);
         ArrowReader reader = (ArrowReader) ((DuckDBResultSet) rs).arrowExportStream(allocator, 65536);
         FileChannel ch = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         ArrowFileWriter w = new ArrowFileWriter(reader.getVectorSchemaRoot(), null, ch)) {
       w.start();
       while (reader.loadNextBatch()) {
+        rows += reader.getVectorSchemaRoot().getRowCount();
         w.writeBatch();
       }
       w.end();
     }
+    return rows;
   }
 
   /** A body run with the statement's views registered. */

@@ -325,9 +325,13 @@ class SluiceSqlTest {
     Written w = write(TableType.MERGE_ON_READ, Optional.empty());
     try (Table t = w.table(); SluiceSql sql = open(t)) {
       List<String> expected = scanRows(t.newScan());
-      Path parquet = sql.export("trips", dir.resolve("out"), FileFormat.PARQUET);
+      SluiceSql.Exported exported = sql.export("trips", dir.resolve("out"), FileFormat.PARQUET);
+      assertEquals(expected.size(), exported.rows());
+      Path parquet = exported.file();
       assertEquals(expected, sqlRows(sql, "read_parquet('" + parquet + "')"));
-      Path arrow = sql.export("trips", dir.resolve("out"), FileFormat.ARROW);
+      SluiceSql.Exported arrowExport = sql.export("trips", dir.resolve("out"), FileFormat.ARROW);
+      assertEquals(expected.size(), arrowExport.rows());
+      Path arrow = arrowExport.file();
       List<String> back = new ArrayList<>();
       try (RootAllocator a = new RootAllocator(); FileChannel ch = FileChannel.open(arrow);
           ArrowFileReader r = new ArrowFileReader(ch, a)) {
