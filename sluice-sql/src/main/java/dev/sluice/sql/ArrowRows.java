@@ -96,6 +96,13 @@ final class ArrowRows extends ArrowReader {
       c.vector.allocateNew();
     }
     int n = 0;
+    // DuckDB pulls batches on its own native threads, attached to the JVM without a context class loader; the
+    // readers below (snappy's native loader among them) look resources up through it
+    Thread thread = Thread.currentThread();
+    boolean noLoader = thread.getContextClassLoader() == null;
+    if (noLoader) {
+      thread.setContextClassLoader(ArrowRows.class.getClassLoader());
+    }
     try {
       while (n < batchSize && rows.hasNext()) {
         GenericRecord r = rows.next();
@@ -107,6 +114,10 @@ final class ArrowRows extends ArrowReader {
     } catch (RuntimeException e) {
       failure = e;
       throw e;
+    } finally {
+      if (noLoader) {
+        thread.setContextClassLoader(null);
+      }
     }
     for (Column c : columns) {
       c.vector.setValueCount(n);
