@@ -8,12 +8,13 @@ import java.io.PrintWriter;
 /**
  * The interactive prompt: reads statements from a reader (a terminal or a pipe) up to a {@code ;} at the end of a
  * line, runs each and prints its rows; an error is printed and the prompt goes on. {@code .views} lists the views,
- * {@code .quit} (or the end of the input) ends it. The prompt ({@code sql> }, {@code  ...> }) goes to {@code prompt},
- * which a caller without a terminal can leave out.
+ * {@code .timer on} prints each statement's wall time on stderr, {@code .quit} (or the end of the input) ends it.
+ * The prompt ({@code sql> }, {@code  ...> }) is shown only when asked (a person at a terminal).
  */
 public final class SqlShell {
   private final SluiceSql sql;
   private final OutputFormat format;
+  private boolean timer;
 
   /** A prompt over {@code sql}'s views printing rows as {@code format}. */
   public SqlShell(SluiceSql sql, OutputFormat format) {
@@ -38,6 +39,10 @@ public final class SqlShell {
       if (statement.length() == 0 && (trimmed.equals(".quit") || trimmed.equals(".exit"))) {
         break;
       }
+      if (statement.length() == 0 && (trimmed.equals(".timer on") || trimmed.equals(".timer off"))) {
+        timer = trimmed.endsWith("on");
+        continue;
+      }
       if (statement.length() == 0 && trimmed.equals(".views")) {
         sql.views().forEach(v -> out.println(v.name() + "  " + v.type().name().toLowerCase(java.util.Locale.ROOT)
             + "  " + v.table().location()));
@@ -61,8 +66,14 @@ public final class SqlShell {
   }
 
   private int runOne(String text, PrintWriter out, PrintWriter err) {
+    long start = System.nanoTime();
     try {
       sql.print(text, format, out);
+      if (timer) {
+        // on stderr, apart from the rows: wall time of the statement, its scans included
+        err.println("time: " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        err.flush();
+      }
       return 0;
     } catch (SluiceException e) {
       out.flush();

@@ -355,7 +355,7 @@ class SluiceSqlTest {
     try (Table t = w.table(); SluiceSql sql = open(t)) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      String input = "SELECT count(*) AS n\n  FROM trips;\nSELECT nope FROM trips;\nSELECT max(ts) AS m FROM trips;\n";
+      String input = "SELECT count(*) AS n\n  FROM trips;\nSELECT nope FROM trips;\n.timer on\nSELECT max(ts) AS m FROM trips;\n";
       int failed = new SqlShell(sql, OutputFormat.CSV).run(new BufferedReader(new StringReader(input)),
           new PrintWriter(out), new PrintWriter(err), false);
       assertEquals(1, failed);
@@ -363,6 +363,8 @@ class SluiceSqlTest {
       long maxTs = rows.stream().mapToLong(r -> Long.parseLong(r.split("\\|")[1])).max().orElseThrow();
       assertEquals("n\n" + rows.size() + "\nm\n" + maxTs + "\n", out.toString());
       assertTrue(err.toString().contains("nope"), err.toString());
+      // the timer was turned on before the third statement only
+      assertEquals(1, err.toString().lines().filter(l -> l.matches("time: \\d+ ms")).count(), err.toString());
     }
   }
 
