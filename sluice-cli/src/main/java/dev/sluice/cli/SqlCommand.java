@@ -98,35 +98,46 @@ final class SqlCommand implements Callable<Integer> {
       SqlOptions options = new SqlOptions(Optional.ofNullable(asOf), Optional.ofNullable(from), Optional.ofNullable(to),
           meta, SqlOptions.DEFAULT_BATCH_SIZE);
       try (SluiceSql sql = SluiceSql.open(sqlTables, options)) {
-        return run(sql);
+        return Session.run(this, sql);
       }
     } finally {
       opened.forEach(Table::close);
     }
   }
 
-  private int run(SluiceSql sql) throws IOException {
-    PrintWriter out = spec.commandLine().getOut();
-    if (output != null) {
-      if (query == null) {
-        throw SluiceException.badInput("--output " + output, null, "no QUERY given", "a query whose rows go to the file");
+  /**
+   * The statements' run, apart from the command class: picocli reflects on the command's methods for every command
+   * line, and a method taking {@link SluiceSql} would load the SQL module's classes for every sluice command.
+   */
+  private static final class Session {
+    private Session() {
+    }
+
+    static int run(SqlCommand c, SluiceSql sql) throws IOException {
+      PrintWriter out = c.spec.commandLine().getOut();
+      if (c.output != null) {
+        if (c.query == null) {
+          throw SluiceException.badInput("--output " + c.output, null, "no QUERY given",
+              "a query whose rows go to the file");
+        }
+        FileFormat f = c.format.equals("table") ? FileFormat.ofFileName(c.output.getFileName().toString())
+            .orElseThrow(() -> SluiceException.badInput("--output " + c.output, null, "no file format",
+                "a file name ending in .parquet or .arrow, or --format parquet|arrow")) : FileFormat.parse(c.format);
+        sql.write(c.query, c.output, f);
+        return 0;
       }
-      FileFormat f = format.equals("table") ? FileFormat.ofFileName(output.getFileName().toString())
-          .orElseThrow(() -> SluiceException.badInput("--output " + output, null, "no file format",
-              "a file name ending in .parquet or .arrow, or --format parquet|arrow")) : FileFormat.parse(format);
-      sql.write(query, output, f);
-      return 0;
+      OutputFormat f = OutputFormat.parse(c.format);
+      if (c.query != null) {
+        sql.print(c.query, f, out);
+        return 0;
+      }
+      BufferedReader in = new BufferedReader(new InputStreamReader(c.file != null ? open(c.file) : stdin,
+          StandardCharsets.UTF_8));
+      // the prompt only for a person at a terminal: piped statements print their rows alone
+      int failed = new SqlShell(sql, f).run(in, out, c.spec.commandLine().getErr(),
+          c.file == null && System.console() != null);
+      return failed == 0 ? 0 : 3;
     }
-    OutputFormat f = OutputFormat.parse(format);
-    if (query != null) {
-      sql.print(query, f, out);
-      return 0;
-    }
-    BufferedReader in = new BufferedReader(new InputStreamReader(file != null ? open(file) : stdin,
-        StandardCharsets.UTF_8));
-    // the prompt only for a person at a terminal: piped statements print their rows alone
-    int failed = new SqlShell(sql, f).run(in, out, spec.commandLine().getErr(), file == null && System.console() != null);
-    return failed == 0 ? 0 : 3;
   }
 
   private static InputStream open(Path p) {
