@@ -52,10 +52,10 @@ public final class SparkOracle {
 
   static int run(List<String> args, PrintStream out, PrintStream err) {
     if (args.isEmpty()) {
-      err.println("usage: SparkOracle read|write|reads|batch ...");
+      err.println("usage: SparkOracle read|write|reads|batch|sql ...");
       return 2;
     }
-    if (!Set.of("read", "write", "reads", "batch").contains(args.get(0))) {
+    if (!Set.of("read", "write", "reads", "batch", "sql").contains(args.get(0))) {
       err.println("spark oracle: unknown command " + args.get(0));
       return 2;
     }
@@ -89,6 +89,7 @@ public final class SparkOracle {
         case "read" -> read(spark, parsed, out);
         case "write" -> write(spark, parsed, out);
         case "reads" -> reads(spark, parsed, out);
+        case "sql" -> sql(spark, parsed, out);
         default -> {
           err.println("spark oracle: unknown command " + command);
           return 2;
@@ -159,6 +160,24 @@ public final class SparkOracle {
       out.println("#query " + i + " ok");
       rows.forEach(out::println);
     }
+  }
+
+  /**
+   * The SQL benchmark's other side: the table as a temporary view through Hudi's data source, then the statement
+   * {@code --runs} times in this session; prints each run's wall time ({@code #run i ms}) and the last run's rows.
+   */
+  private static void sql(SparkSession spark, Args args, PrintStream out) {
+    spark.read().format("hudi").options(args.conf())
+        .option("hoodie.datasource.query.type", args.optional("query").orElse("snapshot"))
+        .load(args.required("table")).createOrReplaceTempView(args.required("view"));
+    int runs = Integer.parseInt(args.optional("runs").orElse("1"));
+    List<String> rows = List.of();
+    for (int i = 1; i <= runs; i++) {
+      long start = System.nanoTime();
+      rows = spark.sql(args.required("sql")).toJSON().collectAsList();
+      out.println("#run " + i + " " + (System.nanoTime() - start) / 1_000_000 + " ms");
+    }
+    rows.forEach(out::println);
   }
 
   private static void write(SparkSession spark, Args args, PrintStream out) throws IOException {

@@ -22,7 +22,8 @@ import picocli.CommandLine.ScopeType;
         RestoreCommand.class, CleanCommand.class, ArchiveCommand.class, StatsCommand.class, AdviseCommand.class, CompactCommand.class,
         RepairCommand.class, MetadataCommand.class, UpgradeCommand.class, DowngradeCommand.class, DescribeCommand.class,
         HelpCommand.class, CompletionCommand.class, CommitCommand.class, CommitsCommand.class, FsviewCommand.class,
-        CleansCommand.class, RollbacksCommand.class, ReportCommand.class, SyncCommand.class})
+        CleansCommand.class, RollbacksCommand.class, ReportCommand.class, SyncCommand.class, SqlCommand.class,
+        ExportCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

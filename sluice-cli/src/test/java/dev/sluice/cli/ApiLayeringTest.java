@@ -41,14 +41,14 @@ class ApiLayeringTest {
   void theImportSeesEveryLayer() {
     // a rule over an empty import would pass whatever the code does
     for (String pkg : new String[] {"dev.sluice.api", "dev.sluice.cli", "dev.sluice.tools.records", "dev.sluice.tools.health",
-        "dev.sluice.internal.table"}) {
+        "dev.sluice.internal.table", "dev.sluice.sql"}) {
       assertTrue(classes.stream().anyMatch(c -> c.getPackageName().equals(pkg)), "no classes imported from " + pkg);
     }
   }
 
   @Test
   void cliAndToolsNeverUseTheEngineInternals() {
-    noClasses().that().resideInAnyPackage("dev.sluice.cli..", "dev.sluice.tools..")
+    noClasses().that().resideInAnyPackage("dev.sluice.cli..", "dev.sluice.tools..", "dev.sluice.sql..")
         .should().dependOnClassesThat().resideInAPackage(INTERNAL + "..")
         .check(classes);
   }
@@ -57,8 +57,20 @@ class ApiLayeringTest {
   void cliAndToolsDependOnlyOnTheApiStorageToolsAndAllowedLibraries() {
     classes().that().resideInAnyPackage("dev.sluice.cli..", "dev.sluice.tools..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("dev.sluice.api..", "dev.sluice.storage..",
-            "dev.sluice.tools..", "dev.sluice.cli..", "java..", "javax..", "picocli..", "com.fasterxml.jackson..",
-            "org.apache.avro..", "org.apache.parquet..")
+            "dev.sluice.tools..", "dev.sluice.sql..", "dev.sluice.cli..", "java..", "javax..", "picocli..",
+            "com.fasterxml.jackson..", "org.apache.avro..", "org.apache.parquet..")
+        .check(classes);
+  }
+
+  @Test
+  void theSqlEngineStaysInSluiceSql() {
+    // DuckDB and Arrow only behind dev.sluice.sql: the CLI prints what SluiceSql returns, the core never sees them
+    noClasses().that().resideOutsideOfPackage("dev.sluice.sql..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.duckdb..", "org.apache.arrow..")
+        .check(classes);
+    classes().that().resideInAPackage("dev.sluice.sql..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("dev.sluice.api..", "dev.sluice.sql..", "java..",
+            "org.duckdb..", "org.apache.arrow..", "com.fasterxml.jackson..", "org.apache.avro..")
         .check(classes);
   }
 
