@@ -224,6 +224,51 @@ class MetadataTableVersion9WriteTest {
     return r;
   }
 
+  /**
+   * A restore to a savepoint re-syncs the files partition with a delta commit at a new time after the restore's
+   * (Hudi 1.x's {@code createRestoreInstantTime}), and the files partition lists storage again.
+   */
+  @Test
+  void restoreResyncsAtANewTime() throws IOException {
+    Table t = create(TableType.MERGE_ON_READ, 9, Map.of());
+    String kept = t.insert(trips(0, 10, 2, 1).iterator()).instantTime();
+    t.savepoint(java.util.Optional.of(kept));
+    t.upsert(List.of(trip("id-000001", 5, "p1", "x", 1), trip("gone", 5, "p5", "g", 1)).iterator());
+    t.insert(List.of(trip("other", 5, "p6", "o", 1)).iterator());
+    assertMirrors("before the restore");
+    t.restore(kept);
+    assertMirrors("after the restore");
+    assertFalse(TripFixture.rows(t).containsKey("gone"));
+    List<String> restores = Files.list(dir.resolve(".hoodie/timeline")).map(f -> f.getFileName().toString())
+        .filter(n -> n.matches("\\d{17}_\\d{17}\\.restore")).toList();
+    assertEquals(1, restores.size(), restores.toString());
+    String restore = restores.get(0).substring(0, 17);
+    assertTrue(mdtTimeline().stream().anyMatch(n -> n.matches("\\d{17}_\\d{17}\\.deltacommit")
+        && n.substring(0, 17).compareTo(restore) > 0), "a re-sync after the restore's instant: " + mdtTimeline());
+    t.upsert(List.of(trip("id-000002", 7, "p0", "after", 1)).iterator());
+    assertMirrors("after the next write");
+  }
+
+  /**
+   * The metadata table's own timeline is archived into its LSM archived timeline ({@code timeline/history}) once it
+   * has more instants than archival keeps, and its files partition still lists storage.
+   */
+  @Test
+  void theMetadataTimelineArchivesIntoItsLsmHistory() throws IOException {
+    Table t = create(TableType.COPY_ON_WRITE, 9, Map.of("hoodie.metadata.compact.max.delta.commits", "2",
+        "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3", "hoodie.cleaner.policy",
+        "KEEP_LATEST_FILE_VERSIONS", "hoodie.cleaner.fileversions.retained", "1"));
+    t.insert(trips(0, 10, 2, 1).iterator());
+    for (int i = 2; i < 14; i++) {
+      t.upsert(trips(0, 2, 2, i).iterator());
+    }
+    assertMirrors("after the writes");
+    Path history = dir.resolve(TL).resolve("history");
+    assertTrue(Files.exists(history.resolve("_version_")), "the metadata timeline archived: " + mdtTimeline());
+    assertTrue(Files.list(dir.resolve(".hoodie/timeline/history")).anyMatch(f -> f.getFileName().toString()
+        .endsWith(".parquet")), "and the data table's, behind the metadata table's compactions");
+  }
+
   /** Sluice keeps no record index on versions 8/9 yet: asked for one, the table keeps only {@code files}. */
   @Test
   void theRecordIndexIsNotKeptOnVersion9() throws IOException {
