@@ -269,6 +269,21 @@ class MetadataTableVersion9WriteTest {
         .endsWith(".parquet")), "and the data table's, behind the metadata table's compactions");
   }
 
+  /** {@code sluice metadata delete} and {@code init} work on version 9 as on 6 (they were refused there). */
+  @Test
+  void deleteAndInitOnVersion9() throws IOException {
+    Table t = create(TableType.MERGE_ON_READ, 9, Map.of());
+    t.insert(trips(0, 10, 2, 1).iterator());
+    assertTrue(t.deleteMetadataTable());
+    assertFalse(Files.exists(dir.resolve(".hoodie/metadata")));
+    assertEquals("", properties(dir.resolve(".hoodie/hoodie.properties"))
+        .getProperty("hoodie.table.metadata.partitions"));
+    assertTrue(t.initMetadataTable(false).partitionsEnabled().contains("files"));
+    assertTrue(mdtTimeline().stream().anyMatch(n -> n.matches("00000000000000000_\\d{17}\\.deltacommit")),
+        mdtTimeline().toString());
+    assertMirrors("after init");
+  }
+
   /** Sluice keeps no record index on versions 8/9 yet: asked for one, the table keeps only {@code files}. */
   @Test
   void theRecordIndexIsNotKeptOnVersion9() throws IOException {
