@@ -149,7 +149,6 @@ public final class Table implements AutoCloseable {
    * Returns the metadata table as it is afterwards.
    */
   public MetadataTableView initMetadataTable(boolean recordIndex) {
-    requireServices("Initializing the metadata table");
     Config on = config.with(ConfigKeys.METADATA_ENABLE.name(), "true");
     if (recordIndex) {
       on = on.with(ConfigKeys.RECORD_INDEX_ENABLE.name(), "true");
@@ -171,7 +170,6 @@ public final class Table implements AutoCloseable {
    * on (the default) builds it again, as Hudi's writers do. Returns whether there was anything to remove.
    */
   public boolean deleteMetadataTable() {
-    requireServices("Deleting the metadata table");
     return InstantLifecycle.of(storage, location, TableSettings.commit(changes))
         .locked("delete the metadata table", () -> MetadataTable.removeIfPresent(storage, location));
   }

@@ -81,8 +81,8 @@ final class TableSettings {
    *   <li>{@code hoodie.metadata.enable} as the caller set it, unset meaning {@link ConfigKeys#METADATA_ENABLE}'s
    *       default, true, as Hudi's writers. Version 6: the first action that finds no metadata table builds one (as
    *       Hudi 0.15's {@code initializeIfNeeded}, when no other instant is pending), every action mirrors itself into
-   *       it; {@code false} removes it. Versions 8 and 9: reads list through Hudi 1.x's metadata table when it is
-   *       valid; changes remove it ({@link #forChanges}) until Sluice keeps Hudi 1.x's form of it.</li>
+   *       it; {@code false} removes it. Versions 8 and 9: the same, in Hudi 1.x's form of the metadata table (a
+   *       {@code record_index} partition is dropped there: Sluice keeps the record index on version 6 only).</li>
    *   <li>{@code hoodie.metadata.record.index.enable} unset: on when the table has a {@code record_index}
    *       partition, so a writer that does not say keeps the index another writer built; never built unasked
    *       (Hudi's default is false).</li>

@@ -185,27 +185,36 @@ class Version9WriteTest {
   }
 
   /**
-   * Sluice keeps no metadata table on versions 8/9: a write to a table that has one (Hudi 1.x builds it by default)
-   * removes it first, as a Hudi writer with {@code hoodie.metadata.enable=false} does, so that Hudi's readers never
-   * list or prune through a stale one.
+   * Sluice keeps the metadata table on versions 8/9 (in Hudi 1.x's form, {@code MetadataTableVersion9WriteTest}):
+   * built by the first write, kept by the next; partitions it does not maintain (Hudi 1.x builds column and partition
+   * stats by default) are dropped, config first; {@code hoodie.metadata.enable=false} removes it, as a Hudi writer so
+   * configured does, so that Hudi's readers never list or prune through a stale one.
    */
   @Test
-  void aWriteRemovesAMetadataTableItDoesNotKeep() throws IOException {
+  void aWriteKeepsTheMetadataTableAndDropsPartitionsItDoesNotMaintain() throws IOException {
     Path path = dir.resolve("t");
     Table t = TripFixture.create(path, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(9).build(),
         Map.of("hoodie.metadata.enable", "true"));
     t.insert(List.of(trip("a", 1, "p1", "a1", 1)).iterator());
-    assertFalse(Files.exists(path.resolve(".hoodie/metadata")), "none is built on version 9, even when asked");
-    // the metadata table another writer (Hudi 1.x) left
-    Files.createDirectories(path.resolve(".hoodie/metadata/.hoodie/timeline"));
-    Files.createDirectories(path.resolve(".hoodie/metadata/files"));
+    assertTrue(Files.isDirectory(path.resolve(".hoodie/metadata/.hoodie/timeline")), "built on version 9");
+    assertEquals("files", properties(path).getProperty("hoodie.table.metadata.partitions"));
+    // partitions another writer (Hudi 1.x) left
+    Files.createDirectories(path.resolve(".hoodie/metadata/column_stats"));
     Path props = path.resolve(".hoodie/hoodie.properties");
-    Files.writeString(props, Files.readString(props)
-        + "hoodie.table.metadata.partitions=column_stats,files,partition_stats\n");
+    Files.writeString(props, Files.readString(props).replace("hoodie.table.metadata.partitions=files",
+        "hoodie.table.metadata.partitions=column_stats,files,partition_stats"));
     t.upsert(List.of(trip("a", 2, "p1", "a2", 1)).iterator());
-    assertFalse(Files.exists(path.resolve(".hoodie/metadata")), "the metadata table is removed");
-    assertEquals("", properties(path).getProperty("hoodie.table.metadata.partitions"), "and unlisted");
+    assertTrue(Files.isDirectory(path.resolve(".hoodie/metadata/files")), "the metadata table is kept");
+    assertFalse(Files.exists(path.resolve(".hoodie/metadata/column_stats")), "a partition Sluice does not keep goes");
+    assertEquals("files", properties(path).getProperty("hoodie.table.metadata.partitions"), "and is unlisted");
     assertEquals("a2", TripFixture.rows(t).get("a").get("name").toString());
+
+    Table off = Tables.open(path.toString(), Config.of(Map.of("hoodie.metadata.enable", "false",
+        "hoodie.index.bloom.num_entries", "1000")));
+    off.upsert(List.of(trip("a", 3, "p1", "a3", 1)).iterator());
+    assertFalse(Files.exists(path.resolve(".hoodie/metadata")), "off removes it");
+    assertEquals("", properties(path).getProperty("hoodie.table.metadata.partitions"), "and unlists it");
+    assertEquals("a3", TripFixture.rows(off).get("a").get("name").toString());
   }
 
   private static List<String> dataFiles(Path table) throws IOException {

@@ -160,34 +160,60 @@ class Hudi1ReadsSluiceTablesTest {
   }
 
   /**
-   * Sluice creates a version-9 table; Hudi 1.1.1's Java client upserts on top (building its metadata table, on by
-   * default in Hudi); Sluice's next upsert removes that metadata table before it commits (it does not keep one on
-   * version 9), and Hudi, reading through its metadata table if one were listed, reads what Sluice reads.
+   * Sluice creates a version-9 table with its metadata table (Hudi 1.x's form); Hudi 1.1.1 lists it through that
+   * metadata table as storage holds it; Hudi's Java client upserts on top and keeps Sluice's metadata table (its
+   * initialization and Sluice's deltacommits stay, Hudi's deltacommits follow: no rebuild); Sluice's next upsert keeps
+   * it too (dropping the partitions it does not maintain), and Hudi, reading and listing through it, reads what Sluice
+   * reads.
    */
   @Test
   void hudiAndSluiceContinueEachOthersVersion9Table() throws IOException {
     Table t = create("shared_v9", TableType.MERGE_ON_READ, 9, true, MergeMode.EVENT_TIME_ORDERING);
     Path p = Path.of(t.location());
-    t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p2", "b"), row("k3", 1, "p2", "c")).iterator());
+    String first = t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p2", "b"), row("k3", 1, "p2", "c"))
+        .iterator()).instantTime();
+    Path mdtTimeline = p.resolve(".hoodie/metadata/.hoodie/timeline");
+    List<String> sluiceMdt = names(mdtTimeline);
+    assertTrue(sluiceMdt.stream().anyMatch(n -> n.matches("00000000000000000_\\d{17}\\.deltacommit")), sluiceMdt
+        .toString());
+    assertTrue(sluiceMdt.stream().anyMatch(n -> n.matches(first + "_\\d{17}\\.deltacommit")), sluiceMdt.toString());
     Map<String, String> hudiWithMetadata = new HashMap<>(HUDI);
     hudiWithMetadata.put("hoodie.metadata.enable", "true");
     OracleBatch hudiWrites = oracle.batch();
+    OracleBatch.Pending<Map<String, Map<String, Long>>> sluiceListing = hudiWrites.metadataListing(p);
     hudiWrites.write(p, "upsert", SCHEMA, List.of(row("k1", 2, "p1", "a2"), row("k4", 1, "p1", "d")), hudiWithMetadata);
     hudiWrites.write(p, "delete", SCHEMA, List.of(row("k3", 0, "p2", null)), hudiWithMetadata);
     OracleBatch.Pending<List<GenericRecord>> afterHudi = hudiWrites.read(p, "snapshot", Optional.empty(), true);
+    OracleBatch.Pending<Map<String, Map<String, Long>>> hudiListing = hudiWrites.metadataListing(p);
     hudiWrites.run();
-    assertTrue(Files.isDirectory(p.resolve(".hoodie/metadata")), "Hudi built its metadata table");
+    assertFalse(sluiceListing.get().isEmpty(), "Hudi listed Sluice's metadata table");
+    List<String> afterHudiMdt = names(mdtTimeline);
+    assertTrue(afterHudiMdt.containsAll(sluiceMdt.stream().filter(n -> n.endsWith(".deltacommit")).toList()),
+        "Hudi kept Sluice's metadata table, no rebuild: " + sluiceMdt + " / " + afterHudiMdt);
+    assertEquals(1, afterHudiMdt.stream().filter(n -> n.matches("00000000000000000_\\d{17}\\.deltacommit")).count(),
+        afterHudiMdt.toString());
+    assertTrue(afterHudiMdt.stream().filter(n -> n.matches("\\d{17}_\\d{17}\\.deltacommit")).count()
+        >= sluiceMdt.stream().filter(n -> n.matches("\\d{17}_\\d{17}\\.deltacommit")).count() + 2,
+        "Hudi's two writes mirrored into it: " + afterHudiMdt);
+    assertEquals(MetadataListingOracleTest.listing(p), hudiListing.get(), "Hudi's metadata listing is storage's");
     assertEquals(byKey(afterHudi.get()), byKey(rows(t.newScan())), "Sluice reads Hudi's writes on its table");
 
-    t.upsert(List.of(row("k2", 5, "p2", "b5"), row("k1", 1, "p1", "older"), row("k5", 1, "p2", "e")).iterator());
-    assertFalse(Files.exists(p.resolve(".hoodie/metadata")), "Sluice removed the metadata table it does not keep");
+    String last = t.upsert(List.of(row("k2", 5, "p2", "b5"), row("k1", 1, "p1", "older"), row("k5", 1, "p2", "e"))
+        .iterator()).instantTime();
+    List<String> afterSluice = names(mdtTimeline);
+    assertTrue(afterSluice.containsAll(afterHudiMdt.stream().filter(n -> n.endsWith(".deltacommit")).toList()),
+        "Sluice kept Hudi's metadata timeline: " + afterSluice);
+    assertTrue(afterSluice.stream().anyMatch(n -> n.matches(last + "_\\d{17}\\.deltacommit")), afterSluice.toString());
     String props = Files.readString(p.resolve(".hoodie/hoodie.properties"));
-    assertTrue(props.contains("hoodie.table.metadata.partitions=\n") || !props.contains("hoodie.table.metadata.partitions="),
-        "no metadata partitions listed any more: " + props);
+    assertTrue(props.contains("hoodie.table.metadata.partitions=files\n"), "only files is listed: " + props);
     OracleBatch read = oracle.batch();
     HudiView hudi = ask(read, t, true);
+    OracleBatch.Pending<List<OracleFileSlice>> throughMetadata = read.fsviewThroughMetadata(p);
+    OracleBatch.Pending<Map<String, Map<String, Long>>> listing = read.metadataListing(p);
     read.run();
     assertSame(hudi, t);
+    assertEquals(hudi.slices().get(), throughMetadata.get(), "Hudi's slices through Sluice's metadata table");
+    assertEquals(MetadataListingOracleTest.listing(p), listing.get(), "Hudi's metadata listing is storage's");
     Map<String, Map<String, String>> rows = byKey(hudi.snapshot().get());
     assertEquals("\"a2\"", rows.get("k1").get("name"), "Hudi's update with the larger ordering value stays");
     assertEquals("\"b5\"", rows.get("k2").get("name"));
@@ -220,9 +246,20 @@ class Hudi1ReadsSluiceTablesTest {
     assertEquals("[\"by-sluice\"]", rows.get("id:k2").get("tags"));
   }
 
-  /** Sluice continues a version-9 table Hudi 1.1.1 created and wrote (with its metadata table): Hudi reads the result. */
+  private static List<String> names(Path folder) throws IOException {
+    try (Stream<Path> s = Files.list(folder)) {
+      return s.filter(Files::isRegularFile).map(f -> f.getFileName().toString()).filter(n -> !n.startsWith("."))
+          .sorted().toList();
+    }
+  }
+
+  /**
+   * Sluice continues a version-9 table Hudi 1.1.1 created and wrote with its metadata table: the metadata table is
+   * kept (Hudi's initialization and deltacommits stay, Sluice's follow, only {@code files} stays listed), and Hudi
+   * reads the result, its file-system view and metadata listing through it equal to storage.
+   */
   @Test
-  void sluiceContinuesAHudiVersion9Table() {
+  void sluiceContinuesAHudiVersion9Table() throws IOException {
     Path p = dir.resolve("hudi_v9");
     Map<String, String> hudiWithMetadata = new HashMap<>(HUDI);
     hudiWithMetadata.put("hoodie.metadata.enable", "true");
@@ -232,14 +269,25 @@ class Hudi1ReadsSluiceTablesTest {
     batch.write(p, "insert", SCHEMA, List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p2", "b")), hudiWithMetadata);
     batch.write(p, "upsert", SCHEMA, List.of(row("k1", 2, "p1", "a2")), hudiWithMetadata);
     batch.run();
+    Path mdtTimeline = p.resolve(".hoodie/metadata/.hoodie/timeline");
+    List<String> hudiMdt = names(mdtTimeline).stream().filter(n -> n.endsWith(".deltacommit")).toList();
     Table t = Tables.open(p.toString(), Config.of(SLUICE));
     assertEquals(9, t.tableVersion());
-    t.upsert(List.of(row("k1", 3, "p1", "a3"), row("k3", 1, "p1", "c")).iterator());
+    String first = t.upsert(List.of(row("k1", 3, "p1", "a3"), row("k3", 1, "p1", "c")).iterator()).instantTime();
     t.delete(List.of(row("k2", 0, "p2", null)).iterator());
+    List<String> after = names(mdtTimeline);
+    assertTrue(after.containsAll(hudiMdt), "Hudi's metadata timeline kept, no rebuild: " + hudiMdt + " / " + after);
+    assertTrue(after.stream().anyMatch(n -> n.matches(first + "_\\d{17}\\.deltacommit")), after.toString());
+    assertTrue(Files.readString(p.resolve(".hoodie/hoodie.properties"))
+        .contains("hoodie.table.metadata.partitions=files\n"));
     OracleBatch read = oracle.batch();
     HudiView hudi = ask(read, t, true);
+    OracleBatch.Pending<List<OracleFileSlice>> throughMetadata = read.fsviewThroughMetadata(p);
+    OracleBatch.Pending<Map<String, Map<String, Long>>> listing = read.metadataListing(p);
     read.run();
     assertSame(hudi, t);
+    assertEquals(hudi.slices().get(), throughMetadata.get(), "Hudi's slices through the metadata table Sluice kept");
+    assertEquals(MetadataListingOracleTest.listing(p), listing.get(), "Hudi's metadata listing is storage's");
     assertEquals(List.of("k1", "k3"), List.copyOf(byKey(hudi.snapshot().get()).keySet()));
   }
 

@@ -90,6 +90,11 @@ public final class OracleBatch {
     return add(List.of("fsview", "--table", table.toString()), HudiOracle::parseFsview);
   }
 
+  /** The latest file slices as Hudi's file-system view lists them through the table's metadata table. */
+  public Pending<List<OracleFileSlice>> fsviewThroughMetadata(Path table) {
+    return add(List.of("fsview", "--table", table.toString(), "--use-metadata"), HudiOracle::parseFsview);
+  }
+
   /** Like {@link HudiOracle#bloom(Path, List)}. */
   public Pending<OracleBloom> bloom(Path baseFile, List<String> keys) {
     Path keysFile = HudiOracle.keysFile(keys);

@@ -1,6 +1,7 @@
 package dev.sluice.internal.clean;
 
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.mdt.write.MetadataTableForm;
 import dev.sluice.internal.table.TableConfigStore;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Action;
@@ -134,7 +135,7 @@ public final class MetadataCleaner {
         return Optional.empty();
       }
     }
-    String time = latest.get().time() + SUFFIX;
+    String time = MetadataTableForm.of(mdt.layout()).clean(latest.get().time(), mdt);
     return mdt.contains(time) ? Optional.empty() : Optional.of(time);
   }
 

@@ -39,4 +39,19 @@ final class MetadataRollbackRecorder implements RollbackRecorder {
         logsWritten.getOrDefault(partition, Map.of()))));
     return RollbackMetadata.of(time, 0, InstantInfo.of(target), stats).toAvroBytes();
   }
+
+  @Override
+  public byte[] deletePlan(Instant target, Map<String, List<String>> files) {
+    List<RollbackRequest> requests = new ArrayList<>();
+    files.forEach((partition, paths) -> paths.forEach(f -> requests.add(RollbackRequest.delete(partition, f))));
+    return new RollbackPlan(InstantInfo.of(target), requests, RollbackPlan.VERSION).toAvroBytes();
+  }
+
+  @Override
+  public byte[] deleteMetadata(String time, Instant target, Map<String, List<String>> deleted) {
+    List<PartitionRollback> stats = new ArrayList<>();
+    deleted.forEach((partition, paths) -> stats.add(new PartitionRollback(partition, paths, List.of(), Map.of(),
+        Map.of())));
+    return RollbackMetadata.of(time, 0, InstantInfo.of(target), stats).toAvroBytes();
+  }
 }

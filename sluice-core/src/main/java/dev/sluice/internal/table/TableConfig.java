@@ -583,8 +583,8 @@ public final class TableConfig {
      * strategy, the ordering field as {@code hoodie.table.precombine.field}) or of a version-9 table as Hudi 1.1.1's
      * Java client does (merge mode and {@code hoodie.table.ordering.fields} only). Both: timeline layout 2 under
      * {@code .hoodie/timeline}, the initial version, the key generator by type and not by class (a key generator
-     * without a type name keeps its class, as {@code USER_PROVIDED}). No metadata-table keys: Sluice does not keep a
-     * metadata table on these versions.
+     * without a type name keeps its class, as {@code USER_PROVIDED}). No metadata-table keys: the first write lists
+     * the metadata table's partitions once it has built them, as on version 6.
      */
     private Map<String, String> hudi1Properties() {
       boolean ordered = precombineField != null && !precombineField.isEmpty();

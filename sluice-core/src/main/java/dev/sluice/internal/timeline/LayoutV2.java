@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * as an Avro container. A completed file without a completion time (left by Hudi's upgrade from version 6) holds
  * JSON and has no known completion time here. Sluice writes commits, delta commits, rollbacks, compactions, cleans,
  * savepoints and restores into it (completion times taken as {@link #newCompletionTime} says) and archives it into the
- * LSM archived timeline; repair and metadata-table changes on it are refused.
+ * LSM archived timeline, and keeps its metadata table in Hudi 1.x's form; repair on it is refused.
  */
 final class LayoutV2 implements TimelineLayout {
   /** The default {@code hoodie.timeline.path}. */
@@ -114,8 +114,8 @@ final class LayoutV2 implements TimelineLayout {
 
   @Override
   public boolean writesMetadataTable() {
-    // Hudi 1.x's metadata table is read (mdt.read.TrustRules) but not yet written
-    return false;
+    // Hudi 1.x's form of it: mdt.write.MetadataTableForm.Fresh, read by mdt.read.TrustRules' 1.x rules
+    return true;
   }
 
   @Override
@@ -127,8 +127,8 @@ final class LayoutV2 implements TimelineLayout {
   public void requireServices(String what) {
     throw Errors.unsupported(what + " on a Hudi table of version " + tableVersion,
         "Sluice writes (insert, upsert, delete, bulk insert), rolls back, compacts, cleans, archives, savepoints and "
-            + "restores tables of versions 8 and 9, but does not repair them or build their metadata table yet: do "
-            + "that with Hudi 1.x.");
+            + "restores tables of versions 8 and 9 and keeps their metadata table's files partition, but does not "
+            + "repair them yet: do that with Hudi 1.x.");
   }
 
   @Override

@@ -107,16 +107,14 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   }
 
   /**
-   * True if Sluice's changes keep this layout's metadata table (layout 1: Hudi 0.15's form); false for layout 2,
-   * whose metadata table Sluice reads but does not write yet: a change removes it, so that no Hudi 1.x reader trusts
-   * one that missed the change.
+   * True if Sluice's changes keep this layout's metadata table: layout 1 in Hudi 0.15's form, layout 2 in Hudi 1.x's
+   * ({@code mdt.write.MetadataTableForm}: its {@code files} partition; a record index is dropped there).
    */
   boolean writesMetadataTable();
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run the table services other than compaction,
-   * clean, archival, savepoint and restore (repair, metadata table changes) on a table of this layout: on layout 2 it
-   * does not run them yet.
+   * clean, archival, savepoint and restore (repair) on a table of this layout: on layout 2 it does not run them yet.
    */
   void requireServices(String what);
 

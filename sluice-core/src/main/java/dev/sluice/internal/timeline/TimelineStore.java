@@ -61,10 +61,12 @@ public final class TimelineStore {
 
   /**
    * A store whose kill points are named {@code <killPointPrefix>.<action>.<state>...}: the metadata table's timeline
-   * uses its own, so that the crash harness tells its completions from the data table's commit point.
+   * uses its own, so that the crash harness tells its completions from the data table's commit point. The layout is
+   * read from the table's {@code hoodie.properties} when first needed, as for {@link #TimelineStore(Storage, String)}
+   * (a metadata table has the layout of its data table's version).
    */
   public TimelineStore(Storage storage, String basePath, String killPointPrefix) {
-    this(storage, basePath, killPointPrefix, TimelineLayout.V1);
+    this(storage, basePath, killPointPrefix, null);
   }
 
   private TimelineStore(Storage storage, String basePath, String killPointPrefix, TimelineLayout layout) {
@@ -90,8 +92,10 @@ public final class TimelineStore {
     TimelineLayout l = layout;
     if (l == null) {
       // no hoodie.properties (a bare timeline folder, as tests and tools build them): the layout Sluice always wrote
-      l = TableConfigStore.readIfPresent(storage, basePath).map(TimelineLayout::of).orElse(TimelineLayout.V1);
-      layout = l;
+      // not kept until the properties exist: a metadata table is created by the same store that found none
+      Optional<TimelineLayout> read = TableConfigStore.readIfPresent(storage, basePath).map(TimelineLayout::of);
+      read.ifPresent(r -> layout = r);
+      l = read.orElse(TimelineLayout.V1);
     }
     return l;
   }

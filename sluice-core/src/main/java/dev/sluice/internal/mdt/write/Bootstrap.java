@@ -42,28 +42,30 @@ final class Bootstrap {
   private final String basePath;
   private final String mdtBase;
   private final TimelineStore mdt;
+  private final MetadataTableForm form;
 
-  Bootstrap(Storage storage, String basePath, TimelineStore mdt) {
+  Bootstrap(Storage storage, String basePath, TimelineStore mdt, MetadataTableForm form) {
     this.storage = storage;
     this.basePath = basePath;
     this.mdtBase = mdt.basePath();
     this.mdt = mdt;
+    this.form = form;
   }
 
   /** Builds the metadata table of the data table whose timeline is {@code dt} (no pending instant). */
   void run(Timeline dt) {
-    String init = dt.lastCompleted().map(Instant::time).orElse(MetadataTableWriter.SOLO_COMMIT)
-        + MetadataTableWriter.INIT_SUFFIX;
+    String init = form.init(dt, 0);
+    String upTo = form.listedUpTo(dt);
     TableConfig data = TableConfigStore.read(storage, basePath);
     KillPoints.reach("metadata.bootstrap.start");
-    TableLayout.initialize(storage, mdtBase, config(data.name()));
+    TableLayout.initialize(storage, mdtBase, form.properties(data));
     String files = MetadataPartition.FILES.path();
     PartitionMetadata.ensure(storage, mdtBase, files, init);
     Instant requested = Instant.requested(init, Action.DELTACOMMIT);
     mdt.createRequested(requested, new byte[0]);
     Instant inflight = mdt.transitionToInflight(requested, new byte[0]);
     // only files of instants up to the initialization: later ones are mirrored by their own deltacommits
-    Map<String, Map<String, Long>> listing = DataFiles.list(storage, basePath, t -> t.compareTo(init) <= 0);
+    Map<String, Map<String, Long>> listing = DataFiles.list(storage, basePath, t -> t.compareTo(upTo) <= 0);
     List<FilesRecord> records = records(listing);
     String filesDir = StoragePaths.join(mdtBase, files);
     try (LogWriter writer = LogWriter.builder(storage, filesDir, MetadataTableWriter.FILE_ID, init)
@@ -83,13 +85,16 @@ final class Bootstrap {
     CommitMetadata md = new CommitMetadata(Map.of(files, List.of(stat)), false,
         Map.of(CommitMetadata.SCHEMA_KEY, MetadataRecords.schema().toString()), WriteOperationType.BULK_INSERT);
     KillPoints.reach("metadata.bootstrap.commit");
-    mdt.complete(inflight, md.toJson());
+    mdt.complete(inflight, mdt.layout().encode(md));
     KillPoints.reach("metadata.bootstrap.list");
     TableConfigStore.update(storage, basePath, c -> c.with(TableConfig.METADATA_PARTITIONS, files)
         .with(TableConfig.METADATA_PARTITIONS_INFLIGHT, ""));
   }
 
-  /** The metadata table's {@code hoodie.properties} (Hudi's {@code initializeMetaClient}); the checksum is added on write. */
+  /**
+   * The version-6 metadata table's {@code hoodie.properties} (Hudi 0.15's {@code initializeMetaClient}); the checksum
+   * is added on write.
+   */
   static TableConfig config(String dataTableName) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put(TableConfig.PAYLOAD_CLASS, "org.apache.hudi.metadata.HoodieMetadataPayload");

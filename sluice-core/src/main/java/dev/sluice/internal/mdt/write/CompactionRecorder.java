@@ -1,5 +1,6 @@
 package dev.sluice.internal.mdt.write;
 
+import dev.sluice.internal.timeline.TimelineLayout;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,6 +23,9 @@ public interface CompactionRecorder {
       List<String> logFiles) {
   }
 
-  /** A plan of {@code operations}: every file group of the metadata table, compacted together. */
-  byte[] plan(List<Operation> operations);
+  /**
+   * A plan of {@code operations}: every file group of the metadata table, compacted together, in the plan schema of
+   * a table of {@code layout}.
+   */
+  byte[] plan(List<Operation> operations, TimelineLayout layout);
 }

@@ -43,11 +43,13 @@ final class FilesCompaction {
   private final Storage storage;
   private final String filesDir;
   private final TimelineStore mdt;
+  private final MetadataTableForm form;
 
-  FilesCompaction(Storage storage, String filesDir, TimelineStore mdt) {
+  FilesCompaction(Storage storage, String filesDir, TimelineStore mdt, MetadataTableForm form) {
     this.storage = storage;
     this.filesDir = filesDir;
     this.mdt = mdt;
+    this.form = form;
   }
 
   /**
@@ -68,7 +70,7 @@ final class FilesCompaction {
     String latest = since.get(since.size() - 1).time();
     // the data table's timeline is listed only when the count says a compaction may be due
     boolean olderPending = dataTimeline.get().instants().stream().anyMatch(i -> !i.isCompleted() && i.time().compareTo(latest) <= 0);
-    String time = latest + SUFFIX;
+    String time = form.compaction(latest, tl);
     if (olderPending || tl.contains(time)) {
       return Optional.empty();
     }
@@ -132,7 +134,7 @@ final class FilesCompaction {
     shards.values().forEach(s -> ops.add(new CompactionRecorder.Operation(RecordIndexPartition.PATH, s.fileId(),
         s.baseInstant(), Optional.of(s.baseFileName()).filter(n -> !n.isEmpty()), s.logFileNames())));
     Instant requested = Instant.requested(time, Action.COMPACTION);
-    mdt.createRequested(requested, recorder.plan(ops));
+    mdt.createRequested(requested, recorder.plan(ops, mdt.layout()));
     Instant inflight = mdt.transitionToInflight(requested, new byte[0]);
     String name = fileId + "_" + MetadataTableWriter.WRITE_TOKEN + "_" + time + ".hfile";
     String path = StoragePaths.join(filesDir, name);
@@ -155,6 +157,6 @@ final class FilesCompaction {
     CommitMetadata md = new CommitMetadata(stats, true,
         Map.of(CommitMetadata.SCHEMA_KEY, MetadataRecords.schema().toString()), WriteOperationType.COMPACT);
     KillPoints.reach("metadata.compaction.commit");
-    mdt.complete(inflight, md.toJson());
+    mdt.complete(inflight, mdt.layout().encode(md));
   }
 }

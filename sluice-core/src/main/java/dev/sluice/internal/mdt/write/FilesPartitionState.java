@@ -115,16 +115,39 @@ final class FilesPartitionState {
           .filter(l -> l.fileId().equals(fileId)).map(LogFileName::baseInstant).min(String::compareTo).orElse("");
     }
     String slice = baseTime;
+    boolean byCompletion = mdt.layout().slicesByCompletionTime();
     List<FileInfo> logs = new ArrayList<>();
     for (FileInfo f : entries) {
       Optional<LogFileName> l = FileNames.parseLog(f.name());
-      if (l.isPresent() && l.get().fileId().equals(fileId) && l.get().baseInstant().equals(slice)
-          && l.get().extension().equals(FileNames.LOG_EXTENSION)) {
+      if (l.isPresent() && l.get().fileId().equals(fileId) && l.get().extension().equals(FileNames.LOG_EXTENSION)
+          && (byCompletion ? joinsByCompletion(l.get().baseInstant(), slice, mdt)
+              : l.get().baseInstant().equals(slice))) {
         logs.add(f);
       }
     }
-    logs.sort(Comparator.comparingInt(f -> FileNames.parseLog(f.name()).orElseThrow().version()));
+    // version 6: one series, in version order; 1.x: a file per deltacommit, in completion order
+    logs.sort(Comparator.comparing((FileInfo f) -> completedAt(FileNames.parseLog(f.name()).orElseThrow()
+        .baseInstant(), mdt)).thenComparingInt(f -> FileNames.parseLog(f.name()).orElseThrow().version()));
     return new FilesPartitionState(fileId, base, slice, List.copyOf(logs));
+  }
+
+  /**
+   * Versions 8/9: whether the log file of deltacommit {@code deltaCommit} is in the slice based at {@code slice}, the
+   * latest: its deltacommit completed at or after the slice's base instant (Hudi 1.x's slicing by completion time),
+   * or it is the slice's own initializing log; a pending deltacommit's log is in no slice yet.
+   */
+  private static boolean joinsByCompletion(String deltaCommit, String slice, Timeline mdt) {
+    if (deltaCommit.equals(slice)) {
+      return true;
+    }
+    if (!mdt.isCompleted(deltaCommit)) {
+      return mdt.isBeforeStart(deltaCommit) && deltaCommit.compareTo(slice) >= 0;
+    }
+    return completedAt(deltaCommit, mdt).compareTo(slice) >= 0;
+  }
+
+  private static String completedAt(String instant, Timeline mdt) {
+    return mdt.completionTime(instant).orElse(instant);
   }
 
   /** The file group's id. */

@@ -71,13 +71,22 @@ public final class MetadataTableWriter {
   private final String mdtBase;
   private final String filesDir;
   private final TimelineStore mdt;
+  private final TimelineStore data;
 
   private MetadataTableWriter(Storage storage, String basePath) {
     this.storage = storage;
     this.basePath = basePath;
     this.mdtBase = TableLayout.metadataTableFolder(basePath);
     this.filesDir = StoragePaths.join(mdtBase, MetadataPartition.FILES.path());
+    // the metadata table's layout is read from its own hoodie.properties once it exists (its version is the data
+    // table's); the data table's decides how its instants are timed
     this.mdt = new TimelineStore(storage, mdtBase, "metadata.timeline");
+    this.data = new TimelineStore(storage, basePath);
+  }
+
+  /** How this table's metadata instants are timed (reads the data table's layout when first asked). */
+  MetadataTableForm times() {
+    return MetadataTableForm.of(data.layout());
   }
 
   /** The writer of the metadata table of the table at {@code basePath}; does no I/O. */
@@ -151,7 +160,7 @@ public final class MetadataTableWriter {
     if (tl.lastCompleted().isEmpty()) {
       return Optional.empty();
     }
-    return new FilesCompaction(storage, filesDir, mdt).due(tl, () -> new TimelineStore(storage, basePath).load(),
+    return new FilesCompaction(storage, filesDir, mdt, times()).due(tl, () -> new TimelineStore(storage, basePath).load(),
         maxDeltaCommits);
   }
 
@@ -160,7 +169,7 @@ public final class MetadataTableWriter {
    * table lock, before an action. Returns the compaction's instant.
    */
   public Optional<String> compactIfDue(int maxDeltaCommits, CompactionRecorder recorder, RecordIndexSetup setup) {
-    FilesCompaction compaction = new FilesCompaction(storage, filesDir, mdt);
+    FilesCompaction compaction = new FilesCompaction(storage, filesDir, mdt, times());
     if (!isAvailable() || !compaction.rollbackPending(mdt.load())) {
       return Optional.empty();
     }
@@ -225,7 +234,8 @@ public final class MetadataTableWriter {
       MetadataTable.removeIfPresent(storage, basePath);
       return false;
     }
-    TableConfig config = dropUnmaintained(!recordIndex.drop());
+    boolean keepRecordIndex = !recordIndex.drop() && times().keepsRecordIndex();
+    TableConfig config = dropUnmaintained(keepRecordIndex);
     Timeline dt = null;
     if (!config.metadataPartitions().contains(MetadataPartition.FILES.path()) || !hasCompletedInstant()) {
       // listed but not usable, or a leftover of an interrupted bootstrap: it goes before anything is rebuilt
@@ -234,10 +244,10 @@ public final class MetadataTableWriter {
       if (hasPending(dt)) {
         return false;
       }
-      new Bootstrap(storage, basePath, mdt).run(dt);
+      new Bootstrap(storage, basePath, mdt, times()).run(dt);
       config = TableConfigStore.read(storage, basePath);
     }
-    if (recordIndex.build() && !config.metadataPartitions().contains(RecordIndexPartition.PATH)) {
+    if (keepRecordIndex && recordIndex.build() && !config.metadataPartitions().contains(RecordIndexPartition.PATH)) {
       dt = dt == null ? new TimelineStore(storage, basePath).load() : dt;
       if (!hasPending(dt)) {
         bootstrapRecordIndex(dt, recordIndex);
@@ -256,15 +266,15 @@ public final class MetadataTableWriter {
    */
   private void bootstrapRecordIndex(Timeline dt, RecordIndexSetup setup) {
     Timeline tl = mdt.load();
+    MetadataTableForm times = times();
     for (Instant pending : tl.filter(i -> !i.isCompleted() && i.action() == Action.DELTACOMMIT
-        && i.time().length() == 20 && i.time().substring(17).compareTo(INIT_SUFFIX) >= 0).instants()) {
+        && times.isInit(i.time())).instants()) {
       mdt.deleteInstantFiles(Instant.requested(pending.time(), Action.DELTACOMMIT));
     }
     tl = mdt.load();
-    String base = dt.lastCompleted().map(Instant::time).orElse(SOLO_COMMIT);
-    String init = base + INIT_SUFFIX;
+    String init = times.init(dt, 0);
     for (int offset = 1; tl.contains(init); offset++) {
-      init = base + String.format("%03d", Integer.parseInt(INIT_SUFFIX) + offset);
+      init = times.init(dt, offset);
     }
     new RecordIndexPartition(storage, mdt).bootstrap(basePath, dt, init, setup.sizing(), setup.keys().orElseThrow(),
         setup.budget(), setup.spillDirectory());
@@ -378,7 +388,7 @@ public final class MetadataTableWriter {
 
   /** As {@link #usable()}, with the metadata timeline it listed when the table is usable. */
   private Optional<Timeline> usableTimeline() {
-    TableConfig config = dropUnmaintained(true);
+    TableConfig config = dropUnmaintained(times().keepsRecordIndex());
     if (config.metadataPartitions().contains(MetadataPartition.FILES.path())) {
       Optional<Timeline> tl = completedTimeline();
       if (tl.isPresent()) {
@@ -422,15 +432,15 @@ public final class MetadataTableWriter {
       DataBlock block = DataBlock.hfile(Map.of(HeaderKey.INSTANT_TIME, instant), MetadataRecords.storedSchema(), avro,
           MetadataRecords.KEY);
       KillPoints.reach("metadata.log.before");
-      AppendResult res = append(slice.baseInstant(), block);
-      List<String> logs = new ArrayList<>(slice.logFileNames());
-      logs.add(res.file().fileName());
+      AppendResult res = append(slice.baseInstant(), instant, block);
+      List<String> logs = times().statLogFiles(slice.logFileNames(), res.file().fileName());
       stats.put(MetadataPartition.FILES.path(), List.of(WriteStat.builder().fileId(FILE_ID)
-          .path(MetadataPartition.FILES.path() + "/" + res.file().fileName()).prevCommit(slice.baseInstant())
+          .path(MetadataPartition.FILES.path() + "/" + res.file().fileName())
+          .prevCommit(mdt.layout().logFileInstant(slice.baseInstant(), instant))
           .partitionPath(MetadataPartition.FILES.path()).numWrites(records.size()).numUpdateWrites(records.size())
           .totalWriteBytes(res.size()).fileSizeInBytes(res.file().size()).totalLogRecords(records.size())
           .totalLogBlocks(1).delta(true).logVersion(res.version()).logOffset(res.offset())
-          .baseFile(slice.baseFileName()).logFiles(List.copyOf(new TreeSet<>(logs))).build()));
+          .baseFile(slice.baseFileName()).logFiles(logs).build()));
     }
     if (changes.size() > 0 && hasRecordIndex()) {
       RecordIndexPartition ri = new RecordIndexPartition(storage, mdt);
@@ -451,18 +461,21 @@ public final class MetadataTableWriter {
     CommitMetadata md = new CommitMetadata(stats, false, Map.of(CommitMetadata.SCHEMA_KEY,
         MetadataRecords.schema().toString()), operation);
     KillPoints.reach("metadata.deltacommit.before");
-    mdt.complete(inflight, md.toJson());
+    mdt.complete(inflight, mdt.layout().encode(md));
     KillPoints.reach("metadata.deltacommit.after");
   }
 
-  /** Appends {@code block} to a new log file version of the slice with base instant {@code baseInstant}. */
-  private AppendResult append(String baseInstant, LogBlock block) {
+  /**
+   * Writes {@code block} into a new log file of the slice with base instant {@code baseInstant} for the metadata
+   * instant {@code instant}: the slice's next log version (version 6) or a log file of the instant's own (1.x).
+   */
+  private AppendResult append(String baseInstant, String instant, LogBlock block) {
     if (baseInstant.isEmpty()) {
       throw Errors.badTable(filesDir, "the metadata table's files partition has no file group",
           "Delete the metadata table (sluice metadata delete); the next write rebuilds it.");
     }
-    try (LogWriter writer = LogWriter.builder(storage, filesDir, FILE_ID, baseInstant).ownFileEachSession()
-        .writeToken(WRITE_TOKEN).open()) {
+    try (LogWriter writer = LogWriter.builder(storage, filesDir, FILE_ID,
+        mdt.layout().logFileInstant(baseInstant, instant)).ownFileEachSession().writeToken(WRITE_TOKEN).open()) {
       return writer.appendBlocks(List.of(block));
     }
   }
@@ -532,12 +545,24 @@ public final class MetadataTableWriter {
       dropUnmaintained(false);
     }
     FilesChange mirrored = inBaseFile ? change.withDeleted(deletedFiles) : change;
-    if (!tl.isCompleted(rollbackTime)) {
-      discardPending(tl, rollbackTime);
-      deltacommit(rollbackTime, mirrored, WriteOperationType.UPSERT_PREPPED);
+    MetadataTableForm times = times();
+    if (times.mirrorsRollbackAsDeltacommit()) {
+      if (!tl.isCompleted(rollbackTime)) {
+        discardPending(tl, rollbackTime);
+        deltacommit(rollbackTime, mirrored, WriteOperationType.UPSERT_PREPPED);
+      }
+    } else if (inBaseFile && !tl.isCompleted(rollbackTime)) {
+      // 1.x: the rollback deleted the target's files, which a base file lists; tombstones at a time of the metadata
+      // table's own take them out (Hudi refuses this case and asks for a restore)
+      deltacommit(times.restoreSync(rollbackTime, tl), mirrored, WriteOperationType.UPSERT_PREPPED);
     }
     if (targetCommit.isPresent()) {
-      rollbackDeltacommit(targetCommit.get(), rollbackTime + ROLLBACK_SUFFIX, recorder);
+      String time = times.rollback(rollbackTime);
+      if (times.mirrorsRollbackAsDeltacommit()) {
+        rollbackDeltacommit(targetCommit.get(), time, recorder);
+      } else {
+        rollbackByDeleting(targetCommit.get(), time, recorder);
+      }
     }
   }
 
@@ -586,7 +611,7 @@ public final class MetadataTableWriter {
       mdt.delete(target);
     }
     Map<String, Map<String, Long>> rollbackLogs = new TreeMap<>();
-    AppendResult res = append(slice.baseInstant(), CommandBlock.rollback(time, target.time()));
+    AppendResult res = append(slice.baseInstant(), time, CommandBlock.rollback(time, target.time()));
     rollbackLogs.computeIfAbsent(files, k -> new TreeMap<>()).put(StoragePaths.join(filesDir, res.file().fileName()),
         res.file().size());
     for (FilesPartitionState shard : touched.values()) {
@@ -600,6 +625,62 @@ public final class MetadataTableWriter {
     }
     mdt.deleteInstantFiles(Instant.requested(target.time(), Action.DELTACOMMIT));
     mdt.complete(inflight, recorder.metadata(time, target, rollbackLogs, groups));
+    KillPoints.reach("metadata.rollback.after");
+  }
+
+  /**
+   * Rolls back the metadata deltacommit {@code target} at {@code time} as Hudi 1.x's metadata writer does on versions
+   * 8/9: a rollback plan naming the target's own log files, the files deleted, the target's timeline files deleted
+   * (completed first), the rollback completed with the deleted files.
+   */
+  private void rollbackByDeleting(Instant target, String time, RollbackRecorder recorder) {
+    Timeline tl = mdt.load();
+    if (tl.isCompleted(time)) {
+      return;
+    }
+    Map<String, List<String>> files = new TreeMap<>();
+    for (String partition : List.of(MetadataPartition.FILES.path(), RecordIndexPartition.PATH)) {
+      String dir = StoragePaths.join(mdtBase, partition);
+      try {
+        if (storage.info(dir).isEmpty()) {
+          continue;
+        }
+        for (FileInfo f : storage.list(dir)) {
+          if (dev.sluice.internal.fsview.FileNames.parseLog(f.name())
+              .filter(l -> l.baseInstant().equals(target.time())).isPresent()) {
+            files.computeIfAbsent(partition, k -> new ArrayList<>()).add(f.path());
+          }
+        }
+      } catch (IOException e) {
+        throw Errors.storage("list the metadata table partition", dir, e);
+      }
+    }
+    Instant requested = Instant.requested(time, Action.ROLLBACK);
+    Optional<Instant> earlier = tl.find(time);
+    Instant inflight;
+    if (earlier.isPresent() && earlier.get().isInflight()) {
+      inflight = earlier.get();
+    } else {
+      if (earlier.isEmpty()) {
+        mdt.createRequested(requested, recorder.deletePlan(target, files));
+      }
+      inflight = mdt.transitionToInflight(requested, new byte[0]);
+    }
+    KillPoints.reach("metadata.rollback.inflight");
+    if (target.isCompleted()) {
+      mdt.delete(target);
+    }
+    for (List<String> paths : files.values()) {
+      for (String path : paths) {
+        try {
+          storage.delete(path);
+        } catch (IOException e) {
+          throw Errors.storage("delete the log file of a rolled-back metadata deltacommit", path, e);
+        }
+      }
+    }
+    mdt.deleteInstantFiles(Instant.requested(target.time(), Action.DELTACOMMIT));
+    mdt.complete(inflight, recorder.deleteMetadata(time, target, files));
     KillPoints.reach("metadata.rollback.after");
   }
 
@@ -621,7 +702,8 @@ public final class MetadataTableWriter {
     if (tl.isCompleted(restoreTime)) {
       return;
     }
-    discardPending(tl, restoreTime);
+    String syncTime = times().restoreSync(restoreTime, tl);
+    discardPending(tl, syncTime);
     tl = mdt.load();
     Map<String, FilesRecord> current = FilesPartitionState.load(storage, filesDir, tl).merged(storage, tl);
     Map<String, Map<String, Long>> truth = DataFiles.list(storage, basePath, t -> true);
@@ -665,7 +747,7 @@ public final class MetadataTableWriter {
       }
     }
     FilesChange change = new FilesChange(added, Map.of(), newPartitions, gonePartitions).withDeleted(deleted);
-    deltacommit(restoreTime, change, WriteOperationType.UPSERT_PREPPED);
+    deltacommit(syncTime, change, WriteOperationType.UPSERT_PREPPED);
   }
 
   /**

@@ -30,4 +30,13 @@ public interface RollbackRecorder {
    * paths) that hold its command blocks, to their sizes; and the groups of the plan.
    */
   byte[] metadata(String time, Instant target, Map<String, Map<String, Long>> rollbackLogs, List<Target> groups);
+
+  /**
+   * The plan of a rollback by deleting the target's files (versions 8/9, where each deltacommit has log files of its
+   * own): per metadata partition the files (full paths) to delete.
+   */
+  byte[] deletePlan(Instant target, Map<String, List<String>> files);
+
+  /** The completed metadata of a rollback by deleting files: per metadata partition the files it deleted. */
+  byte[] deleteMetadata(String time, Instant target, Map<String, List<String>> deleted);
 }

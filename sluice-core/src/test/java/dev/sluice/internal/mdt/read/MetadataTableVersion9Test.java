@@ -2,12 +2,10 @@ package dev.sluice.internal.mdt.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.api.SluiceException;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.internal.fsview.FileSlice;
@@ -120,22 +118,20 @@ public class MetadataTableVersion9Test {
     assertEquals(5, sluiceIndex.size());
   }
 
-  /** Building or deleting the metadata table of a version-9 table is a write Sluice does not do yet: refused. */
+  /**
+   * Deleting the metadata table Hudi 1.1.1 wrote and building it again work on version 9 (they were refused while
+   * Sluice did not keep it): the rebuilt one is Hudi 1.x's form (initialized at {@code 00000000000000000}, only
+   * {@code files}), and listings go through it again.
+   */
   @Test
-  void initAndDeleteAreRefusedAndChangeNothing() throws IOException {
+  void deleteThenInitRebuildsItInHudi1xForm() throws IOException {
     Path t = golden(dir.resolve("t"));
-    List<String> before;
-    try (Stream<Path> s = Files.walk(t)) {
-      before = s.map(Path::toString).sorted().toList();
-    }
     Table table = Tables.open(t.toString());
-    for (Runnable call : List.<Runnable>of(() -> table.initMetadataTable(true), table::deleteMetadataTable)) {
-      SluiceException e = assertThrows(SluiceException.class, call::run);
-      assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind(), e.getMessage());
-      assertTrue(e.getMessage().contains("version 9"), e.getMessage());
-    }
-    try (Stream<Path> s = Files.walk(t)) {
-      assertEquals(before, s.map(Path::toString).sorted().toList());
+    assertTrue(table.deleteMetadataTable());
+    assertTrue(Files.notExists(t.resolve(".hoodie/metadata")));
+    assertEquals(List.of("files"), table.initMetadataTable(false).partitionsEnabled());
+    try (Stream<Path> s = Files.list(t.resolve(".hoodie/metadata/.hoodie/timeline"))) {
+      assertTrue(s.anyMatch(f -> f.getFileName().toString().matches("00000000000000000_\\d{17}\\.deltacommit")));
     }
     assertTrue(table.metadataTable().usedForListings());
   }
