@@ -1,6 +1,6 @@
 package dev.sluice.api;
 
-import dev.sluice.internal.schema.ParsedSchemas;
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSlice;

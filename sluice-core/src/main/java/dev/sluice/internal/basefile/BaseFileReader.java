@@ -4,7 +4,7 @@ import dev.sluice.internal.bloom.BloomFilter;
 import dev.sluice.internal.bloom.BloomFilterType;
 import dev.sluice.internal.bloom.BloomFilters;
 import dev.sluice.internal.error.Errors;
-import dev.sluice.internal.schema.ParsedSchemas;
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.api.SluiceException;
 import dev.sluice.storage.Storage;
 import dev.sluice.api.CloseableIterator;

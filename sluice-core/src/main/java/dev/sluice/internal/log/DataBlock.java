@@ -1,6 +1,6 @@
 package dev.sluice.internal.log;
 
-import dev.sluice.internal.schema.ParsedSchemas;
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.api.CloseableIterator;

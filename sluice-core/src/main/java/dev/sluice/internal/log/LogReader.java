@@ -3,7 +3,7 @@ package dev.sluice.internal.log;
 import dev.sluice.api.ComputingIterator;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.LogFile;
-import dev.sluice.internal.schema.ParsedSchemas;
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.storage.Storage;
 import java.io.EOFException;
 import java.io.IOException;

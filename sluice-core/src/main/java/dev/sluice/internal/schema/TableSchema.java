@@ -1,5 +1,6 @@
 package dev.sluice.internal.schema;
 
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.table.TableConfig;

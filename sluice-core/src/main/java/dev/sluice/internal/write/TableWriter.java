@@ -1,6 +1,6 @@
 package dev.sluice.internal.write;
 
-import dev.sluice.internal.schema.ParsedSchemas;
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.api.CommitResult;
 import dev.sluice.api.FileWriteResult;
 import dev.sluice.api.Progress;

@@ -16,7 +16,7 @@ import dev.sluice.internal.mdt.FilesRecord;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
 import dev.sluice.internal.mdt.RecordLocation;
-import dev.sluice.internal.schema.ParsedSchemas;
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.internal.table.TableLayout;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;

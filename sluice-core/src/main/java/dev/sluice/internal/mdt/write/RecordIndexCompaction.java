@@ -1,6 +1,6 @@
 package dev.sluice.internal.mdt.write;
 
-import dev.sluice.internal.schema.ParsedSchemas;
+import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.hfile.HFileCell;

@@ -1,4 +1,4 @@
-package dev.sluice.internal.schema;
+package dev.sluice.internal.util;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
