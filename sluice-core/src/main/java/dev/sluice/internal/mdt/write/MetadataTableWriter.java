@@ -38,6 +38,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.TreeSet;
 import org.apache.avro.generic.GenericRecord;
 
@@ -594,18 +595,8 @@ public final class MetadataTableWriter {
     Map<String, FilesPartitionState> touched = ri.shardsWithBlocksOf(target.time(), shards);
     touched.forEach((id, shard) -> groups.add(new RollbackRecorder.Target(RecordIndexPartition.PATH, id,
         shard.baseInstant(), targetLogs.getOrDefault(RecordIndexPartition.PATH + "/" + id, Map.of()))));
-    Instant requested = Instant.requested(time, Action.ROLLBACK);
-    Optional<Instant> earlier = tl.find(time);
-    Instant inflight;
-    if (earlier.isPresent() && earlier.get().isInflight()) {
-      // an interrupted attempt: its command blocks, if written, target a deltacommit that is going anyway
-      inflight = earlier.get();
-    } else {
-      if (earlier.isEmpty()) {
-        mdt.createRequested(requested, recorder.plan(target, groups));
-      }
-      inflight = mdt.transitionToInflight(requested, new byte[0]);
-    }
+    // an interrupted attempt: its command blocks, if written, target a deltacommit that is going anyway
+    Instant inflight = rollbackInflight(tl, time, () -> recorder.plan(target, groups));
     KillPoints.reach("metadata.rollback.inflight");
     if (target.isCompleted()) {
       mdt.delete(target);
@@ -626,6 +617,22 @@ public final class MetadataTableWriter {
     mdt.deleteInstantFiles(Instant.requested(target.time(), Action.DELTACOMMIT));
     mdt.complete(inflight, recorder.metadata(time, target, rollbackLogs, groups));
     KillPoints.reach("metadata.rollback.after");
+  }
+
+  /**
+   * The inflight rollback instant at {@code time}: an interrupted attempt's, resumed as it is, else requested with
+   * {@code plan} (unless an earlier attempt already requested it) and moved to inflight.
+   */
+  private Instant rollbackInflight(Timeline tl, String time, Supplier<byte[]> plan) {
+    Optional<Instant> earlier = tl.find(time);
+    if (earlier.isPresent() && earlier.get().isInflight()) {
+      return earlier.get();
+    }
+    Instant requested = Instant.requested(time, Action.ROLLBACK);
+    if (earlier.isEmpty()) {
+      mdt.createRequested(requested, plan.get());
+    }
+    return mdt.transitionToInflight(requested, new byte[0]);
   }
 
   /**
@@ -655,17 +662,7 @@ public final class MetadataTableWriter {
         throw Errors.storage("list the metadata table partition", dir, e);
       }
     }
-    Instant requested = Instant.requested(time, Action.ROLLBACK);
-    Optional<Instant> earlier = tl.find(time);
-    Instant inflight;
-    if (earlier.isPresent() && earlier.get().isInflight()) {
-      inflight = earlier.get();
-    } else {
-      if (earlier.isEmpty()) {
-        mdt.createRequested(requested, recorder.deletePlan(target, files));
-      }
-      inflight = mdt.transitionToInflight(requested, new byte[0]);
-    }
+    Instant inflight = rollbackInflight(tl, time, () -> recorder.deletePlan(target, files));
     KillPoints.reach("metadata.rollback.inflight");
     if (target.isCompleted()) {
       mdt.delete(target);
