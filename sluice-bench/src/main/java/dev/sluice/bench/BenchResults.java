@@ -193,19 +193,25 @@ final class BenchResults {
   /**
    * {@code MDT-COST workload=W2-cow engine=sluice off_s=… on_s=… cost_s=… cost_pct=…}: what keeping the metadata
    * table costs one commit, the median of {@code workload} with it ({@code workload+mdt}) against without, both from
-   * the same run and repetitions.
+   * the same run and repetitions; then the same from the worker process's CPU seconds ({@code off_cpu_s=…
+   * on_cpu_s=… cpu_cost_pct=…}), which a loaded machine stretches much less than the wall clock.
    */
   String metadataCostLine(String workload, String engine) {
-    Optional<Double> off = median(workload, engine, "seconds");
-    Optional<Double> on = median(workload + MDT, engine, "seconds");
+    return "MDT-COST workload=" + workload + " engine=" + engine
+        + costFields(workload, engine, "seconds", " off_s=", " on_s=", " cost_s=", " cost_pct=")
+        + costFields(workload, engine, "cpu_seconds", " off_cpu_s=", " on_cpu_s=", " cpu_cost_s=", " cpu_cost_pct=");
+  }
+
+  private String costFields(String workload, String engine, String field, String... names) {
+    Optional<Double> off = median(workload, engine, field);
+    Optional<Double> on = median(workload + MDT, engine, field);
     String cost = "n/a";
     String pct = "n/a";
     if (off.isPresent() && on.isPresent()) {
       cost = fmt(on.get() - off.get(), 3);
       pct = fmt(100 * (on.get() - off.get()) / off.get(), 1);
     }
-    return "MDT-COST workload=" + workload + " engine=" + engine + " off_s=" + num(off, 3) + " on_s=" + num(on, 3)
-        + " cost_s=" + cost + " cost_pct=" + pct;
+    return names[0] + num(off, 3) + names[1] + num(on, 3) + names[2] + cost + names[3] + pct;
   }
 
   /** {@code RESULT workload=... sluice_s=... hudi_s=... ratio=... sluice_bytes=... hudi_bytes=... floor_s=...}. */

@@ -15,8 +15,12 @@ class BenchResultsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static JsonNode report(double seconds, long rows, long tsSum, long bytes) throws IOException {
-    return JSON.readTree("{\"seconds\": " + seconds + ", \"rows\": " + rows + ", \"ts_sum\": " + tsSum
-        + ", \"bytes\": " + bytes + ", \"peak_heap\": 1048576}");
+    return report(seconds, seconds, rows, tsSum, bytes);
+  }
+
+  private static JsonNode report(double seconds, double cpu, long rows, long tsSum, long bytes) throws IOException {
+    return JSON.readTree("{\"seconds\": " + seconds + ", \"cpu_seconds\": " + cpu + ", \"rows\": " + rows
+        + ", \"ts_sum\": " + tsSum + ", \"bytes\": " + bytes + ", \"peak_heap\": 1048576}");
   }
 
   @Test
@@ -41,14 +45,16 @@ class BenchResultsTest {
     r.declare("W2-mor", 110);
     r.declare("W2-mor" + BenchResults.MDT, 110);
     for (double s : new double[] {2.0, 1.0, 3.0}) {
-      r.add("W2-mor", BenchResults.SLUICE, report(s, 110, 7, 100));
+      r.add("W2-mor", BenchResults.SLUICE, report(s, s * 2, 110, 7, 100));
     }
     for (double s : new double[] {2.1, 9.0, 1.9}) {
-      r.add("W2-mor" + BenchResults.MDT, BenchResults.SLUICE, report(s, 110, 7, 100));
+      r.add("W2-mor" + BenchResults.MDT, BenchResults.SLUICE, report(s, s + 2.2, 110, 7, 100));
     }
-    assertEquals("MDT-COST workload=W2-mor engine=sluice off_s=2.000 on_s=2.100 cost_s=0.100 cost_pct=5.0",
+    assertEquals("MDT-COST workload=W2-mor engine=sluice off_s=2.000 on_s=2.100 cost_s=0.100 cost_pct=5.0"
+            + " off_cpu_s=4.000 on_cpu_s=4.300 cpu_cost_s=0.300 cpu_cost_pct=7.5",
         r.metadataCostLine("W2-mor", BenchResults.SLUICE));
-    assertEquals("MDT-COST workload=W2-mor engine=hudi off_s=n/a on_s=n/a cost_s=n/a cost_pct=n/a",
+    assertEquals("MDT-COST workload=W2-mor engine=hudi off_s=n/a on_s=n/a cost_s=n/a cost_pct=n/a"
+            + " off_cpu_s=n/a on_cpu_s=n/a cpu_cost_s=n/a cpu_cost_pct=n/a",
         r.metadataCostLine("W2-mor", BenchResults.HUDI));
   }
 

@@ -228,11 +228,10 @@ public final class Table implements AutoCloseable {
    */
   public CommitResult write(WriteOperation op, Iterator<GenericRecord> records, ProgressListener progress) {
     Objects.requireNonNull(progress, "progress");
-    requireOpenedVersion("Writing to");
+    TableConfig tc = requireOpenedVersion("Writing to");
     TableServices services = TableSettings.services(changes);
     // bad write options fail before anything is written, the metadata table's bootstrap included
     TableSettings.checkWriteOptions(changes);
-    TableConfig tc = config();
     // one listing of .hoodie/ for the whole write: the schema, the write and the post-commit services share it
     Timeline loaded = timeline();
     Schema tableSchema = schema(loaded, tc);
@@ -307,14 +306,17 @@ public final class Table implements AutoCloseable {
   /**
    * Fails with CONFLICT if {@code hoodie.properties} no longer names the version this handle was opened at (the table
    * was upgraded or downgraded since): a write through it would put the old version's files into the new layout.
+   * Returns the config it read, which the write goes on with.
    */
-  private void requireOpenedVersion(String what) {
-    int now = config().tableVersion();
+  private TableConfig requireOpenedVersion(String what) {
+    TableConfig current = config();
+    int now = current.tableVersion();
     if (now != layout.tableVersion()) {
       throw Errors.conflict(what + " " + location + " through a handle opened at table version "
           + layout.tableVersion(), "the table is at version " + now + " now (it was upgraded or downgraded); open it "
           + "again");
     }
+    return current;
   }
 
   /**

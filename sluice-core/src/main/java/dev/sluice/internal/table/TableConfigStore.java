@@ -52,11 +52,12 @@ public final class TableConfigStore {
 
   /** As {@link #read}, but empty if there is neither {@code hoodie.properties} nor its backup (no table yet). */
   public static Optional<TableConfig> readIfPresent(Storage storage, String basePath) {
-    if (load(storage, TableLayout.propertiesFile(basePath)).isEmpty()
-        && load(storage, TableLayout.propertiesBackupFile(basePath)).isEmpty()) {
+    Optional<Map<String, String>> main = load(storage, TableLayout.propertiesFile(basePath));
+    if (main.isEmpty() && load(storage, TableLayout.propertiesBackupFile(basePath)).isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(read(storage, basePath));
+    // the config read once: a sound one is the answer, anything else goes through read's fallbacks
+    return Optional.of(read(storage, basePath, main));
   }
 
   /**
@@ -64,9 +65,12 @@ public final class TableConfigStore {
    * validate (a concurrent update is in progress). Fails with a BAD_TABLE error if neither file is usable.
    */
   public static TableConfig read(Storage storage, String basePath) {
+    return read(storage, basePath, load(storage, TableLayout.propertiesFile(basePath)));
+  }
+
+  private static TableConfig read(Storage storage, String basePath, Optional<Map<String, String>> main) {
     String cfg = TableLayout.propertiesFile(basePath);
     String backup = TableLayout.propertiesBackupFile(basePath);
-    Optional<Map<String, String>> main = load(storage, cfg);
     if (main.isPresent() && hasValidChecksum(main.get())) {
       return TableConfig.of(main.get());
     }
@@ -242,7 +246,7 @@ public final class TableConfigStore {
 
   private static Optional<Map<String, String>> load(Storage storage, String path) {
     Optional<byte[]> bytes = readBytes(storage, path);
-    return bytes.map(PropertiesText::parse);
+    return bytes.map(ParsedConfigs::parse);
   }
 
   private static Optional<byte[]> readBytes(Storage storage, String path) {

@@ -180,4 +180,39 @@ class TableConfigStoreTest {
     assertEquals("rides", read.name());
     assertEquals(Long.toString(TableConfigStore.checksum("", "rides")), read.get(TableConfig.CHECKSUM).orElseThrow());
   }
+  /**
+   * Reads share parsed configs (ParsedConfigs) by content, so a config rewritten in place with the same length within
+   * the same millisecond (only a digit changed, as a version number does) must still read as the new one.
+   */
+  @Test
+  void aConfigRewrittenWithTheSameLengthReadsAsTheNewOne() throws IOException {
+    TableConfig c = TableConfig.builder().name("trips").recordKeyFields("uuid").property("x.flag", "1").build();
+    TableConfigStore.write(storage, dir.toString(), c);
+    assertEquals("1", TableConfigStore.read(storage, dir.toString()).get("x.flag").orElseThrow());
+    long size = Files.size(props());
+    java.nio.file.attribute.FileTime mtime = Files.getLastModifiedTime(props());
+    String text = Files.readString(props(), StandardCharsets.ISO_8859_1).replace("x.flag=1", "x.flag=2");
+    Files.writeString(props(), text, StandardCharsets.ISO_8859_1);
+    Files.setLastModifiedTime(props(), mtime);
+    assertEquals(size, Files.size(props()));
+    assertEquals("2", TableConfigStore.read(storage, dir.toString()).get("x.flag").orElseThrow());
+    // and the first text, read again, is the first config again
+    Files.writeString(props(), text.replace("x.flag=2", "x.flag=1"), StandardCharsets.ISO_8859_1);
+    assertEquals("1", TableConfigStore.read(storage, dir.toString()).get("x.flag").orElseThrow());
+  }
+
+  /** A config that reads back as it is, is read once: readIfPresent (every timeline store's layout) no longer twice. */
+  @Test
+  void readIfPresentOpensASoundConfigOnce() {
+    TableConfigStore.write(storage, dir.toString(), TableConfig.builder().name("trips").recordKeyFields("uuid").build());
+    java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger();
+    Storage counting = new dev.sluice.storage.InterceptedStorage(storage, call -> {
+      if (call.op() == dev.sluice.storage.InterceptedStorage.Op.OPEN) {
+        opens.incrementAndGet();
+      }
+    });
+    assertTrue(TableConfigStore.readIfPresent(counting, dir.toString()).isPresent());
+    assertEquals(1, opens.get());
+    assertTrue(TableConfigStore.readIfPresent(counting, dir.resolve("none").toString()).isEmpty());
+  }
 }
