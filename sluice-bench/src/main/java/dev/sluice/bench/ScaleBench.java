@@ -189,13 +189,14 @@ final class ScaleBench {
           runs, r.load().map(l -> heap(l)).orElse("-"), peakHeap(r), rows);
       out.printf(Locale.ROOT, "SCALE records=%d engine=%s index=%s load_s=%s upsert_s=%s upsert_runs=%s "
               + "load_peak_heap_mb=%s load_peak_live_mb=%s upsert_peak_heap_mb=%s upsert_peak_live_mb=%s "
-              + "gen_s=%s rows_ok=%s%n", n, engine, index,
+              + "gen_s=%s rows_ok=%s upsert_cpu_s=%s%n", n, engine, index,
           r.load().map(l -> fmt(l.path("seconds").asDouble())).orElse("n/a"),
           median(r).map(ScaleBench::fmt).orElse("n/a"), runs.isEmpty() ? "n/a" : runs.replace(' ', ','),
           r.load().map(l -> fmt0(mb(l, "peak_heap"))).orElse("n/a"),
           r.load().map(l -> fmt0(mb(l, "peak_live"))).orElse("n/a"), maxMb(r, "peak_heap"), maxMb(r, "peak_live"),
           r.load().map(l -> fmt(l.path("gen_seconds").asDouble())).orElse("n/a"),
-          r.failure().isEmpty() && r.check().map(c -> c.path("rows_ok").asBoolean()).orElse(false));
+          r.failure().isEmpty() && r.check().map(c -> c.path("rows_ok").asBoolean()).orElse(false),
+          median(r, "cpu_seconds").map(ScaleBench::fmt).orElse("n/a"));
     })));
     growth();
   }
@@ -207,11 +208,10 @@ final class ScaleBench {
       long small = sizes.get(0);
       long large = sizes.get(sizes.size() - 1);
       results.get(small).forEach((engine, indexes) -> indexes.forEach((index, r) -> {
-        Optional<Double> a = median(r);
-        Optional<Double> b = Optional.ofNullable(results.get(large).getOrDefault(engine, Map.of()).get(index))
-            .flatMap(ScaleBench::median);
-        out.printf(Locale.ROOT, "SCALE-GROWTH engine=%s index=%s records=%d..%d upsert_ratio=%s%n", engine, index,
-            small, large, a.isPresent() && b.isPresent() ? fmt(b.get() / a.get()) : "n/a");
+        Optional<Result> l = Optional.ofNullable(results.get(large).getOrDefault(engine, Map.of()).get(index));
+        out.printf(Locale.ROOT, "SCALE-GROWTH engine=%s index=%s records=%d..%d upsert_ratio=%s cpu_ratio=%s%n", engine,
+            index, small, large, ratio(median(r, "seconds"), l.flatMap(x -> median(x, "seconds"))),
+            ratio(median(r, "cpu_seconds"), l.flatMap(x -> median(x, "cpu_seconds"))));
       }));
     }
     results.forEach((n, engines) -> {
@@ -228,11 +228,20 @@ final class ScaleBench {
     });
   }
 
+  private static String ratio(Optional<Double> small, Optional<Double> large) {
+    return small.isPresent() && large.isPresent() && small.get() > 0 ? fmt(large.get() / small.get()) : "n/a";
+  }
+
   private static Optional<Double> median(Result r) {
-    if (r.failure().isPresent() || r.upserts().isEmpty()) {
+    return median(r, "seconds");
+  }
+
+  /** The median of the upserts' {@code field} (seconds, or the worker's CPU seconds). */
+  private static Optional<Double> median(Result r, String field) {
+    if (r.failure().isPresent() || r.upserts().isEmpty() || r.upserts().stream().anyMatch(u -> !u.has(field))) {
       return Optional.empty();
     }
-    List<Double> s = new ArrayList<>(r.upserts().stream().map(u -> u.path("seconds").asDouble()).sorted().toList());
+    List<Double> s = new ArrayList<>(r.upserts().stream().map(u -> u.path(field).asDouble()).sorted().toList());
     int k = s.size();
     return Optional.of(k % 2 == 1 ? s.get(k / 2) : (s.get(k / 2 - 1) + s.get(k / 2)) / 2);
   }

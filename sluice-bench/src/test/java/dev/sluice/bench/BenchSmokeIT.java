@@ -109,7 +109,8 @@ class BenchSmokeIT {
     }
     // two sizes by two engines
     assertEquals(4, lines, output);
-    assertTrue(output.contains("SCALE-GROWTH engine=sluice index=BLOOM records=1500..3000 upsert_ratio="), output);
+    assertTrue(output.matches("(?s).*SCALE-GROWTH engine=sluice index=BLOOM records=1500\\.\\.3000 upsert_ratio=[0-9.]+ "
+        + "cpu_ratio=[0-9.]+\n.*"), output);
     assertTrue(output.contains("SCALE-VS-HUDI records=3000 sluice_index=BLOOM"), output);
     // 1,500 records in commits of 1,000: two commits, the second a partial chunk, on both engines
     assertTrue(output.matches("(?s).*scale 1,500 sluice +load \\(BLOOM\\) +load [0-9.]+ s, [^\\n]*, 2 commits .*"),

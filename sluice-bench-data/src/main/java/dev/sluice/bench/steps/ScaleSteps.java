@@ -1,6 +1,7 @@
 package dev.sluice.bench.steps;
 
 import dev.sluice.bench.data.Workloads;
+import dev.sluice.bench.measure.CpuClock;
 import dev.sluice.bench.measure.DirSnapshot;
 import dev.sluice.bench.measure.Dirs;
 import dev.sluice.bench.measure.HeapMeter;
@@ -118,11 +119,14 @@ final class ScaleSteps {
     DirSnapshot before = DirSnapshot.of(table);
     HeapMeter heap = new HeapMeter();
     heap.start();
+    long c0 = CpuClock.nanos();
     long t0 = System.nanoTime();
     engine.write(table, Engine.Op.UPSERT, records);
     long t1 = System.nanoTime();
+    long c1 = CpuClock.nanos();
     heap.stop();
     return new StepReport("scale-upsert").put("engine", engine.name()).put("seconds", (t1 - t0) / 1e9)
+        .put("cpu_seconds", (c1 - c0) / 1e9)
         .put("records", (long) records.size()).put("digest", Workloads.digest(records)).heap(heap)
         .written(before.writtenSince());
   }

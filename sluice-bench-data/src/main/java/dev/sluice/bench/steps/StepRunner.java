@@ -2,6 +2,7 @@ package dev.sluice.bench.steps;
 
 import dev.sluice.bench.data.BenchRecords;
 import dev.sluice.bench.data.Workloads;
+import dev.sluice.bench.measure.CpuClock;
 import dev.sluice.bench.measure.DirSnapshot;
 import dev.sluice.bench.measure.Dirs;
 import dev.sluice.bench.measure.HeapMeter;
@@ -256,25 +257,15 @@ public final class StepRunner {
     HeapMeter heap = new HeapMeter();
     Optional<Profile> profile = quiet ? Optional.empty() : Profile.start(JFR_DIR, engine.name() + "-" + label);
     heap.start();
-    long c0 = processCpuNanos();
+    long c0 = CpuClock.nanos();
     long t0 = System.nanoTime();
     body.get();
     long t1 = System.nanoTime();
-    long c1 = processCpuNanos();
+    long c1 = CpuClock.nanos();
     heap.stop();
     profile.ifPresent(Profile::stop);
     return new StepReport(label).put("engine", engine.name()).put("seconds", (t1 - t0) / 1e9)
         .put("cpu_seconds", (c1 - c0) / 1e9).heap(heap).written(before.writtenSince());
-  }
-
-  /**
-   * CPU time of the whole worker process (every thread, the collector's and the JIT's included). On a shared
-   * 2-core machine the wall clock of a step stretches with the other processes' load, while the CPU time the step
-   * itself needed does much less, so small differences (the metadata table's cost per commit) are read from it too.
-   */
-  private static long processCpuNanos() {
-    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0L;
   }
 
   /** Adds the table's snapshot row count and ts sum, read after the measured step. */
