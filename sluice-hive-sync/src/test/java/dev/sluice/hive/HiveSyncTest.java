@@ -261,6 +261,19 @@ class HiveSyncTest {
   }
 
   @Test
+  void theJdbcAndHiveqlModesAreRefusedNamingTheKey() {
+    Table t = create(dir.resolve("t"), TableType.COPY_ON_WRITE, syncOptions("modes"));
+    for (String mode : List.of("jdbc", "hiveql")) {
+      Config options = syncOptions("modes").with("hoodie.datasource.hive_sync.mode", mode);
+      SluiceException e = assertThrows(SluiceException.class, () -> HiveSyncSettings.of(options, t.inspect()));
+      assertTrue(e.getMessage().contains("hoodie.datasource.hive_sync.mode=" + mode), e.getMessage());
+      assertTrue(e.getMessage().contains("hms"), e.getMessage());
+    }
+    assertEquals("modes", HiveSyncSettings.of(syncOptions("modes").with("hoodie.datasource.hive_sync.mode", "hms"),
+        t.inspect()).database());
+  }
+
+  @Test
   void typesMapAsHudiMapsThem() {
     Schema s = SchemaBuilder.record("r").fields()
         .name("d").type(org.apache.avro.LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT))).noDefault()

@@ -138,7 +138,12 @@ class HudiSyncComparisonTest {
    */
   private List<String> syncBoth(Table t, Config options, String suffix, List<String> names)
       throws IOException, InterruptedException {
-    Path mine = Path.of(t.location());
+    return syncBoth(dir, Path.of(t.location()), options, suffix, names);
+  }
+
+  /** {@link #syncBoth(Table, Config, String, List)} of the table at {@code mine}, scratch files in {@code dir}. */
+  static List<String> syncBoth(Path dir, Path mine, Config options, String suffix, List<String> names)
+      throws IOException, InterruptedException {
     Path copy = dir.resolve("hudi");
     if (Files.exists(copy)) {
       try (Stream<Path> files = Files.walk(copy)) {
@@ -148,7 +153,7 @@ class HudiSyncComparisonTest {
       }
     }
     copy(mine, copy);
-    HiveSyncTest.sync(Tables.open(t.location(), options), options);
+    HiveSyncTest.sync(Tables.open(mine.toString(), options), options);
     hudiSync(copy, "hudi_" + suffix, dir);
     List<String> partitions = null;
     for (String name : names) {
