@@ -36,14 +36,22 @@ public record CleanInfo(String startCleanTime, int totalFilesDeleted, int failed
    * @param deletePathPatterns the names of the files the plan listed
    * @param successDeleteFiles the names of the files deleted
    * @param failedDeleteFiles the names of the files not deleted (already gone, or the delete failed)
+   * @param partitionDeleted whether the clean deleted the partition itself ({@code isPartitionDeleted}: Hudi's
+   *     cleaner does when no file group is left there; false when the metadata does not say)
    */
   public record Partition(String partitionPath, String policy, List<String> deletePathPatterns,
-      List<String> successDeleteFiles, List<String> failedDeleteFiles) {
+      List<String> successDeleteFiles, List<String> failedDeleteFiles, boolean partitionDeleted) {
     /** Copies the lists. */
     public Partition {
       deletePathPatterns = List.copyOf(deletePathPatterns);
       successDeleteFiles = List.copyOf(successDeleteFiles);
       failedDeleteFiles = List.copyOf(failedDeleteFiles);
+    }
+
+    /** A partition the clean did not delete. */
+    public Partition(String partitionPath, String policy, List<String> deletePathPatterns,
+        List<String> successDeleteFiles, List<String> failedDeleteFiles) {
+      this(partitionPath, policy, deletePathPatterns, successDeleteFiles, failedDeleteFiles, false);
     }
   }
 }

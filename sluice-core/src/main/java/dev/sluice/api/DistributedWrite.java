@@ -150,7 +150,8 @@ public final class DistributedWrite implements AutoCloseable {
   /**
    * Commits the write of {@code files}, every file group's results (each task's last successful attempt): files
    * of other attempts are deleted, the commit metadata written, the instant completed; then clean, archive and
-   * inline compaction run as after {@link Table#write}.
+   * inline compaction run as after {@link Table#write}, and so do the enabled {@link CatalogSync}s (a failed sync is
+   * a warning, never a failed commit).
    */
   public CommitResult publish(List<FileWriteWire> files) {
     if (inflight == null) {
@@ -162,6 +163,7 @@ public final class DistributedWrite implements AutoCloseable {
     Instant completed = FileGroupUnits.publish(setup, txn, inflight, results, op);
     TableSettings.services(table.changes()).afterCommit(table.storage(), table.location(), setup.tableConfig().type(),
         completed.time(), txn.timelineAfterPublish(), Optional.empty(), table.layout());
+    table.syncCatalogs(completed.time());
     // the units do not gather outcome counts (see docs/spark.md): what was applied is known, what was ignored is not
     long applied = results.stream().mapToLong(r -> r.numInserts() + r.numUpdates() + r.numDeletes()).sum();
     return new CommitResult(completed.time(), op, results, new WriteOutcome(applied, 0, 0, 0, 0,

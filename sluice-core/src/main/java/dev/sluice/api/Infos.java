@@ -49,7 +49,8 @@ final class Infos {
           s.numUpdateWrites(), s.numInserts(), s.totalWriteBytes(), s.delta(), s.fileSizeInBytes(), s.totalLogBlocks(),
           s.totalLogRecords()));
     }
-    return new CommitInfo(md.operationType().name(), md.compacted(), md.schema(), stats);
+    return new CommitInfo(md.operationType().name(), md.compacted(), md.schema(), stats,
+        List.copyOf(md.partitionToWriteStats().keySet()), md.partitionToReplaceFileIds().orElse(Map.of()));
   }
 
   static FileGroupKey key(FileGroupId id) {
@@ -116,7 +117,7 @@ final class Infos {
     List<CleanInfo.Partition> partitions = new ArrayList<>();
     for (PartitionCleanStats p : md.partitionMetadata().values()) {
       partitions.add(new CleanInfo.Partition(p.partitionPath(), p.policy(), p.deletePathPatterns(),
-          p.successDeleteFiles(), p.failedDeleteFiles()));
+          p.successDeleteFiles(), p.failedDeleteFiles(), p.partitionDeleted().orElse(false)));
     }
     return new CleanInfo(md.startCleanTime(), md.totalFilesDeleted(), failed,
         md.earliestCommitToRetain().isEmpty() ? Optional.empty() : Optional.of(md.earliestCommitToRetain()),

@@ -265,9 +265,10 @@ public final class Table implements AutoCloseable {
   /**
    * Runs the enabled {@link CatalogSync}s after a commit. The commit is durable already: a sync that fails is
    * logged as a warning (naming the commit and the catalog) and does not fail the write; the next commit's sync,
-   * or an explicit one ({@code sluice sync}), catches the catalog up from its last synced commit.
+   * or an explicit one ({@code sluice sync}), catches the catalog up from its last synced commit. Also run by
+   * {@link DistributedWrite#publish} on the driver, so a distributed commit syncs as a local one does.
    */
-  private void syncCatalogs(String instantTime) {
+  void syncCatalogs(String instantTime) {
     for (CatalogSync sync : CatalogSync.installed()) {
       if (!sync.enabled(changes)) {
         continue;

@@ -1,11 +1,9 @@
 package dev.sluice.hive;
 
-import dev.sluice.api.CommitInfo;
 import dev.sluice.api.InstantInfo;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.TableInspection;
 import dev.sluice.api.TableType;
-import dev.sluice.api.WriteStatInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -25,10 +23,11 @@ import org.apache.hadoop.hive.metastore.api.Table;
  * One sync of a table to the Hive Metastore, as Hudi 0.15's {@code HiveSyncTool} does in {@code hms} mode: the
  * database if missing; per metastore table (Copy-on-Write: one; Merge-on-Read: {@code _ro} with Hudi's Parquet input
  * format, {@code _rt} and the plain name with its realtime input format) the definition created, or its columns and
- * properties updated; then its partitions: all of them against the table's listing on the first sync (or when the
- * last synced commit has left the active timeline), else those the commits, cleans and rollbacks completed since
- * {@code last_commit_time_sync} touched (added when missing or moved, dropped when they hold no file group any more);
- * last the table's {@code last_commit_time_sync}. Only what differs is written, so a second sync changes nothing.
+ * properties updated; then its partitions: all of them against the table's partition folders on the first sync
+ * (or when the last synced commit has left the active timeline), else those the commits completed since
+ * {@code last_commit_time_sync} wrote (added when missing or moved, dropped when the timeline says they were
+ * deleted, see {@link TimelinePartitions}); last the table's {@code last_commit_time_sync}. Only what differs is
+ * written, so a second sync changes nothing.
  */
 public final class HiveSync {
   static final String PARQUET_INPUT = "org.apache.hudi.hadoop.HoodieParquetInputFormat";
@@ -238,6 +237,11 @@ public final class HiveSync {
     return out;
   }
 
+  /**
+   * Hudi's two ways: a full sync (no {@code last_commit_time_sync}, or it has left the active timeline) matches the
+   * metastore against every partition folder on storage; an incremental one looks only at the partitions written
+   * since, and drops those among them the timeline says were deleted ({@link TimelinePartitions}).
+   */
   private void syncPartitions(Metastore ms, Table t, String qualified, Optional<String> lastSynced,
       List<InstantInfo> commits) {
     Map<String, Partition> stored = new HashMap<>();
@@ -245,67 +249,58 @@ public final class HiveSync {
       stored.put(String.join("/", p.getValues()), p);
     }
     boolean full = lastSynced.isEmpty() || lastSynced.get().compareTo(commits.get(0).time()) < 0;
-    Set<String> candidates = new LinkedHashSet<>();
-    Set<String> storedToCheck = new LinkedHashSet<>();
-    if (full) {
-      candidates.addAll(inspection.partitions());
-      storedToCheck.addAll(stored.keySet());
-    } else {
-      candidates.addAll(touchedSince(lastSynced.get()));
-    }
     List<Partition> add = new ArrayList<>();
-    for (String path : candidates) {
-      if (path.isEmpty()) {
-        continue;
+    if (full) {
+      Set<String> storedToDrop = new LinkedHashSet<>(stored.keySet());
+      for (String path : inspection.partitions()) {
+        List<String> values = PartitionValues.of(settings.extractor(), path);
+        if (!values.isEmpty()) {
+          storedToDrop.remove(String.join("/", values));
+          addOrMove(ms, t, qualified, stored, path, values, add);
+        }
       }
+      ms.addPartitions(add);
+      // the metastore lists it and storage no longer has its folder
+      for (String key : storedToDrop) {
+        ms.dropPartition(t.getDbName(), t.getTableName(), stored.get(key).getValues());
+        changes.add("dropped partition " + key + " of " + qualified);
+      }
+      return;
+    }
+    TimelinePartitions timeline = new TimelinePartitions(inspection, lastSynced.get());
+    Set<String> written = timeline.written();
+    Set<String> dropped = written.isEmpty() ? Set.of() : timeline.dropped();
+    List<List<String>> drop = new ArrayList<>();
+    for (String path : written) {
       List<String> values = PartitionValues.of(settings.extractor(), path);
-      String key = String.join("/", values);
-      storedToCheck.remove(key);
-      Partition have = stored.get(key);
-      if (inspection.latestSlices(path).isEmpty()) {
-        // no file group left (cleaned or rolled back away): Hive must not list it
-        if (have != null) {
-          ms.dropPartition(t.getDbName(), t.getTableName(), values);
+      if (dropped.contains(path)) {
+        if (stored.containsKey(String.join("/", values))) {
+          drop.add(values);
           changes.add("dropped partition " + path + " of " + qualified);
         }
-        continue;
-      }
-      String location = location(path);
-      if (have == null) {
-        add.add(partition(t, values, location));
-        changes.add("added partition " + path + " to " + qualified);
-      } else if (!samePath(have.getSd().getLocation(), location)) {
-        have.getSd().setLocation(location);
-        ms.alterPartition(have);
-        changes.add("moved partition " + path + " of " + qualified + " to " + location);
+      } else if (!values.isEmpty()) {
+        addOrMove(ms, t, qualified, stored, path, values, add);
       }
     }
     ms.addPartitions(add);
-    // a full sync also drops what the metastore lists and the table no longer has
-    for (String key : storedToCheck) {
-      Partition gone = stored.get(key);
-      ms.dropPartition(t.getDbName(), t.getTableName(), gone.getValues());
-      changes.add("dropped partition " + key + " of " + qualified);
+    for (List<String> values : drop) {
+      ms.dropPartition(t.getDbName(), t.getTableName(), values);
     }
   }
 
-  /** Partitions written, cleaned or rolled back by instants completed after {@code lastSynced}. */
-  private Set<String> touchedSince(String lastSynced) {
-    Set<String> out = new LinkedHashSet<>();
-    for (InstantInfo i : inspection.timeline()) {
-      if (!i.isCompleted() || i.time().compareTo(lastSynced) <= 0) {
-        continue;
-      }
-      if (isCommit(i)) {
-        inspection.commitMetadata(i).map(CommitInfo::stats).orElse(List.of()).stream()
-            .map(WriteStatInfo::partitionPath).forEach(out::add);
-      } else if (i.action().equals("clean")) {
-        inspection.cleanMetadata(i).ifPresent(c -> c.partitions().forEach(p -> out.add(p.partitionPath())));
-      } else if (i.action().equals("rollback")) {
-        inspection.rollbackMetadata(i).ifPresent(r -> r.partitions().forEach(p -> out.add(p.partitionPath())));
-      }
+  /** Queues {@code path} to be added when the metastore lacks it, or moves it when its location differs. */
+  private void addOrMove(Metastore ms, Table t, String qualified, Map<String, Partition> stored, String path,
+      List<String> values, List<Partition> add) {
+    String location = location(path);
+    Partition have = stored.get(String.join("/", values));
+    if (have == null) {
+      add.add(partition(t, values, location));
+      changes.add("added partition " + path + " to " + qualified);
+    } else if (!samePath(have.getSd().getLocation(), location)) {
+      have.getSd().setLocation(location);
+      ms.alterPartition(have);
+      changes.add("moved partition " + path + " of " + qualified + " to " + location);
     }
-    return out;
   }
 
   private Partition partition(Table t, List<String> values, String location) {
@@ -353,7 +348,7 @@ public final class HiveSync {
     return inspection.timeline().stream().filter(i -> i.isCompleted() && isCommit(i)).toList();
   }
 
-  private static boolean isCommit(InstantInfo i) {
+  static boolean isCommit(InstantInfo i) {
     return i.action().equals("commit") || i.action().equals("deltacommit") || i.action().equals("replacecommit");
   }
 }

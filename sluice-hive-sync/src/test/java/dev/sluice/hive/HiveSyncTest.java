@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The sync against a real Hive 3.1.3 metastore (one child JVM, shared by the test classes): creation, partitions
- * added after writes and dropped after a rollback empties them, an added column, a second sync that changes
- * nothing, a failed write left out, an unreachable metastore, and the sync after each commit.
+ * added after writes and kept after a rollback, an added column, a second sync that changes nothing, a failed write
+ * left out until the next commit, an unreachable metastore, and the sync after each commit.
  */
 class HiveSyncTest {
   static final Schema SCHEMA = SchemaBuilder.record("trip").fields()
@@ -130,7 +130,7 @@ class HiveSyncTest {
   }
 
   @Test
-  void laterCommitsAddPartitionsAndColumnsARollbackDropsWhatItEmptied() {
+  void laterCommitsAddPartitionsAndColumnsARollbackDropsNothing() {
     Config options = syncOptions("cow2");
     Table t = create(dir.resolve("t"), TableType.COPY_ON_WRITE, options);
     t.insert(rows(t.schema(), "sf", 0, 5).iterator());
@@ -150,14 +150,17 @@ class HiveSyncTest {
     assertTrue(h.getParameters().get("spark.sql.sources.schema.part.0").contains("\"name\":\"driver\""));
     assertEquals(List.of("la", "sf"), List.copyOf(partitions("cow2", "trips").keySet()));
 
-    // the commit that made partition 'ba' is rolled back after it was synced: no file group is left there
+    // the commit that made partition 'ba' is rolled back after it was synced: as Hudi's sync, Sluice's drops no
+    // partition for a rollback (only a delete_partition/insert_overwrite or a clean that deleted it drops one), and
+    // last_commit_time_sync moves back to the last completed commit
+    String before = t.inspect().lastCompletedCommit().orElseThrow();
     String ba = t.insert(rows(t.schema(), "ba", 20, 2).iterator()).instantTime();
     sync(t, options);
     assertTrue(partitions("cow2", "trips").containsKey("ba"));
     t.rollback(ba);
     changes = sync(t, options);
-    assertTrue(changes.contains("dropped partition ba of cow2.trips"), changes.toString());
-    assertEquals(List.of("la", "sf"), List.copyOf(partitions("cow2", "trips").keySet()));
+    assertEquals(List.of("marked cow2.trips synced to commit " + before), changes);
+    assertEquals(List.of("ba", "la", "sf"), List.copyOf(partitions("cow2", "trips").keySet()));
   }
 
   @Test
@@ -181,11 +184,14 @@ class HiveSyncTest {
   }
 
   @Test
-  void aFailedWriteIsLeftOutUntilItCommits() throws java.io.IOException {
+  void aFailedWriteLeavesTheMetastoreAsItWasAndTheNextCommitSyncs() throws java.io.IOException {
     Config options = syncOptions("failed1");
     Table t = create(dir.resolve("t"), TableType.COPY_ON_WRITE, options);
     String good = t.insert(rows(t.schema(), "sf", 0, 5).iterator()).instantTime();
-    // a writer that died after writing a file into a new partition: requested and inflight, never completed
+    sync(t, options);
+    var synced = hiveTable("failed1", "trips");
+
+    // a writer that died after writing into a new partition: requested and inflight, never completed
     String failed = String.valueOf(Long.parseLong(good) + 1);
     Path hoodie = dir.resolve("t").resolve(".hoodie");
     Files.writeString(hoodie.resolve(failed + ".commit.requested"), "");
@@ -194,10 +200,19 @@ class HiveSyncTest {
     Files.copy(dir.resolve("t").resolve("sf").resolve(".hoodie_partition_metadata"),
         orphan.resolve(".hoodie_partition_metadata"));
     Table reopened = Tables.open(dir.resolve("t").toString(), options);
-    sync(reopened, options);
+    assertEquals(List.of(), sync(reopened, options));
     var h = hiveTable("failed1", "trips");
     assertEquals(good, h.getParameters().get(HiveSync.LAST_COMMIT));
+    assertEquals(synced.getParameters(), h.getParameters());
     assertEquals(List.of("sf"), List.copyOf(partitions("failed1", "trips").keySet()));
+
+    // the next write rolls the failed one back and commits; its sync adds its own partition only
+    String next = reopened.insert(rows(reopened.schema(), "nyc", 10, 2).iterator()).instantTime();
+    assertTrue(Tables.open(dir.resolve("t").toString()).inspect().find(failed).isEmpty(), "not rolled back");
+    List<String> changes = sync(Tables.open(dir.resolve("t").toString(), options), options);
+    assertEquals(List.of("added partition nyc to failed1.trips", "marked failed1.trips synced to commit " + next),
+        changes);
+    assertEquals(List.of("nyc", "sf"), List.copyOf(partitions("failed1", "trips").keySet()));
   }
 
   @Test
@@ -243,6 +258,19 @@ class HiveSyncTest {
     assertEquals(last, h.getParameters().get(HiveSync.LAST_COMMIT));
     assertEquals(t.inspect().completionTime(last).orElseThrow(), h.getParameters().get(HiveSync.LAST_COMMIT_COMPLETION));
     assertEquals(List.of("sf"), List.copyOf(partitions("v9", "trips").keySet()));
+  }
+
+  @Test
+  void theJdbcAndHiveqlModesAreRefusedNamingTheKey() {
+    Table t = create(dir.resolve("t"), TableType.COPY_ON_WRITE, syncOptions("modes"));
+    for (String mode : List.of("jdbc", "hiveql")) {
+      Config options = syncOptions("modes").with("hoodie.datasource.hive_sync.mode", mode);
+      SluiceException e = assertThrows(SluiceException.class, () -> HiveSyncSettings.of(options, t.inspect()));
+      assertTrue(e.getMessage().contains("hoodie.datasource.hive_sync.mode=" + mode), e.getMessage());
+      assertTrue(e.getMessage().contains("hms"), e.getMessage());
+    }
+    assertEquals("modes", HiveSyncSettings.of(syncOptions("modes").with("hoodie.datasource.hive_sync.mode", "hms"),
+        t.inspect()).database());
   }
 
   @Test

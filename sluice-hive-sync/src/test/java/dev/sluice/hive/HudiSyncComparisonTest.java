@@ -1,11 +1,13 @@
 package dev.sluice.hive;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Config;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableType;
+import dev.sluice.api.Tables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,6 +130,106 @@ class HudiSyncComparisonTest {
       assertEquals(theirs, ours, name);
       assertTrue(ours.keySet().stream().anyMatch(k -> k.startsWith("partition.")), ours.toString());
     }
+  }
+
+  /**
+   * One step of a scenario: the table copied afresh to Hudi's side (same folder each time, so both metastore tables
+   * keep their locations), synced by both, every metastore table compared; returns Sluice's partitions.
+   */
+  private List<String> syncBoth(Table t, Config options, String suffix, List<String> names)
+      throws IOException, InterruptedException {
+    return syncBoth(dir, Path.of(t.location()), options, suffix, names);
+  }
+
+  /** {@link #syncBoth(Table, Config, String, List)} of the table at {@code mine}, scratch files in {@code dir}. */
+  static List<String> syncBoth(Path dir, Path mine, Config options, String suffix, List<String> names)
+      throws IOException, InterruptedException {
+    Path copy = dir.resolve("hudi");
+    if (Files.exists(copy)) {
+      try (Stream<Path> files = Files.walk(copy)) {
+        for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(f);
+        }
+      }
+    }
+    copy(mine, copy);
+    HiveSyncTest.sync(Tables.open(mine.toString(), options), options);
+    hudiSync(copy, "hudi_" + suffix, dir);
+    List<String> partitions = null;
+    for (String name : names) {
+      Map<String, String> ours = facts("sluice_" + suffix, name, mine);
+      Map<String, String> theirs = facts("hudi_" + suffix, name, copy);
+      assertEquals(theirs, ours, name);
+      partitions = List.copyOf(HiveSyncTest.partitions("sluice_" + suffix, name).keySet());
+    }
+    return partitions;
+  }
+
+  /**
+   * Deleting every row of a partition, a clean after it, a rollback of a synced commit that made a partition, and a
+   * failed write: Hudi's sync drops none of these partitions (only a delete_partition or insert_overwrite
+   * replacecommit, or a clean that deleted the partition folder, does), and neither does Sluice's.
+   */
+  private void deletesCleansRollbacksAndFailedWrites(TableType type, List<String> names)
+      throws IOException, InterruptedException {
+    String suffix = (type == TableType.COPY_ON_WRITE ? "cow" : "mor") + "_drops";
+    Config options = HiveSyncTest.syncOptions("sluice_" + suffix).with("hoodie.cleaner.commits.retained", "1")
+        .with("hoodie.clean.automatic", "false");
+    Table t = HiveSyncTest.create(dir.resolve("sluice"), type, options);
+    t.insert(HiveSyncTest.rows(t.schema(), "sf", 0, 5).iterator());
+    t.insert(HiveSyncTest.rows(t.schema(), "nyc", 5, 5).iterator());
+    assertEquals(List.of("nyc", "sf"), syncBoth(t, options, suffix, names));
+
+    // every row of nyc deleted: the partition is still written to, so both keep it
+    t.delete(HiveSyncTest.rows(t.schema(), "nyc", 5, 5).iterator());
+    assertEquals(List.of("nyc", "sf"), syncBoth(t, options, suffix, names));
+    // more commits, then a clean of the old file versions
+    t.upsert(HiveSyncTest.rows(t.schema(), "sf", 0, 2).iterator());
+    t.upsert(HiveSyncTest.rows(t.schema(), "sf", 0, 3).iterator());
+    if (type == TableType.MERGE_ON_READ) {
+      // a compaction gives the file groups a new slice, so the clean has old slices to delete
+      t.compaction().run(t.compaction().scheduleNow().orElseThrow());
+      t.upsert(HiveSyncTest.rows(t.schema(), "sf", 0, 1).iterator());
+    }
+    assertFalse(t.clean().isEmpty(), "the clean deleted nothing");
+    assertEquals(List.of("nyc", "sf"), syncBoth(t, options, suffix, names));
+
+    // a synced commit that made partition la, rolled back: la stays listed, last_commit_time_sync moves back
+    String la = t.insert(HiveSyncTest.rows(t.schema(), "la", 20, 2).iterator()).instantTime();
+    assertEquals(List.of("la", "nyc", "sf"), syncBoth(t, options, suffix, names));
+    t.rollback(la);
+    assertEquals(List.of("la", "nyc", "sf"), syncBoth(t, options, suffix, names));
+
+    // a write that failed after writing into a new partition (oak): not synced
+    String last = t.inspect().lastCompletedCommit().orElseThrow();
+    String failed = String.valueOf(Long.parseLong(la) + 1);
+    Path hoodie = dir.resolve("sluice").resolve(".hoodie");
+    String action = type == TableType.COPY_ON_WRITE ? "commit" : "deltacommit";
+    Files.writeString(hoodie.resolve(failed + "." + action + ".requested"), "");
+    Files.writeString(hoodie.resolve(failed + "." + action + ".inflight"), "");
+    Path oak = Files.createDirectories(dir.resolve("sluice").resolve("oak"));
+    Files.copy(dir.resolve("sluice").resolve("sf").resolve(".hoodie_partition_metadata"),
+        oak.resolve(".hoodie_partition_metadata"));
+    assertEquals(List.of("la", "nyc", "sf"), syncBoth(t, options, suffix, names));
+    assertEquals(last, HiveSyncTest.hiveTable("sluice_" + suffix, names.get(0)).getParameters()
+        .get(HiveSync.LAST_COMMIT));
+
+    // the next commit (which rolls the failed one back first) brings its own partition and nothing else
+    Table again = Tables.open(dir.resolve("sluice").toString(), options);
+    String next = again.insert(HiveSyncTest.rows(again.schema(), "ba", 30, 2).iterator()).instantTime();
+    assertEquals(List.of("ba", "la", "nyc", "sf"), syncBoth(again, options, suffix, names));
+    assertEquals(next, HiveSyncTest.hiveTable("sluice_" + suffix, names.get(0)).getParameters()
+        .get(HiveSync.LAST_COMMIT));
+  }
+
+  @Test
+  void copyOnWriteDeletesCleansRollbacksAndFailedWritesMatchHudisSync() throws IOException, InterruptedException {
+    deletesCleansRollbacksAndFailedWrites(TableType.COPY_ON_WRITE, List.of("trips"));
+  }
+
+  @Test
+  void mergeOnReadDeletesCleansRollbacksAndFailedWritesMatchHudisSync() throws IOException, InterruptedException {
+    deletesCleansRollbacksAndFailedWrites(TableType.MERGE_ON_READ, List.of("trips_ro", "trips_rt", "trips"));
   }
 
   @Test

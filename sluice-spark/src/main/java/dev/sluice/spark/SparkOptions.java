@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * The options of a Spark write, by Hudi's datasource names, so that a Hudi-on-Spark job's options carry over: the
- * table's shape (used when the write creates the table) and the operation; every other {@code hoodie.*} option
- * goes to the engine as it is ({@link #engineOptions}).
+ * table's shape (used when the write creates the table) and the operation; every other option goes to the engine
+ * as it is ({@link #engineOptions}): not {@code hoodie.datasource.*} ones, except the catalog sync's
+ * ({@code hoodie.datasource.meta.sync.*}, {@code hoodie.datasource.hive_sync.*}), which the commit's sync reads.
  *
  * @param tableName {@code hoodie.table.name}
  * @param recordKey {@code hoodie.datasource.write.recordkey.field} (comma-separated for a complex key)
@@ -36,12 +37,15 @@ record SparkOptions(String tableName, List<String> recordKey, Optional<String> p
   static final String HIVE_STYLE = "hoodie.datasource.write.hive_style_partitioning";
   static final String OPERATION = "hoodie.datasource.write.operation";
   private static final String DATASOURCE = "hoodie.datasource.";
+  /** The datasource keys the engine reads: the catalog sync after each commit (Hudi's names). */
+  private static final List<String> SYNC_PREFIXES = List.of("hoodie.datasource.meta.sync.",
+      "hoodie.datasource.hive_sync.");
 
   /** Reads {@code options}; refuses an unknown table type or operation (the message names the option). */
   static SparkOptions of(Map<String, String> options) {
     Map<String, String> engine = new HashMap<>();
     options.forEach((k, v) -> {
-      if (!k.startsWith(DATASOURCE)) {
+      if (!k.startsWith(DATASOURCE) || SYNC_PREFIXES.stream().anyMatch(k::startsWith)) {
         engine.put(k, v);
       }
     });
