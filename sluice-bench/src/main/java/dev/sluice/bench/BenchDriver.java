@@ -144,6 +144,9 @@ public final class BenchDriver {
     if (o.scaleSelected()) {
       ok &= new ScaleBench(o, out, tables, common(), jvm, sides).run();
     }
+    if (o.sqlSelected()) {
+      ok &= new SqlBench(o, out, jvm, this::table, work, sluiceClasspath()).run();
+    }
     for (String label : labels()) {
       ok &= results.rowsOk(label);
     }
@@ -493,6 +496,15 @@ public final class BenchDriver {
         labels.forEach(l -> results.add(l, BenchResults.FLOOR, report));
       }
     }
+  }
+
+  /** Sluice's setup table {@code name} (cow-base, mor-base or mor-dK), built once; empty if building it failed. */
+  private Optional<Path> table(String name) {
+    if (name.startsWith("mor-d")) {
+      setup(BenchResults.SLUICE, "mor-deltas");
+      return setups.getOrDefault(BenchResults.SLUICE + "/" + name, Optional.empty());
+    }
+    return setup(BenchResults.SLUICE, name);
   }
 
   /**

@@ -30,14 +30,18 @@ import java.util.Optional;
  * @param metadataCost W2 runs both without and with the metadata table ({@code --metadata-cost}: the second as
  *     {@code W2-cow+mdt}, {@code W2-mor+mdt}, each on a base table built with it), and the cost per commit is printed
  * @param scaleWorkload the sizes and indexes of the SCALE workload (run only when {@code --only} names it)
+ * @param sparkOracleDir hudi-spark-oracle's build folder ({@code classes}, {@code oracle.classpath}, {@code bundles}):
+ *     Spark SQL's side of the SQL workload
  */
 record BenchOptions(Scale scale, List<String> only, int reps, String heap, int parallelism, long seed,
     Optional<Path> workDir, boolean keep, boolean memoryRuns, Optional<Path> jfrDir, boolean jfrHudi,
     List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes, String logFormat,
-    boolean metadataTable, boolean metadataCost, ScaleWorkload scaleWorkload) {
+    boolean metadataTable, boolean metadataCost, ScaleWorkload scaleWorkload, Path sparkOracleDir) {
 
   /** The workload id of the scale workload: never part of a default run, only of {@code --only SCALE}. */
   static final String SCALE = "SCALE";
+  /** The workload id of the SQL workload (Sluice SQL against Spark SQL): as SCALE, only when named. */
+  static final String SQL = "SQL";
 
   static final String USAGE = String.join(System.lineSeparator(),
       "usage: sluice-bench [--scale smoke|quick|full] [--only W1,W2,...] [--reps N] [--heap SIZE]",
@@ -45,7 +49,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
       "                    [--oracle-dir DIR] [--timeout-min N] [--warmup RECORDS] [--log-format avro|parquet]",
       "                    [--metadata-table | --metadata-cost] [--scale-records N,N] [--scale-upsert N] [--scale-chunk N]",
-      "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I]",
+      "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I] [--spark-oracle-dir DIR]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
       "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",
@@ -108,6 +112,11 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     }
   }
 
+  /** True if {@code --only} names the SQL workload. */
+  boolean sqlSelected() {
+    return only.stream().anyMatch(SQL::equalsIgnoreCase);
+  }
+
   /** True if {@code --only} names the scale workload. */
   boolean scaleSelected() {
     return only.stream().anyMatch(SCALE::equalsIgnoreCase);
@@ -128,6 +137,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     List<String> engines = List.of("sluice", "hudi", "floor");
     List<String> jvmOpts = new ArrayList<>();
     Path oracleDir = Path.of(System.getProperty("sluice.oracle.dir", "hudi-oracle/target"));
+    Path sparkOracleDir = Path.of(System.getProperty("sluice.spark.oracle.dir", "hudi-spark-oracle/target"));
     int timeout = -1;
     Long warmup = null;
     String logFormat = "avro";
@@ -156,6 +166,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--engines" -> engines = split(value(args, ++i, a));
         case "--jvm-opt" -> jvmOpts.add(value(args, ++i, a));
         case "--oracle-dir" -> oracleDir = Path.of(value(args, ++i, a));
+        case "--spark-oracle-dir" -> sparkOracleDir = Path.of(value(args, ++i, a));
         case "--timeout-min" -> timeout = Integer.parseInt(value(args, ++i, a));
         case "--warmup" -> warmup = Long.parseLong(value(args, ++i, a));
         case "--log-format" -> logFormat = value(args, ++i, a).toLowerCase(Locale.ROOT);
@@ -213,7 +224,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     return new BenchOptions(scale, only, reps == null ? scale.reps() : reps, heap == null ? scale.heap() : heap,
         parallelism, seed, workDir, keep, memoryRuns, jfr, jfrHudi, engines, List.copyOf(jvmOpts),
         oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable, metadataCost,
-        new ScaleWorkload(List.copyOf(scaleRecords), scaleUpsert, scaleChunk, scaleType, sluiceIndexes, hudiIndexes));
+        new ScaleWorkload(List.copyOf(scaleRecords), scaleUpsert, scaleChunk, scaleType, sluiceIndexes, hudiIndexes),
+        sparkOracleDir.toAbsolutePath().normalize());
   }
 
   /** True if workload {@code id} (e.g. {@code W2-cow}) is selected. */
