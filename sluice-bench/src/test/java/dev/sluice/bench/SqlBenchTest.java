@@ -13,12 +13,12 @@ import org.junit.jupiter.api.Test;
 class SqlBenchTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static JsonNode json(String s) throws Exception {
+  private static JsonNode json(String s) throws java.io.IOException {
     return JSON.readTree(s);
   }
 
   @Test
-  void countsAndIntegerSumsMustBeEqualAndDoubleSumsClose() throws Exception {
+  void countsAndIntegerSumsMustBeEqualAndDoubleSumsClose() throws java.io.IOException {
     // DuckDB's sum of integers arrives as a big number, Spark's as a long: the same value
     JsonNode sluice = json("[[\"p0\", 3, 123456789012345678901, 10.1], [\"p1\", 2, 5, 0.30000000000000004]]");
     JsonNode spark = json("[[\"p0\", 3, 123456789012345678901, 10.1], [\"p1\", 2, 5, 0.3]]");
