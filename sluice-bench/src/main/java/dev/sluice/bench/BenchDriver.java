@@ -498,13 +498,17 @@ public final class BenchDriver {
     }
   }
 
-  /** Sluice's setup table {@code name} (cow-base, mor-base or mor-dK), built once; empty if building it failed. */
+  /**
+   * The SQL workload's table {@code name} (cow-base, mor-base or mor-dK) as the engine {@code --sql-tables} names
+   * wrote it, built once; empty if building it failed.
+   */
   private Optional<Path> table(String name) {
+    String writer = o.sqlTables();
     if (name.startsWith("mor-d")) {
-      setup(BenchResults.SLUICE, "mor-deltas");
-      return setups.getOrDefault(BenchResults.SLUICE + "/" + name, Optional.empty());
+      setup(writer, "mor-deltas");
+      return setups.getOrDefault(writer + "/" + name, Optional.empty());
     }
-    return setup(BenchResults.SLUICE, name);
+    return setup(writer, name);
   }
 
   /**

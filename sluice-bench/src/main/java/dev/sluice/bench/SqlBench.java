@@ -25,8 +25,9 @@ import java.util.function.Function;
  * The SQL workload ({@code --only SQL}, driver side): the same aggregate queries over the same table files through
  * Sluice SQL ({@link SqlWorker}: DuckDB fed by Sluice's scans) and through Spark SQL with Hudi 0.15.0's data source
  * in local mode (hudi-spark-oracle's {@code sql-bench} command, in a JVM with that module's class path and Hudi's
- * Spark bundle). The tables are the ones Sluice's bench worker wrote: the W1 table after its insert (Copy-on-Write)
- * and the Merge-on-Read table after the last delta commit of W3 (10 at full scale). Per repetition each engine runs
+ * Spark bundle). The tables are the ones Sluice's bench worker wrote (or Hudi's, {@code --sql-tables hudi}): the W1
+ * table after its insert (Copy-on-Write) and the Merge-on-Read table after the last delta commit of W3 (10 at full
+ * scale). Per repetition each engine runs
  * every query in one fresh JVM, once untimed and once timed, the engines alternating first place; the results of
  * the two engines must be equal (row for row: counts and integer sums exactly, sums of doubles to 1e-9 relative).
  * Prints one {@code SQL} line per query with the medians and the ratio spark/sluice.
@@ -61,7 +62,8 @@ final class SqlBench {
   private boolean ok = true;
 
   /**
-   * @param tables the driver's setup tables by name ({@code cow-base}, {@code mor-dK}), built by Sluice's worker
+   * @param tables the driver's setup tables by name ({@code cow-base}, {@code mor-dK}), built by the engine
+   *     {@code --sql-tables} names
    * @param sluiceClasspath the class path of Sluice's workers
    */
   SqlBench(BenchOptions o, PrintStream out, ChildJvm jvm, Function<String, Optional<Path>> tables, Path work,
@@ -117,8 +119,9 @@ final class SqlBench {
       });
     });
     out.printf(Locale.ROOT, "SQL workload: %s over the W1 table (cow, after its insert) and the MoR table after %d "
-        + "delta commit(s), both written by Sluice; %d rep(s), each engine one JVM per rep (each query once untimed, "
-        + "once timed); scan/Spark threads %d%n", String.join(", ", QUERIES.keySet()), last, o.reps(), o.parallelism());
+        + "delta commit(s), both written by %s; %d rep(s), each engine one JVM per rep (each query once untimed, "
+        + "once timed); scan/Spark threads %d%n", String.join(", ", QUERIES.keySet()), last,
+        o.sqlTables().equals(BenchResults.HUDI) ? "Hudi 0.15.0's Java client" : "Sluice", o.reps(), o.parallelism());
     QUERIES.forEach((kind, sql) -> out.println("  " + kind + ": " + sql));
     if (lines.isEmpty()) {
       return false;

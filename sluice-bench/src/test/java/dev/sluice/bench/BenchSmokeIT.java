@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Runs the benchmark driver at smoke scale (5,000 records, one repetition) against Sluice and the real Apache Hudi
@@ -124,12 +126,13 @@ class BenchSmokeIT {
   /**
    * The SQL workload through the driver, tiny: Sluice SQL and Spark SQL with Hudi 0.15.0 run the same queries over
    * the same tables and must agree (the driver compares every row: counts, integer sums, sums of doubles); the
-   * counts are the tables' sizes.
+   * counts are the tables' sizes. Once over tables Sluice wrote, once over tables Hudi's Java client wrote.
    */
-  @Test
-  void sqlWorkloadGivesTheSameResultsOnSluiceAndSpark() {
+  @ParameterizedTest
+  @ValueSource(strings = {"sluice", "hudi"})
+  void sqlWorkloadGivesTheSameResultsOnSluiceAndSpark(String writer) {
     List<String> args = List.of("--scale", "smoke", "--work-dir", work.toString(), "--jvm-opt",
-        "-XX:TieredStopAtLevel=1", "--only", "SQL", "--reps", "1");
+        "-XX:TieredStopAtLevel=1", "--only", "SQL", "--reps", "1", "--sql-tables", writer);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     BenchOptions options = BenchOptions.parse(args.toArray(new String[0]));
     int status = BenchDriver.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
