@@ -33,6 +33,7 @@ import org.apache.spark.sql.SparkSession;
  *       each answer is a line
  *       {@code #query <i> ok} followed by its rows as {@code read} prints them, or {@code #query <i> error <message>}
  *       when Hudi refused the read.</li>
+ *   <li>{@code sql-bench --queries F}: the Spark side of sluice-bench's SQL workload; see {@link SqlBenchQueries}.</li>
  * </ul>
  * Results go to stdout; Spark's and Hudi's logging to stderr. Exit code 1 on failure, 2 on a bad command line.
  */
@@ -55,7 +56,7 @@ public final class SparkOracle {
       err.println("usage: SparkOracle read|write|reads|batch|sql ...");
       return 2;
     }
-    if (!Set.of("read", "write", "reads", "batch", "sql").contains(args.get(0))) {
+    if (!Set.of("read", "write", "reads", "batch", "sql", "sql-bench").contains(args.get(0))) {
       err.println("spark oracle: unknown command " + args.get(0));
       return 2;
     }
@@ -90,6 +91,7 @@ public final class SparkOracle {
         case "write" -> write(spark, parsed, out);
         case "reads" -> reads(spark, parsed, out);
         case "sql" -> sql(spark, parsed, out);
+        case "sql-bench" -> sqlBench(spark, parsed, out);
         default -> {
           err.println("spark oracle: unknown command " + command);
           return 2;
@@ -108,7 +110,8 @@ public final class SparkOracle {
 
   private static SparkSession session() {
     return SparkSession.builder()
-        .master("local[2]")
+        // -Dsluice.spark.master=local[N]: sluice-bench's SQL workload gives Spark the threads Sluice's scan gets
+        .master(System.getProperty("sluice.spark.master", "local[2]"))
         .appName("sluice-spark-oracle")
         .config("spark.ui.enabled", "false")
         .config("spark.driver.host", "127.0.0.1")
@@ -178,6 +181,10 @@ public final class SparkOracle {
       out.println("#run " + i + " " + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
     rows.forEach(out::println);
+  }
+
+  private static void sqlBench(SparkSession spark, Args args, PrintStream out) throws IOException {
+    SqlBenchQueries.run(spark, java.nio.file.Path.of(args.required("queries")), args.conf(), out);
   }
 
   private static void write(SparkSession spark, Args args, PrintStream out) throws IOException {

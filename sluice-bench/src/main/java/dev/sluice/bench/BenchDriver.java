@@ -144,6 +144,9 @@ public final class BenchDriver {
     if (o.scaleSelected()) {
       ok &= new ScaleBench(o, out, tables, common(), jvm, sides).run();
     }
+    if (o.sqlSelected()) {
+      ok &= new SqlBench(o, out, jvm, this::table, work, sluiceClasspath()).run();
+    }
     for (String label : labels()) {
       ok &= results.rowsOk(label);
     }
@@ -493,6 +496,19 @@ public final class BenchDriver {
         labels.forEach(l -> results.add(l, BenchResults.FLOOR, report));
       }
     }
+  }
+
+  /**
+   * The SQL workload's table {@code name} (cow-base, mor-base or mor-dK) as the engine {@code --sql-tables} names
+   * wrote it, built once; empty if building it failed.
+   */
+  private Optional<Path> table(String name) {
+    String writer = o.sqlTables();
+    if (name.startsWith("mor-d")) {
+      setup(writer, "mor-deltas");
+      return setups.getOrDefault(writer + "/" + name, Optional.empty());
+    }
+    return setup(writer, name);
   }
 
   /**

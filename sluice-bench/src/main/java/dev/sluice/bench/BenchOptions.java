@@ -30,14 +30,20 @@ import java.util.Optional;
  * @param metadataCost W2 runs both without and with the metadata table ({@code --metadata-cost}: the second as
  *     {@code W2-cow+mdt}, {@code W2-mor+mdt}, each on a base table built with it), and the cost per commit is printed
  * @param scaleWorkload the sizes and indexes of the SCALE workload (run only when {@code --only} names it)
+ * @param sparkOracleDir hudi-spark-oracle's build folder ({@code classes}, {@code oracle.classpath}, {@code bundles}):
+ *     Spark SQL's side of the SQL workload
+ * @param sqlTables which engine writes the SQL workload's tables, {@code sluice} or {@code hudi} (its Java client)
  */
 record BenchOptions(Scale scale, List<String> only, int reps, String heap, int parallelism, long seed,
     Optional<Path> workDir, boolean keep, boolean memoryRuns, Optional<Path> jfrDir, boolean jfrHudi,
     List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes, String logFormat,
-    boolean metadataTable, boolean metadataCost, ScaleWorkload scaleWorkload) {
+    boolean metadataTable, boolean metadataCost, ScaleWorkload scaleWorkload, Path sparkOracleDir,
+    String sqlTables) {
 
   /** The workload id of the scale workload: never part of a default run, only of {@code --only SCALE}. */
   static final String SCALE = "SCALE";
+  /** The workload id of the SQL workload (Sluice SQL against Spark SQL): as SCALE, only when named. */
+  static final String SQL = "SQL";
 
   static final String USAGE = String.join(System.lineSeparator(),
       "usage: sluice-bench [--scale smoke|quick|full] [--only W1,W2,...] [--reps N] [--heap SIZE]",
@@ -45,7 +51,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
       "                    [--oracle-dir DIR] [--timeout-min N] [--warmup RECORDS] [--log-format avro|parquet]",
       "                    [--metadata-table | --metadata-cost] [--scale-records N,N] [--scale-upsert N] [--scale-chunk N]",
-      "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I]",
+      "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I] [--spark-oracle-dir DIR]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
       "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",
@@ -58,7 +64,12 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "          1000000,10000000) and per index, a load in bulk-insert commits of --scale-chunk records (default",
       "          1000000) and --reps upserts of --scale-upsert existing keys each (default 100000), on a",
       "          --scale-type table (default mor); indexes --sluice-index (default BLOOM,RECORD_INDEX) and",
-      "          --hudi-index (default BLOOM,SIMPLE). Worker timeout 240 minutes unless --timeout-min");
+      "          --hudi-index (default BLOOM,SIMPLE). Worker timeout 240 minutes unless --timeout-min",
+      "  --only SQL: the SQL workload (only when named): GROUP BY queries, one of them filtered, over the W1 table",
+      "          and the MoR table after the last delta commit, through Sluice SQL (DuckDB) and through Spark SQL",
+      "          with Hudi 0.15.0's data source in local mode (hudi-spark-oracle, built under --spark-oracle-dir);",
+      "          results compared, medians and ratio spark/sluice (SQL lines). --sql-tables: which engine writes the",
+      "          tables both read (default sluice; hudi: Hudi 0.15.0's Java client)");
 
   /**
    * Workload sizes.
@@ -108,6 +119,11 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     }
   }
 
+  /** True if {@code --only} names the SQL workload. */
+  boolean sqlSelected() {
+    return only.stream().anyMatch(SQL::equalsIgnoreCase);
+  }
+
   /** True if {@code --only} names the scale workload. */
   boolean scaleSelected() {
     return only.stream().anyMatch(SCALE::equalsIgnoreCase);
@@ -128,6 +144,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     List<String> engines = List.of("sluice", "hudi", "floor");
     List<String> jvmOpts = new ArrayList<>();
     Path oracleDir = Path.of(System.getProperty("sluice.oracle.dir", "hudi-oracle/target"));
+    Path sparkOracleDir = Path.of(System.getProperty("sluice.spark.oracle.dir", "hudi-spark-oracle/target"));
+    String sqlTables = BenchResults.SLUICE;
     int timeout = -1;
     Long warmup = null;
     String logFormat = "avro";
@@ -156,6 +174,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--engines" -> engines = split(value(args, ++i, a));
         case "--jvm-opt" -> jvmOpts.add(value(args, ++i, a));
         case "--oracle-dir" -> oracleDir = Path.of(value(args, ++i, a));
+        case "--spark-oracle-dir" -> sparkOracleDir = Path.of(value(args, ++i, a));
+        case "--sql-tables" -> sqlTables = value(args, ++i, a).toLowerCase(Locale.ROOT);
         case "--timeout-min" -> timeout = Integer.parseInt(value(args, ++i, a));
         case "--warmup" -> warmup = Long.parseLong(value(args, ++i, a));
         case "--log-format" -> logFormat = value(args, ++i, a).toLowerCase(Locale.ROOT);
@@ -173,6 +193,9 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     }
     if (!logFormat.equals("avro") && !logFormat.equals("parquet")) {
       throw new IllegalArgumentException("--log-format must be avro or parquet");
+    }
+    if (!sqlTables.equals(BenchResults.SLUICE) && !sqlTables.equals(BenchResults.HUDI)) {
+      throw new IllegalArgumentException("--sql-tables must be sluice or hudi");
     }
     if (!scaleType.equals("mor") && !scaleType.equals("cow")) {
       throw new IllegalArgumentException("--scale-type must be mor or cow");
@@ -213,7 +236,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     return new BenchOptions(scale, only, reps == null ? scale.reps() : reps, heap == null ? scale.heap() : heap,
         parallelism, seed, workDir, keep, memoryRuns, jfr, jfrHudi, engines, List.copyOf(jvmOpts),
         oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable, metadataCost,
-        new ScaleWorkload(List.copyOf(scaleRecords), scaleUpsert, scaleChunk, scaleType, sluiceIndexes, hudiIndexes));
+        new ScaleWorkload(List.copyOf(scaleRecords), scaleUpsert, scaleChunk, scaleType, sluiceIndexes, hudiIndexes),
+        sparkOracleDir.toAbsolutePath().normalize(), sqlTables);
   }
 
   /** True if workload {@code id} (e.g. {@code W2-cow}) is selected. */

@@ -3,6 +3,8 @@ package dev.sluice.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.bench.data.BenchRecords;
+import dev.sluice.bench.data.Workloads;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,8 +13,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Runs the benchmark driver at smoke scale (5,000 records, one repetition) against Sluice and the real Apache Hudi
@@ -117,5 +122,52 @@ class BenchSmokeIT {
         output);
     assertTrue(output.matches("(?s).*scale 1,500 hudi +load \\(BLOOM\\) +load [0-9.]+ s, [^\\n]*, 2 commits .*"),
         output);
+  }
+
+  /**
+   * The SQL workload through the driver, tiny: Sluice SQL and Spark SQL with Hudi 0.15.0 run the same queries over
+   * the same tables and must agree (the driver compares every row: counts, integer sums, sums of doubles); the
+   * counts are the tables' sizes. Once over tables Sluice wrote, once over tables Hudi's Java client wrote.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sluice", "hudi"})
+  void sqlWorkloadGivesTheSameResultsOnSluiceAndSpark(String writer) {
+    List<String> args = List.of("--scale", "smoke", "--work-dir", work.toString(), "--jvm-opt",
+        "-XX:TieredStopAtLevel=1", "--only", "SQL", "--reps", "1", "--sql-tables", writer);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    BenchOptions options = BenchOptions.parse(args.toArray(new String[0]));
+    int status = BenchDriver.run(options, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String output = bytes.toString(StandardCharsets.UTF_8);
+    System.out.println(output);
+    assertEquals(0, status, output);
+    Map<String, Map<String, String>> results = new HashMap<>();
+    for (String line : output.split("\n")) {
+      if (line.startsWith("SQL workload=")) {
+        Map<String, String> fields = new HashMap<>();
+        for (String kv : line.substring(4).trim().split(" ")) {
+          int eq = kv.indexOf('=');
+          fields.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        results.put(fields.get("workload"), fields);
+      }
+    }
+    assertEquals(Set.of("SQL-cow-group", "SQL-cow-filter", "SQL-mor-group", "SQL-mor-filter"), results.keySet(),
+        output);
+    for (Map<String, String> r : results.values()) {
+      assertEquals("true", r.get("results_equal"), r.toString());
+      assertTrue(Double.parseDouble(r.get("sluice_s")) > 0 && Double.parseDouble(r.get("spark_s")) > 0, r.toString());
+    }
+    BenchOptions.Scale s = options.scale();
+    assertEquals(Long.toString(s.records()), results.get("SQL-cow-group").get("count"));
+    assertEquals(Long.toString(Workloads.sizeAfter(s.records(), s.lastCommit(), s.batch())),
+        results.get("SQL-mor-group").get("count"));
+    assertEquals(Integer.toString(BenchRecords.PARTITIONS), results.get("SQL-cow-group").get("groups"));
+    // the filter keeps two partitions' rows with qty >= 500: some, not all
+    for (String table : List.of("cow", "mor")) {
+      long filtered = Long.parseLong(results.get("SQL-" + table + "-filter").get("count"));
+      assertTrue(filtered > 0 && filtered < Long.parseLong(results.get("SQL-" + table + "-group").get("count")),
+          table + ": " + filtered);
+      assertEquals("2", results.get("SQL-" + table + "-filter").get("groups"));
+    }
   }
 }

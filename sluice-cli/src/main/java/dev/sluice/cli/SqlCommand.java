@@ -42,8 +42,8 @@ final class SqlCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "QUERY", description = "The SQL statement; none: the prompt.")
   String query;
 
-  @Option(names = "--table", required = true, paramLabel = "ALIAS=PATH", description = "A table and its name in SQL "
-      + "(repeatable).")
+  @Option(names = "--table", required = true, paramLabel = "ALIAS=PATH[@INSTANT]", description = "A table and its "
+      + "name in SQL (repeatable); @INSTANT: this table as of that instant.")
   List<String> tables = new ArrayList<>();
 
   @Option(names = "--format", defaultValue = "table", description = "table (default), csv or jsonl; with --output: "
@@ -58,7 +58,7 @@ final class SqlCommand implements Callable<Integer> {
   Path file;
 
   @Option(names = "--as-of", paramLabel = "INSTANT", description = "Time travel: the snapshot and read-optimized "
-      + "views as of this instant.")
+      + "views as of this instant (tables without their own @INSTANT).")
   String asOf;
 
   @Option(names = "--from", paramLabel = "INSTANT", description = "Adds the incremental views ALIAS_incr: rows "
@@ -86,14 +86,10 @@ final class SqlCommand implements Callable<Integer> {
     try {
       List<SqlTable> sqlTables = new ArrayList<>();
       for (String t : tables) {
-        int eq = t.indexOf('=');
-        if (eq <= 0 || eq == t.length() - 1) {
-          throw SluiceException.badInput("--table " + t, null, "not a table and its name",
-              "ALIAS=PATH, e.g. --table trips=/data/trips");
-        }
-        Table table = Tables.open(t.substring(eq + 1), common.config());
+        SqlTable.Argument a = SqlTable.Argument.parse(t);
+        Table table = Tables.open(a.location(), common.config());
         opened.add(table);
-        sqlTables.add(new SqlTable(t.substring(0, eq), table));
+        sqlTables.add(new SqlTable(a.alias(), table, a.asOf()));
       }
       SqlOptions options = new SqlOptions(Optional.ofNullable(asOf), Optional.ofNullable(from), Optional.ofNullable(to),
           meta, SqlOptions.DEFAULT_BATCH_SIZE);

@@ -116,6 +116,11 @@ class SqlCliTest {
     assertNotEquals(snapshot, ro);
     Map<String, JsonNode> asOf = query("--as-of", instants.get(0));
     assertEquals(asOf, sql("SELECT id, ts, city, fare FROM trips", "--as-of", instants.get(0)));
+    // one table's own instant (ALIAS=PATH@INSTANT) beside the same table's latest state, and over --as-of
+    assertEquals(asOf, byId(ok("sql", "SELECT p.id, p.ts, p.city, p.fare FROM past p LEFT JOIN trips t USING (id)",
+        "--table", "past=" + table + "@" + instants.get(0), "--table", "trips=" + table, "--format", "jsonl").out()));
+    assertEquals(snapshot, byId(ok("sql", "SELECT id, ts, city, fare FROM now", "--table", "now=" + table + "@"
+        + instants.get(instants.size() - 1), "--as-of", instants.get(0), "--format", "jsonl").out()));
     Map<String, JsonNode> incr = query("--type", "incremental", "--from", instants.get(0));
     assertEquals(incr, sql("SELECT id, ts, city, fare FROM trips_incr", "--from", instants.get(0)));
   }

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * What a query needs from the tables, read from DuckDB's own parse tree ({@code json_serialize_sql}), never from a
  * parser of ours: the relations it names, every column name it mentions anywhere (a superset of the columns it uses:
  * a name that is only an alias or a struct field just costs a column read), whether it has a {@code *}, and the
- * simple conditions of a single-table query's {@code WHERE} (ANDed {@code column <op> constant}).
+ * simple conditions of a single-table query's {@code WHERE}: ANDed {@code column <op> constant}, {@code column IN
+ * (constants)}, {@code column LIKE 'prefix%'}, and {@code OR}s of these.
  *
  * <p>Pushing is always safe because DuckDB still evaluates the whole query on the rows it gets: the columns only
  * narrow what the scan reads, and the conditions only let the scan skip partitions, files and rows that the
@@ -37,16 +38,57 @@ record QueryPlan(boolean parsed, Map<String, Integer> relations, Set<String> col
       "COMPARE_GREATERTHAN", "COMPARE_LESSTHANOREQUALTO", "COMPARE_GREATERTHANOREQUALTO");
 
   /**
-   * One pushable condition: {@code column op constant}, the operator one of DuckDB's {@code COMPARE_*} names, read as
-   * if the column were on the left.
+   * One pushable conjunct of the {@code WHERE}: a comparison, an {@code IN} list, a prefix {@code LIKE}, or an
+   * {@code OR} of such conditions.
+   */
+  sealed interface Condition permits Compare, InList, Prefix, AnyOf {
+  }
+
+  /**
+   * A constant as DuckDB serialized it.
+   *
+   * @param typeId DuckDB's type id (INTEGER, BIGINT, DECIMAL, DOUBLE, VARCHAR, BOOLEAN...)
+   * @param value the value (for DECIMAL the unscaled integer)
+   * @param scale the scale (DECIMAL only)
+   */
+  record Constant(String typeId, JsonNode value, int scale) {
+  }
+
+  /**
+   * {@code column op constant}, the operator one of DuckDB's {@code COMPARE_*} names, read as if the column were on
+   * the left.
    *
    * @param column lower-cased column name
    * @param operator DuckDB's comparison name
-   * @param typeId DuckDB's type id of the constant (INTEGER, BIGINT, DECIMAL, DOUBLE, VARCHAR, BOOLEAN...)
-   * @param value the constant as serialized (for DECIMAL the unscaled integer)
-   * @param scale the constant's scale (DECIMAL only)
+   * @param constant the constant
    */
-  record Condition(String column, String operator, String typeId, JsonNode value, int scale) {
+  record Compare(String column, String operator, Constant constant) implements Condition {
+  }
+
+  /**
+   * {@code column IN (constant, ...)}.
+   *
+   * @param column lower-cased column name
+   * @param constants the list, none null
+   */
+  record InList(String column, List<Constant> constants) implements Condition {
+  }
+
+  /**
+   * {@code column LIKE 'prefix%'}: case-sensitive, the prefix without wildcards.
+   *
+   * @param column lower-cased column name
+   * @param prefix the text every matching value starts with (not empty)
+   */
+  record Prefix(String column, String prefix) implements Condition {
+  }
+
+  /**
+   * {@code a OR b OR ...}: every alternative pushable, else the whole OR is left to DuckDB.
+   *
+   * @param alternatives at least two
+   */
+  record AnyOf(List<Condition> alternatives) implements Condition {
   }
 
   /** Plans {@code serialized}, the output of {@code json_serialize_sql(query)}; {@code query} for the fallback. */
@@ -125,27 +167,97 @@ record QueryPlan(boolean parsed, Map<String, Integer> relations, Set<String> col
   }
 
   private static Optional<Condition> condition(JsonNode e, Set<String> qualifiers) {
-    String op = e.path("type").asText("");
-    if (!e.path("class").asText("").equals("COMPARISON") || !OPERATORS.contains(op)) {
+    String cls = e.path("class").asText("");
+    String type = e.path("type").asText("");
+    if (cls.equals("CONJUNCTION") && type.equals("CONJUNCTION_OR")) {
+      List<Condition> alternatives = new ArrayList<>();
+      List<JsonNode> flat = new ArrayList<>();
+      flattenOr(e, flat);
+      for (JsonNode alternative : flat) {
+        Optional<Condition> c = alternative.path("type").asText("").equals("CONJUNCTION_AND") ? Optional.empty()
+            : condition(alternative, qualifiers);
+        if (c.isEmpty()) {
+          // one alternative the scan cannot test could match any row: the OR as a whole narrows nothing
+          return Optional.empty();
+        }
+        alternatives.add(c.get());
+      }
+      return Optional.of(new AnyOf(List.copyOf(alternatives)));
+    }
+    if (cls.equals("OPERATOR") && type.equals("COMPARE_IN")) {
+      return inList(e.path("children"), qualifiers);
+    }
+    if (cls.equals("FUNCTION") && e.path("function_name").asText("").equals("~~")
+        && e.path("children").size() == 2) {
+      return prefix(e.path("children"), qualifiers);
+    }
+    if (!cls.equals("COMPARISON") || !OPERATORS.contains(type)) {
       return Optional.empty();
     }
     JsonNode left = e.path("left");
     JsonNode right = e.path("right");
     if (isConstant(left) && isColumn(right, qualifiers)) {
-      return Optional.of(condition(right, flip(op), left));
+      return Optional.of(new Compare(columnName(right), flip(type), constant(left)));
     }
     if (isColumn(left, qualifiers) && isConstant(right)) {
-      return Optional.of(condition(left, op, right));
+      return Optional.of(new Compare(columnName(left), type, constant(right)));
     }
     return Optional.empty();
   }
 
-  private static Condition condition(JsonNode column, String op, JsonNode constant) {
+  private static void flattenOr(JsonNode e, List<JsonNode> out) {
+    if (e.path("type").asText("").equals("CONJUNCTION_OR")) {
+      e.path("children").forEach(c -> flattenOr(c, out));
+    } else {
+      out.add(e);
+    }
+  }
+
+  /** {@code column IN (constants)}: the first child the column, the others non-null constants. */
+  private static Optional<Condition> inList(JsonNode children, Set<String> qualifiers) {
+    if (children.size() < 2 || !isColumn(children.get(0), qualifiers)) {
+      return Optional.empty();
+    }
+    List<Constant> constants = new ArrayList<>();
+    for (int i = 1; i < children.size(); i++) {
+      if (!isConstant(children.get(i))) {
+        return Optional.empty();
+      }
+      constants.add(constant(children.get(i)));
+    }
+    return Optional.of(new InList(columnName(children.get(0)), List.copyOf(constants)));
+  }
+
+  /**
+   * {@code column LIKE 'text%'} with no other wildcard in the pattern (and no ESCAPE: DuckDB serializes that as
+   * another function). Anything else, e.g. {@code '%text'} or {@code 'a_c%'}, is DuckDB's alone.
+   */
+  private static Optional<Condition> prefix(JsonNode children, Set<String> qualifiers) {
+    JsonNode pattern = children.get(1);
+    if (!isColumn(children.get(0), qualifiers) || !isConstant(pattern)
+        || !pattern.path("value").path("type").path("id").asText("").equals("VARCHAR")) {
+      return Optional.empty();
+    }
+    String text = pattern.path("value").path("value").asText();
+    if (text.length() < 2 || !text.endsWith("%")) {
+      return Optional.empty();
+    }
+    String prefix = text.substring(0, text.length() - 1);
+    if (prefix.indexOf('%') >= 0 || prefix.indexOf('_') >= 0 || prefix.indexOf('\\') >= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(new Prefix(columnName(children.get(0)), prefix));
+  }
+
+  private static String columnName(JsonNode column) {
     JsonNode names = column.path("column_names");
+    return lower(names.get(names.size() - 1).asText());
+  }
+
+  private static Constant constant(JsonNode constant) {
     JsonNode value = constant.path("value");
     JsonNode type = value.path("type");
-    return new Condition(lower(names.get(names.size() - 1).asText()), op, type.path("id").asText(""),
-        value.path("value"), type.path("type_info").path("scale").asInt(0));
+    return new Constant(type.path("id").asText(""), value.path("value"), type.path("type_info").path("scale").asInt(0));
   }
 
   private static boolean isColumn(JsonNode n, Set<String> qualifiers) {

@@ -62,6 +62,8 @@ public final class SluiceSql implements AutoCloseable {
   private static final Pattern MISSING_TABLE = Pattern.compile("Table with name (\\S+) does not exist");
 
   private final Map<String, View> views;
+  /** Per-table time travel, by alias (lower-cased). */
+  private final Map<String, String> asOf;
   private final SqlOptions options;
   private final Connection connection;
   private final BufferAllocator allocator;
@@ -94,8 +96,10 @@ public final class SluiceSql implements AutoCloseable {
   public record PlannedScan(String view, List<String> columns, Optional<Expression> filter) {
   }
 
-  private SluiceSql(Map<String, View> views, SqlOptions options, Connection connection, BufferAllocator allocator) {
+  private SluiceSql(Map<String, View> views, Map<String, String> asOf, SqlOptions options, Connection connection,
+      BufferAllocator allocator) {
     this.views = views;
+    this.asOf = asOf;
     this.options = options;
     this.connection = connection;
     this.allocator = allocator;
@@ -104,6 +108,7 @@ public final class SluiceSql implements AutoCloseable {
   /** Opens an in-memory DuckDB with the views of {@code tables} (the tables stay the caller's to close). */
   public static SluiceSql open(List<SqlTable> tables, SqlOptions options) {
     Map<String, View> views = new LinkedHashMap<>();
+    Map<String, String> asOf = new LinkedHashMap<>();
     for (SqlTable t : tables) {
       if (!ALIAS.matcher(t.alias()).matches()) {
         throw SluiceException.badInput("--table " + t.alias(), null, "the alias '" + t.alias() + "' is not a SQL name",
@@ -117,11 +122,12 @@ public final class SluiceSql implements AutoCloseable {
       if (options.from().isPresent()) {
         add(views, new View(t.alias() + "_incr", t.alias(), QueryType.INCREMENTAL, t.table()));
       }
+      t.asOf().ifPresent(instant -> asOf.put(QueryPlan.lower(t.alias()), instant));
     }
     BufferAllocator allocator = new RootAllocator();
     try {
       Connection c = DriverManager.getConnection("jdbc:duckdb:");
-      return new SluiceSql(views, options, c, allocator);
+      return new SluiceSql(views, Map.copyOf(asOf), options, c, allocator);
     } catch (SQLException e) {
       allocator.close();
       throw SluiceException.internal("Could not start DuckDB: " + e.getMessage(), e);
@@ -335,8 +341,12 @@ public final class SluiceSql implements AutoCloseable {
     if (v.type() == QueryType.INCREMENTAL) {
       String from = options.from().orElseThrow();
       scan = options.to().isPresent() ? scan.incremental(from, options.to().get()) : scan.incremental(from);
-    } else if (options.asOf().isPresent()) {
-      scan = scan.asOf(options.asOf().get());
+    } else {
+      // the table's own instant first, then the one for every table
+      Optional<String> instant = Optional.ofNullable(asOf.get(QueryPlan.lower(v.alias()))).or(options::asOf);
+      if (instant.isPresent()) {
+        scan = scan.asOf(instant.get());
+      }
     }
     return scan;
   }
@@ -362,47 +372,99 @@ public final class SluiceSql implements AutoCloseable {
   private static Optional<Expression> filter(Schema schema, QueryPlan plan) {
     List<Expression> parts = new ArrayList<>();
     for (QueryPlan.Condition c : plan.conditions()) {
-      for (Schema.Field f : schema.getFields()) {
-        if (QueryPlan.lower(f.name()).equals(c.column())) {
-          expression(f.name(), ArrowRows.nonNull(f.schema()), c).ifPresent(parts::add);
-        }
-      }
+      expression(schema, c).ifPresent(parts::add);
     }
     return parts.isEmpty() ? Optional.empty() : Optional.of(Expressions.and(parts));
   }
 
-  /**
-   * {@code column op constant} as a Sluice expression when the scan's comparison means what DuckDB's does: numbers
-   * against plain numeric columns (the constant as the column's Java type), and equality of text and booleans (text
-   * order is not pushed: DuckDB orders UTF-8 bytes). Anything else is left to DuckDB alone.
-   */
-  private static Optional<Expression> expression(String column, Schema type, QueryPlan.Condition c) {
+  /** One conjunct as a Sluice expression, if every part of it can be one. */
+  private static Optional<Expression> expression(Schema schema, QueryPlan.Condition c) {
+    if (c instanceof QueryPlan.AnyOf any) {
+      List<Expression> alternatives = new ArrayList<>();
+      for (QueryPlan.Condition a : any.alternatives()) {
+        Optional<Expression> e = expression(schema, a);
+        if (e.isEmpty()) {
+          return Optional.empty();
+        }
+        alternatives.add(e.get());
+      }
+      return Optional.of(Expressions.or(alternatives.get(0),
+          alternatives.subList(1, alternatives.size()).toArray(new Expression[0])));
+    }
+    String column = c instanceof QueryPlan.Compare cmp ? cmp.column()
+        : c instanceof QueryPlan.InList in ? in.column() : ((QueryPlan.Prefix) c).column();
+    Optional<Schema.Field> field = schema.getFields().stream()
+        .filter(f -> QueryPlan.lower(f.name()).equals(column)).findFirst();
+    if (field.isEmpty()) {
+      return Optional.empty();
+    }
+    String name = field.get().name();
+    Schema type = ArrowRows.nonNull(field.get().schema());
     if (type.getLogicalType() != null) {
       return Optional.empty();
     }
-    Object literal = switch (type.getType()) {
+    if (c instanceof QueryPlan.Prefix p) {
+      return prefix(name, type, p.prefix());
+    }
+    if (c instanceof QueryPlan.InList in) {
+      List<Object> literals = new ArrayList<>();
+      for (QueryPlan.Constant k : in.constants()) {
+        Object literal = literal(type, "COMPARE_EQUAL", k);
+        if (literal == null) {
+          return Optional.empty();
+        }
+        literals.add(literal);
+      }
+      return Optional.of(Expressions.in(name, literals));
+    }
+    QueryPlan.Compare cmp = (QueryPlan.Compare) c;
+    Object literal = literal(type, cmp.operator(), cmp.constant());
+    if (literal == null) {
+      return Optional.empty();
+    }
+    return Optional.of(switch (cmp.operator()) {
+      case "COMPARE_EQUAL" -> Expressions.eq(name, literal);
+      case "COMPARE_NOTEQUAL" -> Expressions.ne(name, literal);
+      case "COMPARE_LESSTHAN" -> Expressions.lt(name, literal);
+      case "COMPARE_GREATERTHAN" -> Expressions.gt(name, literal);
+      case "COMPARE_LESSTHANOREQUALTO" -> Expressions.le(name, literal);
+      default -> Expressions.ge(name, literal);
+    });
+  }
+
+  /**
+   * {@code column LIKE 'p%'} as the range {@code p <= column < p'}, p' being p with its last character one higher:
+   * every text starting with p lies in it, in the scan's order (code points, which is UTF-8 byte order, DuckDB's
+   * too), so partitions and files outside it hold no match. Only plain text columns, and a last character below the
+   * surrogates (its successor must be a character of its own).
+   */
+  private static Optional<Expression> prefix(String column, Schema type, String prefix) {
+    char last = prefix.charAt(prefix.length() - 1);
+    if (type.getType() != Schema.Type.STRING || last >= Character.MIN_SURROGATE - 1) {
+      return Optional.empty();
+    }
+    String upper = prefix.substring(0, prefix.length() - 1) + (char) (last + 1);
+    return Optional.of(Expressions.and(Expressions.ge(column, prefix), Expressions.lt(column, upper)));
+  }
+
+  /**
+   * The constant as the scan's literal when the scan's comparison means what DuckDB's does: numbers against plain
+   * numeric columns (the constant as the column's Java type), and equality of text and booleans (text order is not
+   * pushed for comparisons). Null when it is not pushed.
+   */
+  private static Object literal(Schema type, String operator, QueryPlan.Constant c) {
+    return switch (type.getType()) {
       case INT, LONG -> integer(c).filter(n -> type.getType() == Schema.Type.LONG
           || n >= Integer.MIN_VALUE && n <= Integer.MAX_VALUE)
           .map(n -> type.getType() == Schema.Type.LONG ? (Object) n : (Object) n.intValue()).orElse(null);
       case DOUBLE -> number(c).map(BigDecimal::doubleValue).orElse(null);
-      case STRING -> c.operator().equals("COMPARE_EQUAL") && c.typeId().equals("VARCHAR") ? c.value().asText() : null;
-      case BOOLEAN -> c.operator().equals("COMPARE_EQUAL") && c.typeId().equals("BOOLEAN") ? c.value().asBoolean() : null;
+      case STRING -> operator.equals("COMPARE_EQUAL") && c.typeId().equals("VARCHAR") ? c.value().asText() : null;
+      case BOOLEAN -> operator.equals("COMPARE_EQUAL") && c.typeId().equals("BOOLEAN") ? c.value().asBoolean() : null;
       default -> null;
     };
-    if (literal == null) {
-      return Optional.empty();
-    }
-    return Optional.of(switch (c.operator()) {
-      case "COMPARE_EQUAL" -> Expressions.eq(column, literal);
-      case "COMPARE_NOTEQUAL" -> Expressions.ne(column, literal);
-      case "COMPARE_LESSTHAN" -> Expressions.lt(column, literal);
-      case "COMPARE_GREATERTHAN" -> Expressions.gt(column, literal);
-      case "COMPARE_LESSTHANOREQUALTO" -> Expressions.le(column, literal);
-      default -> Expressions.ge(column, literal);
-    });
   }
 
-  private static Optional<Long> integer(QueryPlan.Condition c) {
+  private static Optional<Long> integer(QueryPlan.Constant c) {
     return switch (c.typeId()) {
       case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER" ->
           c.value().canConvertToLong() ? Optional.of(c.value().asLong()) : Optional.empty();
@@ -410,7 +472,7 @@ public final class SluiceSql implements AutoCloseable {
     };
   }
 
-  private static Optional<BigDecimal> number(QueryPlan.Condition c) {
+  private static Optional<BigDecimal> number(QueryPlan.Constant c) {
     return switch (c.typeId()) {
       case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER" ->
           Optional.of(BigDecimal.valueOf(c.value().asLong()));

@@ -208,6 +208,31 @@ class SluiceSqlTest {
   }
 
   @Test
+  void eachTableCanHaveItsOwnInstant() {
+    Written w = write(TableType.MERGE_ON_READ, Optional.empty());
+    try (Table t = w.table()) {
+      String first = w.instants().get(0);
+      String second = w.instants().get(1);
+      SqlTable.Argument a = SqlTable.Argument.parse("past=" + dir + "@" + first);
+      assertEquals(new SqlTable.Argument("past", dir.toString(), Optional.of(first)), a);
+      assertEquals(new SqlTable.Argument("now", "/a@b/t", Optional.empty()), SqlTable.Argument.parse("now=/a@b/t"));
+      assertThrows(SluiceException.class, () -> SqlTable.Argument.parse("/data/trips"));
+      // the table's own instant wins over the one for every table; a table without one takes the global one
+      try (SluiceSql sql = SluiceSql.open(List.of(new SqlTable("past", t, a.asOf()), new SqlTable("now", t)),
+          new SqlOptions(Optional.of(second), Optional.empty(), Optional.empty(), false, 64))) {
+        assertEquals(scanRows(t.newScan().asOf(first)), sqlRows(sql, "past"));
+        assertEquals(scanRows(t.newScan().asOf(second)), sqlRows(sql, "now"));
+        assertNotEquals(sqlRows(sql, "past"), sqlRows(sql, "now"));
+      }
+      try (SluiceSql sql = SluiceSql.open(List.of(new SqlTable("past", t, a.asOf()), new SqlTable("now", t)),
+          SqlOptions.defaults())) {
+        assertEquals(scanRows(t.newScan()), sqlRows(sql, "now"));
+        assertEquals(scanRows(t.newScan().queryType(QueryType.READ_OPTIMIZED).asOf(first)), sqlRows(sql, "past_ro"));
+      }
+    }
+  }
+
+  @Test
   void aSelfJoinReadsAViewNamedTwice() {
     Written w = write(TableType.MERGE_ON_READ, Optional.empty());
     try (Table t = w.table(); SluiceSql sql = open(t)) {
