@@ -16,6 +16,7 @@ import dev.sluice.internal.mdt.write.RecordIndexChecks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +24,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -110,6 +115,14 @@ class Hudi1RecordIndexInteropTest {
         Optional.empty());
     hudiWrites.run();
     assertNoDuplicates(afterHudi.get(), "after Hudi's write");
+    List<String> mdtTimeline;
+    try (Stream<Path> files = Files.list(p.resolve(".hoodie/metadata/.hoodie/timeline"))) {
+      mdtTimeline = files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+    assertEquals(1, mdtTimeline.stream().filter(n -> n.matches("00000000000000001_\\d{17}\\.deltacommit")).count(),
+        "Hudi continued the record index Sluice built, no rebuild: " + mdtTimeline);
+    assertTrue(Files.readString(p.resolve(".hoodie/hoodie.properties")).matches(
+        "(?s).*hoodie\\.table\\.metadata\\.partitions=[^\\n]*record_index.*"), "still listed");
     Table reopened = Tables.open(p.toString(), Config.of(SLUICE));
     Map<String, String> afterHudiTruth = truth(reopened);
     assertEquals(8, afterHudiTruth.size(), afterHudiTruth.toString());
@@ -119,8 +132,30 @@ class Hudi1RecordIndexInteropTest {
     assertEquals(List.of(), RecordIndexChecks.problems(reopened, KEYS), "Sluice's reader of the index Hudi extended");
 
     // Sluice tags through the index Hudi extended: k10 (Hudi's insert) arriving in p3 is an update in p2
-    reopened.upsert(List.of(row("k10", 2, "p3", "j2"), row("k2", 3, "p2", "b3"), row("k11", 1, "p3", "k"))
-        .iterator());
+    List<String> warnings = new ArrayList<>();
+    Logger jul = Logger.getLogger("dev.sluice.internal.index.RecordLevelIndex");
+    Handler capture = new Handler() {
+      @Override
+      public void publish(LogRecord r) {
+        warnings.add(r.getMessage());
+      }
+
+      @Override
+      public void flush() {
+      }
+
+      @Override
+      public void close() {
+      }
+    };
+    jul.addHandler(capture);
+    try {
+      reopened.upsert(List.of(row("k10", 2, "p3", "j2"), row("k2", 3, "p2", "b3"), row("k11", 1, "p3", "k"))
+          .iterator());
+    } finally {
+      jul.removeHandler(capture);
+    }
+    assertEquals(List.of(), warnings, "tagged through the record index, no fallback to a global lookup");
     OracleBatch last = oracle.batch();
     OracleBatch.Pending<List<GenericRecord>> finalRows = last.read(p, "snapshot", Optional.empty(), true);
     OracleBatch.Pending<Map<String, String>> finalIndex = last.metadataRecordIndex(p,
