@@ -284,6 +284,27 @@ class MetadataTableVersion9WriteTest {
     assertMirrors("after init");
   }
 
+  /**
+   * A rollback of a commit older than the metadata table (its files are in the initialization's base file, which
+   * sorts before every data instant on 1.x): tombstones take its files out, the listing stays exact.
+   */
+  @Test
+  void rollbackOfACommitTheInitializationHolds() throws IOException {
+    Table off = create(TableType.COPY_ON_WRITE, 9, Map.of("hoodie.metadata.enable", "false"));
+    off.insert(trips(0, 10, 2, 1).iterator());
+    String old = off.upsert(List.of(trip("id-000001", 5, "p0", "x", 1), trip("only-old", 5, "p7", "o", 1)).iterator())
+        .instantTime();
+    Table on = Tables.open(dir.toString(), Config.of(Map.of("hoodie.metadata.enable", "true",
+        "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000")));
+    String next = on.upsert(List.of(trip("id-000002", 6, "p0", "y", 1)).iterator()).instantTime();
+    assertMirrors("after the metadata table was built");
+    on.rollback(next);
+    assertMirrors("after rolling back the write the metadata table mirrored");
+    on.rollback(old);
+    assertMirrors("after rolling back a write older than the metadata table");
+    assertFalse(TripFixture.rows(on).containsKey("only-old"));
+  }
+
   /** Asked for a record index on version 9, the table keeps it beside {@code files}, and the files partition stays exact. */
   @Test
   void theRecordIndexIsKeptOnVersion9() throws IOException {
