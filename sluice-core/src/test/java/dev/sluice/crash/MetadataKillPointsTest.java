@@ -34,11 +34,12 @@ class MetadataKillPointsTest {
 
   @Test
   void aKilledWriteKeepingTheRecordIndexLeavesItExactAfterTheNextWrite() {
-    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 8, 0);
+    CrashHarness.Settings settings = CrashHarness.Settings.fromSystemProperties(dir, 12, 0);
     // the record index's own steps first: its bootstrap, its log appends, its shards' compaction
     CrashHarness.Report report = new CrashHarness(settings, (phase, trial, table, rows) -> { })
         .preferring(p -> p.startsWith("metadata.ri."))
-        .run(List.of(Scenarios.byName("cow-upsert-ri"), Scenarios.byName("mor-upsert-ri-compaction")));
+        .run(List.of(Scenarios.byName("cow-upsert-ri"), Scenarios.byName("mor-upsert-ri-compaction"),
+            Scenarios.byName("mor-upsert-ri-compaction-v9")));
     System.out.println(report.summary(settings.seed()));
     assertEquals(settings.points(), report.killPoints(), "every kill point was tried");
     assertTrue(report.failures().isEmpty(), String.join("\n", report.failures()) + "\n" + report.summary(settings.seed()));

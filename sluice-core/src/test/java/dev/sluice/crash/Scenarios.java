@@ -7,6 +7,7 @@ import static dev.sluice.api.TripFixture.trip;
 import static dev.sluice.api.TripFixture.trips;
 
 import dev.sluice.api.Table;
+import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.archive.ArchiveLog;
@@ -72,6 +73,7 @@ public final class Scenarios {
     out.add(metadataServices("cow-upsert-mdt-services"));
     out.add(recordIndex("cow-upsert-ri", TableType.COPY_ON_WRITE, false));
     out.add(recordIndex("mor-upsert-ri-compaction", TableType.MERGE_ON_READ, true));
+    out.add(recordIndex("mor-upsert-ri-compaction-v9", TableType.MERGE_ON_READ, true, 9));
     out.add(new CrashScenario("rollback-latest", options(Map.of()), (dir, crashing) -> {
       Table t = create(dir, TableType.COPY_ON_WRITE, options(Map.of()));
       t.insert(trips(0, 40, 2, 1).iterator());
@@ -392,6 +394,11 @@ public final class Scenarios {
    * the table's live keys at their file groups, and the metadata table lists what is on storage.
    */
   private static CrashScenario recordIndex(String name, TableType type, boolean compaction) {
+    return recordIndex(name, type, compaction, TableSpec.DEFAULT_TABLE_VERSION);
+  }
+
+  /** As {@link #recordIndex(String, TableType, boolean)} on a table of {@code version} (1.x's form on 8/9). */
+  private static CrashScenario recordIndex(String name, TableType type, boolean compaction, int version) {
     Map<String, String> without = options(type == TableType.MERGE_ON_READ ? Map.of("hoodie.parquet.small.file.limit",
         "0") : Map.of());
     Map<String, String> with = new java.util.HashMap<>(without);
@@ -406,7 +413,8 @@ public final class Scenarios {
       keys.add(String.format("new-%06d", i));
     }
     return new CrashScenario(name, Map.copyOf(with), (dir, crashing) -> {
-      Table t = create(dir, type, compaction ? with : without);
+      Table t = Tables.create(dir.toString(), TripFixture.spec().type(type).tableVersion(version).build(),
+          Config.of(compaction ? with : without));
       t.insert(trips(0, 40, 2, 1).iterator());
       if (compaction) {
         t.upsert(trips(30, 20, 2, 2).iterator());

@@ -63,11 +63,11 @@ public sealed interface MetadataTableForm permits MetadataTableForm.Suffixed, Me
   boolean mirrorsRollbackAsDeltacommit();
 
   /**
-   * True if Sluice keeps the {@code record_index} partition in this scheme (version 6); on versions 8/9 it is
-   * dropped like the partitions Sluice does not maintain (config first, then its folder), so that no 1.x reader
-   * trusts an index that missed a write.
+   * True if a base file of the metadata instant {@code baseInstant} (an initialization or a compaction of the metadata
+   * timeline {@code mdt}) already holds what the data-table instant {@code target} wrote, so that no rollback block
+   * or deleted log file can take it out again.
    */
-  boolean keepsRecordIndex();
+  boolean baseHolds(String baseInstant, String target, Timeline mdt);
 
   /**
    * The log files a deltacommit's write stat names: the slice's logs so far and the new one (version 6), or the
@@ -127,8 +127,9 @@ public sealed interface MetadataTableForm permits MetadataTableForm.Suffixed, Me
     }
 
     @Override
-    public boolean keepsRecordIndex() {
-      return true;
+    public boolean baseHolds(String baseInstant, String target, Timeline mdt) {
+      // suffixed instants sort after the data instant they follow: <t>010 holds t and before, <t>001 likewise
+      return target.compareTo(baseInstant) < 0;
     }
 
     @Override
@@ -221,8 +222,15 @@ public sealed interface MetadataTableForm permits MetadataTableForm.Suffixed, Me
     }
 
     @Override
-    public boolean keepsRecordIndex() {
-      return false;
+    public boolean baseHolds(String baseInstant, String target, Timeline mdt) {
+      if (!isInit(baseInstant)) {
+        // a compaction takes a time after every instant of the metadata timeline: it holds every earlier one
+        return target.compareTo(baseInstant) < 0;
+      }
+      // an initialization instant sorts before every data instant: it holds the data instants that were complete
+      // when it completed (a bootstrap runs only with none pending, under the lock), i.e. those requested before its
+      // completion time; with that time gone from the active timeline (archived) it is taken to hold them all
+      return mdt.completionTime(baseInstant).map(c -> target.compareTo(c) < 0).orElse(true);
     }
 
     @Override

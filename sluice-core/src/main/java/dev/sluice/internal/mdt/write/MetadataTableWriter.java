@@ -235,7 +235,7 @@ public final class MetadataTableWriter {
       MetadataTable.removeIfPresent(storage, basePath);
       return false;
     }
-    boolean keepRecordIndex = !recordIndex.drop() && times().keepsRecordIndex();
+    boolean keepRecordIndex = !recordIndex.drop();
     TableConfig config = dropUnmaintained(keepRecordIndex);
     Timeline dt = null;
     if (!config.metadataPartitions().contains(MetadataPartition.FILES.path()) || !hasCompletedInstant()) {
@@ -389,7 +389,7 @@ public final class MetadataTableWriter {
 
   /** As {@link #usable()}, with the metadata timeline it listed when the table is usable. */
   private Optional<Timeline> usableTimeline() {
-    TableConfig config = dropUnmaintained(times().keepsRecordIndex());
+    TableConfig config = dropUnmaintained(true);
     if (config.metadataPartitions().contains(MetadataPartition.FILES.path())) {
       Optional<Timeline> tl = completedTimeline();
       if (tl.isPresent()) {
@@ -533,20 +533,20 @@ public final class MetadataTableWriter {
         .map(Instant::time);
     // the target's files are in a base file (the bootstrap's, or a compaction's that folded its deltacommit in): a
     // rollback block cannot take them out again, tombstones do (Hudi refuses this case and asks for a restore)
-    boolean inBaseFile = init.map(i -> target.compareTo(i) < 0).orElse(false)
-        || compacted.map(c -> target.compareTo(c) <= 0).orElse(false);
+    MetadataTableForm times = times();
+    boolean inBaseFile = init.map(i -> times.baseHolds(i, target, tl)).orElse(false)
+        || compacted.map(c -> times.baseHolds(c, target, tl)).orElse(false);
     if (inBaseFile) {
       targetCommit = Optional.empty();
     }
-    if (hasRecordIndex() && target.compareTo(new RecordIndexPartition(storage, mdt).shards(tl).values().stream()
-        .map(FilesPartitionState::baseInstant).max(String::compareTo).orElse("")) < 0) {
+    if (hasRecordIndex() && new RecordIndexPartition(storage, mdt).shards(tl).values().stream()
+        .map(FilesPartitionState::baseInstant).filter(b -> !b.isEmpty()).anyMatch(b -> times.baseHolds(b, target, tl))) {
       // the target's record-index entries are in the shards' base files (built or compacted after it): no block can
       // take them out again, nor bring back the keys it deleted; the index is dropped (config first, then its folder)
       // and the next write with it on builds it again from the rolled-back table
       dropUnmaintained(false);
     }
     FilesChange mirrored = inBaseFile ? change.withDeleted(deletedFiles) : change;
-    MetadataTableForm times = times();
     if (times.mirrorsRollbackAsDeltacommit()) {
       if (!tl.isCompleted(rollbackTime)) {
         discardPending(tl, rollbackTime);

@@ -35,11 +35,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.avro.generic.GenericRecord;
 
 /**
- * The metadata table's {@code record_index} partition in Hudi 0.15's format: {@code n} file groups (shards)
+ * The metadata table's {@code record_index} partition in Hudi 0.15's format (version 6) and Hudi 1.x's (versions 8/9:
+ * the same shards and entries, a log file of each write's own instant, as {@link MetadataTableForm} and the metadata
+ * timeline's layout decide): {@code n} file groups (shards)
  * {@code record-index-0000-0} ... , a key in shard {@link MetadataPartition#fileGroupIndex}; each entry a type-5 record
  * (partition, file id, instant). This class builds it ({@link #bootstrap}) and appends one write's changes to the
  * shards they touch ({@link #append}); {@link RecordIndexCompaction} compacts it. Every step is bounded in memory:
@@ -67,6 +68,11 @@ final class RecordIndexPartition {
     this.mdtBase = mdt.basePath();
     this.dir = StoragePaths.join(mdtBase, PATH);
     this.mdt = mdt;
+  }
+
+  /** The metadata table's form (the record index has the data table's version, and so the same form). */
+  private MetadataTableForm form() {
+    return MetadataTableForm.of(mdt.layout());
   }
 
   /** The partition's folder. */
@@ -173,7 +179,7 @@ final class RecordIndexPartition {
     CommitMetadata md = new CommitMetadata(Map.of(PATH, stats), false,
         Map.of(CommitMetadata.SCHEMA_KEY, MetadataRecords.schema().toString()), WriteOperationType.BULK_INSERT);
     KillPoints.reach("metadata.ri.bootstrap.commit");
-    mdt.complete(inflight, md.toJson());
+    mdt.complete(inflight, mdt.layout().encode(md));
   }
 
   /**
@@ -254,8 +260,9 @@ final class RecordIndexPartition {
                   + " on rebuilds it.");
         }
         KillPoints.reach("metadata.ri.log.before");
-        writer = LogWriter.builder(storage, dir, state.fileId(), state.baseInstant()).ownFileEachSession()
-            .writeToken(MetadataTableWriter.WRITE_TOKEN).open();
+        // version 6: the slice's next log version; 1.x: a log file of the deltacommit's own
+        writer = LogWriter.builder(storage, dir, state.fileId(), mdt.layout().logFileInstant(state.baseInstant(),
+            instant)).ownFileEachSession().writeToken(MetadataTableWriter.WRITE_TOKEN).open();
       }
       last = writer.appendBlocks(List.of(block));
       written += count;
@@ -277,13 +284,13 @@ final class RecordIndexPartition {
           writer.close();
         }
       }
-      List<String> logs = new ArrayList<>(state.logFileNames());
-      logs.add(last.file().fileName());
+      List<String> logs = form().statLogFiles(state.logFileNames(), last.file().fileName());
       return WriteStat.builder().fileId(state.fileId()).path(PATH + "/" + last.file().fileName())
-          .prevCommit(state.baseInstant()).partitionPath(PATH).numWrites(written).numUpdateWrites(written)
+          .prevCommit(mdt.layout().logFileInstant(state.baseInstant(), instant)).partitionPath(PATH)
+          .numWrites(written).numUpdateWrites(written)
           .totalWriteBytes(bytes).fileSizeInBytes(last.file().size()).totalLogRecords(written)
           .totalLogBlocks(blocks).delta(true).logVersion(last.version()).logOffset(last.offset())
-          .baseFile(state.baseFileName()).logFiles(List.copyOf(new TreeSet<>(logs))).build();
+          .baseFile(state.baseFileName()).logFiles(logs).build();
     }
   }
 

@@ -120,8 +120,8 @@ public class MetadataTableVersion9Test {
 
   /**
    * Deleting the metadata table Hudi 1.1.1 wrote and building it again work on version 9 (they were refused while
-   * Sluice did not keep it): the rebuilt one is Hudi 1.x's form (initialized at {@code 00000000000000000}, only
-   * {@code files}), and listings go through it again.
+   * Sluice did not keep it): the rebuilt one is Hudi 1.x's form (initialized at {@code 00000000000000000}, the
+   * record index at {@code 00000000000000001}), and listings go through it again.
    */
   @Test
   void deleteThenInitRebuildsItInHudi1xForm() throws IOException {
@@ -129,9 +129,13 @@ public class MetadataTableVersion9Test {
     Table table = Tables.open(t.toString());
     assertTrue(table.deleteMetadataTable());
     assertTrue(Files.notExists(t.resolve(".hoodie/metadata")));
-    assertEquals(List.of("files"), table.initMetadataTable(false).partitionsEnabled());
+    // the handle was opened on a table with a record index and leaves hoodie.metadata.record.index.enable unset: it
+    // keeps one, so the rebuild has it too (as on version 6), at the next initialization instant
+    assertEquals(List.of("files", "record_index"), table.initMetadataTable(false).partitionsEnabled());
     try (Stream<Path> s = Files.list(t.resolve(".hoodie/metadata/.hoodie/timeline"))) {
-      assertTrue(s.anyMatch(f -> f.getFileName().toString().matches("00000000000000000_\\d{17}\\.deltacommit")));
+      List<String> names = s.map(f -> f.getFileName().toString()).toList();
+      assertTrue(names.stream().anyMatch(n -> n.matches("00000000000000000_\\d{17}\\.deltacommit")), names.toString());
+      assertTrue(names.stream().anyMatch(n -> n.matches("00000000000000001_\\d{17}\\.deltacommit")), names.toString());
     }
     assertTrue(table.metadataTable().usedForListings());
   }

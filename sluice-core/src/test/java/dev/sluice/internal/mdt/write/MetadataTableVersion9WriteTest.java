@@ -284,18 +284,39 @@ class MetadataTableVersion9WriteTest {
     assertMirrors("after init");
   }
 
-  /** Sluice keeps no record index on versions 8/9 yet: asked for one, the table keeps only {@code files}. */
+  /**
+   * A rollback of a commit older than the metadata table (its files are in the initialization's base file, which
+   * sorts before every data instant on 1.x): tombstones take its files out, the listing stays exact.
+   */
   @Test
-  void theRecordIndexIsNotKeptOnVersion9() throws IOException {
+  void rollbackOfACommitTheInitializationHolds() throws IOException {
+    Table off = create(TableType.COPY_ON_WRITE, 9, Map.of("hoodie.metadata.enable", "false"));
+    off.insert(trips(0, 10, 2, 1).iterator());
+    String old = off.upsert(List.of(trip("id-000001", 5, "p0", "x", 1), trip("only-old", 5, "p7", "o", 1)).iterator())
+        .instantTime();
+    Table on = Tables.open(dir.toString(), Config.of(Map.of("hoodie.metadata.enable", "true",
+        "hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000")));
+    String next = on.upsert(List.of(trip("id-000002", 6, "p0", "y", 1)).iterator()).instantTime();
+    assertMirrors("after the metadata table was built");
+    on.rollback(next);
+    assertMirrors("after rolling back the write the metadata table mirrored");
+    on.rollback(old);
+    assertMirrors("after rolling back a write older than the metadata table");
+    assertFalse(TripFixture.rows(on).containsKey("only-old"));
+  }
+
+  /** Asked for a record index on version 9, the table keeps it beside {@code files}, and the files partition stays exact. */
+  @Test
+  void theRecordIndexIsKeptOnVersion9() throws IOException {
     Table t = create(TableType.MERGE_ON_READ, 9, Map.of("hoodie.metadata.record.index.enable", "true",
         "hoodie.index.type", "RECORD_INDEX"));
     t.insert(trips(0, 10, 2, 1).iterator());
     t.upsert(trips(0, 5, 2, 2).iterator());
-    assertEquals("files", properties(dir.resolve(".hoodie/hoodie.properties"))
+    assertEquals("files,record_index", properties(dir.resolve(".hoodie/hoodie.properties"))
         .getProperty("hoodie.table.metadata.partitions"));
-    assertFalse(Files.exists(dir.resolve(".hoodie/metadata/record_index")));
+    assertTrue(Files.exists(dir.resolve(".hoodie/metadata/record_index")));
     assertEquals(10, TripFixture.rows(t).size(), "the updates found their file groups");
-    assertMirrors("with the record index asked for");
+    assertMirrors("with the record index");
   }
 
   /**
@@ -312,12 +333,55 @@ class MetadataTableVersion9WriteTest {
     List<String> after = mdtTimeline();
     assertTrue(after.containsAll(before), "nothing of Hudi's metadata timeline is gone: " + before + " / " + after);
     assertTrue(after.stream().anyMatch(n -> n.matches(c.instantTime() + "_\\d{17}\\.deltacommit")), after.toString());
-    assertEquals("files", properties(dir.resolve(".hoodie/hoodie.properties"))
+    assertEquals("files,record_index", properties(dir.resolve(".hoodie/hoodie.properties"))
         .getProperty("hoodie.table.metadata.partitions"));
-    for (String gone : List.of("column_stats", "partition_stats", "record_index")) {
+    for (String gone : List.of("column_stats", "partition_stats")) {
       assertFalse(Files.exists(dir.resolve(".hoodie/metadata/" + gone)), gone + " is dropped");
     }
     assertTrue(filesPartition().contains(".files-0000-0_" + c.instantTime() + ".log.1_0-0-0"));
     assertMirrors("after Sluice's write");
+    // Hudi's record index is kept and continued: the new key k9 is indexed where Sluice wrote it
+    assertEquals(List.of(), RecordIndexChecks.problems(t, List.of("k1", "k2", "k3", "k4", "k5", "k6", "k9")));
+    assertTrue(RecordIndexChecks.indexed(storage, dir.toString(), List.of("k9")).get("k9").startsWith("p3/"));
+  }
+
+  /**
+   * Sluice tags through the record index Hudi 1.1.1 wrote (golden {@code mor_v9_with_metadata_table}): an update of a
+   * key in another partition finds its file group (global, no duplicate), without falling back to a global lookup.
+   */
+  @Test
+  void tagsThroughTheRecordIndexHudi111Wrote() throws IOException {
+    MetadataTableVersion9Test.golden(dir);
+    List<String> warnings = new java.util.ArrayList<>();
+    java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.sluice.internal.index.RecordLevelIndex");
+    java.util.logging.Handler capture = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        warnings.add(r.getMessage());
+      }
+
+      @Override
+      public void flush() {
+      }
+
+      @Override
+      public void close() {
+      }
+    };
+    jul.addHandler(capture);
+    try {
+      Table t = Tables.open(dir.toString(), Config.of(Map.of("hoodie.index.type", "RECORD_INDEX")));
+      Map<String, GenericRecord> before = TripFixture.rows(t);
+      // k1 lives in p1; arriving in p2 it stays in p1 (update.partition.path off), as Hudi's global index does
+      t.upsert(List.of(golden("k1", "p2", "tagged"), golden("k8", "p2", "new")).iterator());
+      Map<String, GenericRecord> after = TripFixture.rows(t);
+      assertEquals(before.size() + 1, after.size(), "one new key, no duplicate: " + after.keySet());
+      assertEquals("tagged", after.get("k1").get("name").toString());
+      assertTrue(RecordIndexChecks.truth(t).get("k1").startsWith("p1/"), "updated in its file group in p1");
+      assertTrue(warnings.isEmpty(), "no fallback: " + warnings);
+      assertEquals(List.of(), RecordIndexChecks.problems(t, List.of("k1", "k2", "k3", "k4", "k5", "k6", "k8")));
+    } finally {
+      jul.removeHandler(capture);
+    }
   }
 }
