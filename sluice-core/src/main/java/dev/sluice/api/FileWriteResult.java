@@ -19,15 +19,26 @@ import java.util.Optional;
  * @param fileSize bytes written: the new file's size, or for a log append the bytes appended
  * @param millis time spent writing it
  * @param logAppend what a Merge-on-Read log append wrote; empty for base files
+ * @param prevBaseFile name of the base file a merge replaced ("" for a new file group or a log append): Hudi 1.x's
+ *     {@code prevBaseFile} write stat of versions 8 and 9
  */
 public record FileWriteResult(String partitionPath, String fileId, String relativePath, String prevCommit, long numWrites,
-    long numDeletes, long numUpdates, long numInserts, long fileSize, long millis, Optional<LogAppend> logAppend) {
+    long numDeletes, long numUpdates, long numInserts, long fileSize, long millis, Optional<LogAppend> logAppend,
+    String prevBaseFile) {
   /** Hudi's {@code prevCommit} value for a new file group. */
   public static final String NULL_COMMIT = "null";
 
   /** Rejects a null log append. */
   public FileWriteResult {
     Objects.requireNonNull(logAppend, "logAppend");
+    Objects.requireNonNull(prevBaseFile, "prevBaseFile");
+  }
+
+  /** A result that replaced no base file by name (a log append, or one whose replaced file is not recorded). */
+  public FileWriteResult(String partitionPath, String fileId, String relativePath, String prevCommit, long numWrites,
+      long numDeletes, long numUpdates, long numInserts, long fileSize, long millis, Optional<LogAppend> logAppend) {
+    this(partitionPath, fileId, relativePath, prevCommit, numWrites, numDeletes, numUpdates, numInserts, fileSize, millis,
+        logAppend, "");
   }
 
   /** The result of writing a base file. */

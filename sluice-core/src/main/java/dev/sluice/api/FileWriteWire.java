@@ -17,21 +17,23 @@ import java.io.Serializable;
  * @param fileSize see {@link FileWriteResult}
  * @param millis see {@link FileWriteResult}
  * @param logAppend what a log append wrote; null for a base file
+ * @param prevBaseFile see {@link FileWriteResult}
  */
 public record FileWriteWire(String partitionPath, String fileId, String relativePath, String prevCommit,
     long numWrites, long numDeletes, long numUpdates, long numInserts, long fileSize, long millis,
-    FileWriteResult.LogAppend logAppend) implements Serializable {
+    FileWriteResult.LogAppend logAppend, String prevBaseFile) implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The wire form of {@code r}. */
   public static FileWriteWire of(FileWriteResult r) {
     return new FileWriteWire(r.partitionPath(), r.fileId(), r.relativePath(), r.prevCommit(), r.numWrites(),
-        r.numDeletes(), r.numUpdates(), r.numInserts(), r.fileSize(), r.millis(), r.logAppend().orElse(null));
+        r.numDeletes(), r.numUpdates(), r.numInserts(), r.fileSize(), r.millis(), r.logAppend().orElse(null),
+        r.prevBaseFile());
   }
 
   /** Back to the result. */
   public FileWriteResult toResult() {
     return new FileWriteResult(partitionPath, fileId, relativePath, prevCommit, numWrites, numDeletes, numUpdates,
-        numInserts, fileSize, millis, java.util.Optional.ofNullable(logAppend));
+        numInserts, fileSize, millis, java.util.Optional.ofNullable(logAppend), prevBaseFile);
   }
 }

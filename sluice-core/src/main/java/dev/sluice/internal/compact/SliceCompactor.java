@@ -168,6 +168,7 @@ final class SliceCompactor {
           .fileId(op.fileId())
           .path(relative)
           .prevCommit(merged ? op.baseInstantTime() : WriteStat.NULL_COMMIT)
+          .prevBaseFile(op.dataFileName().orElse(null))
           .numWrites(n.written)
           .numDeletes(n.deleted)
           .numUpdateWrites(n.updated)

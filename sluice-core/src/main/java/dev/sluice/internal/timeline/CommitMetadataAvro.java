@@ -84,6 +84,7 @@ final class CommitMetadataAvro {
       o.put("logFiles", new ArrayList<>(s.logFiles()));
     }
     o.put("cdcStats", s.cdcStats().map(LinkedHashMap::new).orElse(null));
+    o.put("prevBaseFile", s.prevBaseFile().orElse(null));
     o.put("minEventTime", s.minEventTime().orElse(null));
     o.put("maxEventTime", s.maxEventTime().orElse(null));
     s.runtimeStats().ifPresent(rt -> {

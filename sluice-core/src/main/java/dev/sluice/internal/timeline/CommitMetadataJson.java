@@ -210,7 +210,8 @@ final class CommitMetadataJson {
         .totalRollbackBlocks(s.path("totalRollbackBlocks").asLong())
         .fileSizeInBytes(s.path("fileSizeInBytes").asLong())
         .minEventTime(number(s, "minEventTime"))
-        .maxEventTime(number(s, "maxEventTime"));
+        .maxEventTime(number(s, "maxEventTime"))
+        .prevBaseFile(text(s, "prevBaseFile").orElse(null));
     JsonNode cdc = s.get("cdcStats");
     if (cdc != null && cdc.isObject()) {
       Map<String, Long> m = new LinkedHashMap<>();

@@ -40,6 +40,8 @@ import java.util.Optional;
  * @param logOffset offset where this commit's blocks begin
  * @param baseFile base file name of the slice, or ""
  * @param logFiles log file names of the slice
+ * @param prevBaseFile name of the base file this one replaces (a Copy-on-Write merge, a compaction), if recorded:
+ *     Hudi 1.x's writers record it in the Avro commit metadata of versions 8 and 9
  */
 public record WriteStat(
     String fileId,
@@ -69,7 +71,8 @@ public record WriteStat(
     int logVersion,
     long logOffset,
     String baseFile,
-    List<String> logFiles) {
+    List<String> logFiles,
+    Optional<String> prevBaseFile) {
 
   /** {@code HoodieWriteStat.NULL_COMMIT}: the {@code prevCommit} of a new file group (the string "null"). */
   public static final String NULL_COMMIT = "null";
@@ -87,6 +90,7 @@ public record WriteStat(
     Objects.requireNonNull(runtimeStats, "runtimeStats");
     Objects.requireNonNull(baseFile, "baseFile");
     logFiles = List.copyOf(logFiles);
+    Objects.requireNonNull(prevBaseFile, "prevBaseFile");
   }
 
   /**
@@ -128,6 +132,7 @@ public record WriteStat(
     b.totalRollbackBlocks = totalRollbackBlocks;
     b.fileSizeInBytes = fileSizeInBytes;
     b.minEventTime = minEventTime;
+    b.prevBaseFile = prevBaseFile;
     b.maxEventTime = maxEventTime;
     b.runtimeStats = runtimeStats;
     b.delta = delta;
@@ -151,6 +156,7 @@ public record WriteStat(
     private long totalWriteBytes;
     private long totalWriteErrors;
     private Optional<String> tempPath = Optional.empty();
+    private Optional<String> prevBaseFile = Optional.empty();
     private String partitionPath = "";
     private long totalLogRecords;
     private long totalLogFilesCompacted;
@@ -350,7 +356,13 @@ public record WriteStat(
           totalWriteBytes, totalWriteErrors, tempPath, partitionPath, totalLogRecords, totalLogFilesCompacted,
           totalLogSizeCompacted, totalUpdatedRecordsCompacted, totalLogBlocks, totalCorruptLogBlock,
           totalRollbackBlocks, fileSizeInBytes, minEventTime, maxEventTime, runtimeStats, delta, logVersion,
-          logOffset, baseFile, logFiles);
+          logOffset, baseFile, logFiles, prevBaseFile);
+    }
+
+    /** Name of the base file this one replaces (empty or null: none recorded). */
+    public Builder prevBaseFile(String v) {
+      prevBaseFile = v == null || v.isEmpty() ? Optional.empty() : Optional.of(v);
+      return this;
     }
   }
 }

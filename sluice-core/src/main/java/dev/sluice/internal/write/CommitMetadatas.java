@@ -40,6 +40,7 @@ final class CommitMetadatas {
         .totalWriteBytes(f.fileSize())
         .partitionPath(f.partitionPath())
         .fileSizeInBytes(f.fileSize())
+        .prevBaseFile(f.prevBaseFile())
         .runtimeStats(new WriteStat.RuntimeStats(0, created ? 0 : f.millis(), created ? f.millis() : 0));
     if (f.logAppend().isPresent()) {
       // HoodieDeltaWriteStat: totalWriteBytes is what was appended, fileSizeInBytes the whole log file; the

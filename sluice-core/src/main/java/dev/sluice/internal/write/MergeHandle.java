@@ -114,7 +114,7 @@ final class MergeHandle {
       }
       WrittenFile done = writer.finish();
       return new FileWriteResult(partition, fileId, relative, current.instantTime(), n.written, n.deleted, n.updated,
-          n.inserted, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000);
+          n.inserted, done.sizeBytes(), (System.nanoTime() - start) / 1_000_000, Optional.empty(), current.fileName());
     }
   }
 
