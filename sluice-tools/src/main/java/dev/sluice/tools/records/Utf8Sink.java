@@ -112,7 +112,9 @@ final class Utf8Sink {
   }
 
   void write(byte[] b, int off, int len) throws IOException {
-    room(len);
+    if (buf.length - pos < len) {
+      room(len);
+    }
     System.arraycopy(b, off, buf, pos, len);
     pos += len;
   }
