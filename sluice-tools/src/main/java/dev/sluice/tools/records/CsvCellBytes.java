@@ -87,12 +87,30 @@ abstract class CsvCellBytes {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
             CharSequence s = (CharSequence) value;
-            if (s instanceof Utf8 && Utf8Sink.isAscii((Utf8) s)) {
+            if (s instanceof Utf8) {
+              // one pass: plain ASCII is copied (quoted if it must be), anything beyond goes through its text
               Utf8 u = (Utf8) s;
-              quoted(out, u.getBytes(), u.getByteLength());
-            } else {
-              cell(out, s.toString());
+              byte[] b = u.getBytes();
+              int len = u.getByteLength();
+              boolean quote = len == 0;
+              int i = 0;
+              for (; i < len; i++) {
+                byte c = b[i];
+                if (c < 0) {
+                  break;
+                }
+                quote |= c == ',' || c == '"' || c == '\n' || c == '\r';
+              }
+              if (i == len) {
+                if (quote) {
+                  writeQuoted(out, b, len);
+                } else {
+                  out.write(b, 0, len);
+                }
+                return;
+              }
             }
+            cell(out, s.toString());
           }
         };
       default:
@@ -148,6 +166,11 @@ abstract class CsvCellBytes {
       out.write(b, 0, len);
       return;
     }
+    writeQuoted(out, b, len);
+  }
+
+  /** Bytes in quotes, the quotes among them doubled. */
+  private static void writeQuoted(Utf8Sink out, byte[] b, int len) throws IOException {
     out.write('"');
     int start = 0;
     for (int i = 0; i < len; i++) {

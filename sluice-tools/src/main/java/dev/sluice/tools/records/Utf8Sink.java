@@ -159,7 +159,7 @@ final class Utf8Sink {
     }
     // not plain ASCII: through its characters, so that bytes that are not well-formed UTF-8 come out as the
     // decoded String did before
-    chars(s.toString(), false);
+    chars(s.toString(), 0, false);
   }
 
   static boolean isAscii(Utf8 u) {
@@ -175,22 +175,30 @@ final class Utf8Sink {
   /** {@code s} as a JSON string, quotes included. */
   void jsonString(CharSequence s) throws IOException {
     write('"');
-    if (s instanceof Utf8 && isAscii((Utf8) s)) {
-      Utf8 u = (Utf8) s;
-      jsonAscii(u.getBytes(), u.getByteLength());
-    } else if (s instanceof Utf8) {
-      chars(s.toString(), true);
+    if (s instanceof Utf8) {
+      jsonUtf8((Utf8) s);
     } else {
-      chars(s, true);
+      chars(s, 0, true);
     }
     write('"');
   }
 
-  /** Copies ASCII bytes with JSON's escapes. */
-  private void jsonAscii(byte[] b, int len) throws IOException {
+  /**
+   * Copies a Utf8's bytes with JSON's escapes in one pass while they are ASCII; from the first byte beyond ASCII on
+   * through the decoded characters (the same index there: everything before it was one byte per character), so that
+   * bytes that are not well-formed UTF-8 come out as the decoded String did before.
+   */
+  private void jsonUtf8(Utf8 u) throws IOException {
+    byte[] b = u.getBytes();
+    int len = u.getByteLength();
     int start = 0;
     for (int i = 0; i < len; i++) {
       byte c = b[i];
+      if (c < 0) {
+        write(b, start, i - start);
+        chars(u.toString(), i, true);
+        return;
+      }
       if (JSON_ESCAPES[c] != 0) {
         write(b, start, i - start);
         escape(c);
@@ -221,10 +229,10 @@ final class Utf8Sink {
     buf[pos++] = HEX[c & 0xF];
   }
 
-  /** Characters to UTF-8, with JSON's escapes when {@code json}. */
-  private void chars(CharSequence s, boolean json) throws IOException {
+  /** Characters to UTF-8 from index {@code from} on, with JSON's escapes when {@code json}. */
+  private void chars(CharSequence s, int from, boolean json) throws IOException {
     int n = s.length();
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
         if (json && JSON_ESCAPES[c] != 0) {

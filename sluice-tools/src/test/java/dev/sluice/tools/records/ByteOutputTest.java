@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 class ByteOutputTest {
   private static final String[] AWKWARD = {"", "plain", "\u0000\u0001\u0008\u0009\n\u000B\u000C\r\u001F\u007F",
       "quote \" back\\slash /", "a,b", "\"", "\uFEFFbom first", "x\uFEFF", "Grüße 日本語", "emoji \uD83D\uDE00 end",
-      "lone high \uD83D", "lone low \uDE00 mid", "\uDE00\uD83D", "\u2028\u2029", "é", "\r\n"};
+      "lone high \uD83D", "lone low \uDE00 mid", "\uDE00\uD83D", "\u2028\u2029", "é", "\r\n",
+      "tab\t, \"quote\" then é, \\ and 日本\n"};
 
   private static byte[] newJson(Schema schema, List<GenericRecord> records) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
