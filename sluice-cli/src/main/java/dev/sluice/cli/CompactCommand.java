@@ -131,7 +131,10 @@ final class CompactCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     CountDownLatch done = new CountDownLatch(1);
+    // each compaction a round runs shows its progress as 'compact --run' does (stderr; --quiet: none)
+    ProgressDisplay display = ProgressDisplay.of(progress, err, false);
     BackgroundCompactor compactor = c.background().interval(Duration.ofSeconds(interval)).schedule(scheduleToo)
+        .progress(display)
         .onCompleted(r -> print(out, r))
         .onFailure(e -> {
           err.println("error: " + e.getMessage() + " (retrying next round)");
@@ -140,6 +143,7 @@ final class CompactCommand implements Callable<Integer> {
         .start();
     Thread hook = new Thread(() -> {
       compactor.close();
+      display.close();
       done.countDown();
     }, "sluice-compact-stop");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -163,6 +167,7 @@ final class CompactCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     compactor.close();
+    display.close();
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {

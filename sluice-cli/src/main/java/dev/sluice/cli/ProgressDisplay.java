@@ -165,7 +165,7 @@ final class ProgressDisplay implements ProgressListener, AutoCloseable {
     } else {
       b.append(String.format(Locale.ROOT, "%,d %s", p.done(), p.unit()));
     }
-    b.append("  ").append(rate(p.done(), secs)).append("  ").append(eta(p, secs));
+    b.append(records(p, ", ")).append("  ").append(rate(p, secs)).append("  ").append(eta(p, secs));
     return b.toString();
   }
 
@@ -179,7 +179,7 @@ final class ProgressDisplay implements ProgressListener, AutoCloseable {
     } else {
       b.append(String.format(Locale.ROOT, "%,d %s", p.done(), p.unit()));
     }
-    return b.append(", ").append(rate(p.done(), secs)).append(", ").append(eta(p, secs)).toString();
+    return b.append(records(p, ", ")).append(", ").append(rate(p, secs)).append(", ").append(eta(p, secs)).toString();
   }
 
   private String finished(Progress p, long now) {
@@ -187,7 +187,25 @@ final class ProgressDisplay implements ProgressListener, AutoCloseable {
     String count = p.total().isPresent() && p.total().getAsLong() != p.done()
         ? String.format(Locale.ROOT, "%,d of %,d %s", p.done(), p.total().getAsLong(), p.unit())
         : String.format(Locale.ROOT, "%,d %s", p.done(), p.unit());
-    return String.format(Locale.ROOT, "%s: %s in %s (%s)", p.step().label(), count, clock(secs), rate(p.done(), secs));
+    return String.format(Locale.ROOT, "%s: %s%s in %s (%s)", p.step().label(), count, records(p, ", "), clock(secs),
+        rate(p, secs));
+  }
+
+  /**
+   * The records counted inside a step's larger units (a compaction's file groups, a query's file slices), which move
+   * while one long unit is done; nothing for the other steps.
+   */
+  private static String records(Progress p, String before) {
+    return countsRecords(p) ? String.format(Locale.ROOT, "%s%,d records", before, p.records()) : "";
+  }
+
+  private static boolean countsRecords(Progress p) {
+    return p.step() == Progress.Step.COMPACTION || p.step() == Progress.Step.SCAN;
+  }
+
+  /** The rate of the records when the step counts them inside its units, else of its units. */
+  private static String rate(Progress p, double secs) {
+    return countsRecords(p) ? rate(p.records(), secs).replace("/s", " records/s") : rate(p.done(), secs);
   }
 
   private double seconds(long now) {

@@ -118,9 +118,10 @@ final class QueryCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Schema schema = scan.schema();
     int status;
-    // progress on stderr only; a bar only when the rows do not go to the same terminal
+    // progress on stderr only; a bar only when the rows do not go to the same terminal. The rows are read a batch
+    // ahead on a thread of their own, in order: reading and formatting then share the cores instead of taking turns
     try (ProgressDisplay display = ProgressDisplay.of(progress, err, true);
-        CloseableIterator<GenericRecord> rows = scan.onProgress(display).open()) {
+        CloseableIterator<GenericRecord> rows = ReadAhead.of(scan.onProgress(display).open())) {
       status = RowOutput.write(rows, schema, format, stdout, out);
     }
     out.flush();

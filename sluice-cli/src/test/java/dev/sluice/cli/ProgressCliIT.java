@@ -25,10 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ProgressCliIT {
   private static final int RECORDS = 30_000;
   private static final Pattern LINE = Pattern.compile(
-      "progress: (reading input|tagging|writing file groups|query) [0-9,]+(/[0-9,]+)? (records|file slices)"
-          + "( \\(\\d+%\\))?, [0-9.,-]+/s, (ETA|elapsed) .+"
-          + "|progress: (reading input|tagging|writing file groups|query): [0-9,]+ (of [0-9,]+ )?(records|file slices) "
-          + "in .+");
+      "progress: (reading input|tagging|writing file groups|query|compaction) [0-9,]+(/[0-9,]+)? "
+          + "(records|file slices|file groups)( \\(\\d+%\\))?(, [0-9,]+ records)?, [0-9.,-]+( records)?/s, "
+          + "(ETA|elapsed) .+"
+          + "|progress: (reading input|tagging|writing file groups|query|compaction): [0-9,]+ (of [0-9,]+ )?"
+          + "(records|file slices|file groups)(, [0-9,]+ records)? in .+");
+  /** A running line of a step counted in file slices or groups, with the records inside them. */
+  private static final Pattern RECORDS_INSIDE = Pattern.compile(
+      "progress: (query|compaction) ([0-9,]+)/[0-9,]+ (file slices|file groups) \\(\\d+%\\), ([0-9,]+) records, .+");
 
   @TempDir
   Path dir;
@@ -103,6 +107,54 @@ class ProgressCliIT {
     assertEquals("", quiet.err());
     assertTrue(shown.err().lines().anyMatch(l -> l.startsWith("progress: query ")), shown.err());
     shown.err().lines().forEach(l -> assertTrue(LINE.matcher(l).matches(), "not a progress line: " + l));
+    // the query's last line counts the rows it returned besides its file slices
+    assertTrue(shown.err().contains("progress: query: 4 file slices, 30,000 records in "), shown.err());
+    assertRecordsNeverGoBack(shown.err());
+  }
+
+  /** The records counted inside slices or file groups never go back from line to line of a step. */
+  private static void assertRecordsNeverGoBack(String err) {
+    long last = -1;
+    for (String l : err.lines().toList()) {
+      Matcher m = RECORDS_INSIDE.matcher(l);
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(4).replace(",", ""));
+        assertTrue(n >= last, "records went back at '" + l + "' in\n" + err);
+        last = n;
+      }
+    }
+  }
+
+  @Test
+  void compactionRunAndWatchCountTheRecordsTheyMerge() throws IOException, InterruptedException {
+    Path t = table("compact");
+    String in = dir.resolve("compact.jsonl").toString();
+    assertEquals(0, sluice("insert", t.toString(), in, "--quiet").exit());
+    // updates of every key go to log files; the compaction merges 30,000 rows in 4 file groups
+    assertEquals(0, sluice("upsert", t.toString(), in, "--quiet").exit());
+    Result sched = sluice("compact", t.toString(), "--schedule", "--force");
+    assertEquals(0, sched.exit(), sched.err());
+    Result run = sluice("compact", t.toString(), "--run", "--progress-interval", "0.01");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains(" 4 base files written, 30000 records"), run.out());
+    run.err().lines().forEach(l -> assertTrue(LINE.matcher(l).matches(), "not a progress line: '" + l + "' in\n"
+        + run.err()));
+    assertTrue(run.err().contains("progress: compaction: 4 file groups, 30,000 records in "), run.err());
+    assertRecordsNeverGoBack(run.err());
+
+    // --watch shows the same for each compaction it runs
+    assertEquals(0, sluice("upsert", t.toString(), in, "--quiet").exit());
+    assertEquals(0, sluice("compact", t.toString(), "--schedule", "--force").exit());
+    Result watch = sluice("compact", t.toString(), "--watch", "--interval", "1", "--rounds", "1",
+        "--progress-interval", "0.01");
+    assertEquals(0, watch.exit(), watch.err());
+    assertTrue(watch.out().contains(" 4 base files written, 30000 records"), watch.out());
+    assertTrue(watch.err().contains("progress: compaction: 4 file groups, 30,000 records in "), watch.err());
+    watch.err().lines().forEach(l -> assertTrue(LINE.matcher(l).matches(), "not a progress line: '" + l + "' in\n"
+        + watch.err()));
+    Result quiet = sluice("compact", t.toString(), "--watch", "--interval", "1", "--rounds", "1", "--quiet");
+    assertEquals(0, quiet.exit(), quiet.err());
+    assertEquals("", quiet.err());
   }
 
   @Test

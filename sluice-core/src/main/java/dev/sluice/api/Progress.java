@@ -14,15 +14,24 @@ import java.util.OptionalLong;
  * @param done units done so far
  * @param total units the step will do, when known before it starts (empty for a stream of unknown length: the input)
  * @param finished whether this is the step's last report
+ * @param records for a step counted in larger units ({@link Step#COMPACTION} in file groups, {@link Step#SCAN} in
+ *     file slices), the records it has handled so far inside them (records merged into new base files, rows
+ *     returned), also never decreasing: a file group of a million records moves the count while it is written. 0 for
+ *     the steps counted in records and the others.
  */
-public record Progress(Step step, long done, OptionalLong total, boolean finished) {
+public record Progress(Step step, long done, OptionalLong total, boolean finished, long records) {
   /** Rejects nulls and negative counts. */
   public Progress {
     Objects.requireNonNull(step, "step");
     Objects.requireNonNull(total, "total");
-    if (done < 0 || total.isPresent() && total.getAsLong() < 0) {
-      throw new IllegalArgumentException("negative progress count: " + done + " of " + total);
+    if (done < 0 || records < 0 || total.isPresent() && total.getAsLong() < 0) {
+      throw new IllegalArgumentException("negative progress count: " + done + " of " + total + ", records " + records);
     }
+  }
+
+  /** A report without a count of records inside the step's units. */
+  public Progress(Step step, long done, OptionalLong total, boolean finished) {
+    this(step, done, total, finished, 0);
   }
 
   /** What {@link #done()} counts (the step's unit), e.g. {@code records}. */
@@ -41,11 +50,17 @@ public record Progress(Step step, long done, OptionalLong total, boolean finishe
      * planned into them as the file groups' writers take them.
      */
     WRITE_FILE_GROUPS("writing file groups", "records"),
-    /** A compaction merging the file slices of its plan into new base files. */
+    /**
+     * A compaction merging the file slices of its plan into new base files, counted in file groups done, with the
+     * records merged so far in {@link Progress#records()}.
+     */
     COMPACTION("compaction", "file groups"),
     /** A clean deleting the files of its plan. */
     CLEAN("clean", "files"),
-    /** A query reading the file slices of its plan. */
+    /**
+     * A query reading the file slices of its plan, counted in file slices read to their end, with the rows returned
+     * so far in {@link Progress#records()}.
+     */
     SCAN("query", "file slices");
 
     private final String label;

@@ -43,7 +43,8 @@ public final class Scan {
 
   /**
    * Reports to {@code listener} how many of the planned file slices have been read ({@link Progress.Step#SCAN}): one
-   * report as {@link #open()} starts, then as slices are read to their end, and a last one when the rows run out or
+   * report as {@link #open()} starts, then as slices are read to their end and every thousand or so rows returned
+   * (counted in {@link Progress#records()}, at most ten reports a second), and a last one when the rows run out or
    * the iterator is closed (below the total when a limit or an early close cut the scan short).
    */
   public Scan onProgress(ProgressListener listener) {

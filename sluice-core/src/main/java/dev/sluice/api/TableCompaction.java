@@ -49,7 +49,7 @@ public final class TableCompaction {
 
   /**
    * Runs the pending compaction at {@code instantTime}, reporting to {@code progress} the file groups of its plan as
-   * they are compacted ({@link Progress.Step#COMPACTION}).
+   * they are compacted and the records merged into them as they go ({@link Progress.Step#COMPACTION}).
    */
   public CompactionInfo run(String instantTime, ProgressListener progress) {
     return Infos.compaction(compaction.run(instantTime, Objects.requireNonNull(progress, "progress")));
@@ -147,6 +147,15 @@ public final class TableCompaction {
       /** Called after each completed compaction, on the compactor's thread. */
       public Builder onCompleted(Consumer<CompactionInfo> c) {
         builder.onCompleted(r -> c.accept(Infos.compaction(r)));
+        return this;
+      }
+
+      /**
+       * Receives the progress of each compaction it runs ({@link Progress.Step#COMPACTION}), on the compactor's
+       * thread (default: none).
+       */
+      public Builder progress(ProgressListener p) {
+        builder.progress(p);
         return this;
       }
 

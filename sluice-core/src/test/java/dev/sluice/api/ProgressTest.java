@@ -165,6 +165,80 @@ class ProgressTest {
     assertEquals(planned, info.baseFilesWritten());
   }
 
+  /**
+   * A listener that takes longer than the meter's shortest gap between reports over each one, so every stride of
+   * records crossed gets its report (the gap is measured from the previous report's start).
+   */
+  private static final class SlowRecorder implements ProgressListener {
+    final Recorder recorder = new Recorder();
+
+    @Override
+    public void onProgress(Progress p) {
+      recorder.onProgress(p);
+      try {
+        Thread.sleep(120);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    /** The records counts reported while no unit of the step was done yet (inside its first unit), in order. */
+    List<Long> recordsInsideFirstUnit(Progress.Step step) {
+      List<Long> out = new ArrayList<>();
+      for (Progress p : recorder.byStep().get(step)) {
+        if (p.done() == 0 && !p.finished()) {
+          out.add(p.records());
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Checks that records never go back and that some count came strictly between 0 and the end. */
+  private static void assertRecordsMovedInside(List<Long> inside, long end, List<Progress> reports) {
+    for (int i = 1; i < inside.size(); i++) {
+      assertTrue(inside.get(i) >= inside.get(i - 1), "records go back: " + reports);
+    }
+    assertTrue(inside.stream().anyMatch(n -> n > 0 && n < end),
+        "no count of records while the only unit was being done (all at the end?): " + reports);
+  }
+
+  @Test
+  void aCompactionOfOneLargeFileGroupCountsItsRecordsAsTheyAreMerged() {
+    Table t = table(TableType.MERGE_ON_READ, Map.of("hoodie.compact.inline", "false"));
+    t.insert(it(trips(0, 6000, 1, 5)));
+    t.upsert(it(trips(0, 3000, 1, 9)));
+    String instant = t.compaction().scheduleNow().orElseThrow();
+    assertEquals(1, t.compaction().plan(instant).operations().size(), "one file group");
+    SlowRecorder slow = new SlowRecorder();
+    t.compaction().run(instant, slow);
+    Progress last = slow.recorder.checked(Progress.Step.COMPACTION);
+    assertEquals(1, last.done());
+    assertEquals(6000, last.records(), "every stored row merged once (3000 replaced, 3000 kept)");
+    assertRecordsMovedInside(slow.recordsInsideFirstUnit(Progress.Step.COMPACTION), 6000, slow.recorder.reports);
+  }
+
+  @Test
+  void aScanOfOneLargeSliceCountsItsRowsAsTheyAreReturned() {
+    Table t = table(TableType.MERGE_ON_READ, Map.of("hoodie.compact.inline", "false"));
+    t.insert(it(trips(0, 6000, 1, 5)));
+    t.upsert(it(trips(0, 100, 1, 9)));
+    assertEquals(1, t.newScan().plan().slices().size(), "one slice");
+    SlowRecorder slow = new SlowRecorder();
+    long rows = 0;
+    try (CloseableIterator<GenericRecord> it = t.newScan().onProgress(slow).open()) {
+      while (it.hasNext()) {
+        it.next();
+        rows++;
+      }
+    }
+    assertEquals(6000, rows);
+    Progress last = slow.recorder.checked(Progress.Step.SCAN);
+    assertEquals(1, last.done());
+    assertEquals(6000, last.records());
+    assertRecordsMovedInside(slow.recordsInsideFirstUnit(Progress.Step.SCAN), 6000, slow.recorder.reports);
+  }
+
   @Test
   void aCleanReportsTheFilesOfItsPlan() {
     Table t = table(TableType.COPY_ON_WRITE, Map.of("hoodie.clean.automatic", "false",

@@ -152,7 +152,7 @@ final class CompactionExecutor {
         CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
     ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.COMPACTION, tasks.size(), 1);
     List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> {
-      Optional<WriteStat> stat = compactor.compact(plan.operations().get(i), WriteToken.of(i));
+      Optional<WriteStat> stat = compactor.compact(plan.operations().get(i), WriteToken.of(i), meter);
       meter.advance(1);
       return stat;
     });

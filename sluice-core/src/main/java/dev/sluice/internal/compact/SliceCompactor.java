@@ -30,6 +30,7 @@ import dev.sluice.internal.timeline.WriteStat;
 import dev.sluice.internal.util.KillPoints;
 import dev.sluice.internal.write.RecordAssembler;
 import java.io.IOException;
+import dev.sluice.internal.util.ProgressMeter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,8 +93,11 @@ final class SliceCompactor {
     String instant;
   }
 
-  /** Compacts {@code op} as task attempt {@code token}; the write stat of the new base file, or empty if none. */
-  Optional<WriteStat> compact(CompactionOperation op, WriteToken token) {
+  /**
+   * Compacts {@code op} as task attempt {@code token}; the write stat of the new base file, or empty if none. Each
+   * record merged (kept, replaced, inserted or deleted) counts one in {@code meter}'s records as it goes.
+   */
+  Optional<WriteStat> compact(CompactionOperation op, WriteToken token, ProgressMeter meter) {
     long scanStart = System.nanoTime();
     String dir = StoragePaths.join(basePath, op.partitionPath());
     Optional<String> ordering = precombine.filter(f -> writerSchema.getField(f) != null);
@@ -124,10 +128,12 @@ final class SliceCompactor {
           BaseFileWriter writer = BaseFileWriter.open(storage, StoragePaths.join(basePath, relative), writerSchema,
               outputOptions(base, fileName, mergedKeys))) {
         RecordAssembler assembler = new RecordAssembler(writerSchema);
+        ProgressMeter.Tally merged = meter.tally();
         KeyedMerge.Target<LogRecord> target = new KeyedMerge.Target<>() {
           @Override
           public void kept() {
             n.written++;
+            merged.add();
           }
 
           @Override
@@ -135,11 +141,13 @@ final class SliceCompactor {
             writer.writeReplacing(assembler.carry(l.record(), fileName));
             n.updated++;
             n.written++;
+            merged.add();
           }
 
           @Override
           public void delete(LogRecord l) {
             n.deleted++;
+            merged.add();
           }
 
           @Override
@@ -147,6 +155,7 @@ final class SliceCompactor {
             writer.write(assembler.carry(l.record(), fileName));
             n.written++;
             n.inserted++;
+            merged.add();
           }
         };
         LogChanges changes = new LogChanges(logs, deleted);
@@ -159,6 +168,7 @@ final class SliceCompactor {
           }
         }
         done = writer.finish();
+        merged.flush();
       }
       KillPoints.reach("compaction.base-file");
       long writeMillis = (System.nanoTime() - writeStart) / 1_000_000;

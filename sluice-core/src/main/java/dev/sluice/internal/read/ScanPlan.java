@@ -173,13 +173,16 @@ public final class ScanPlan {
 
   /**
    * {@code rows} telling {@code meter} when they run out: a slice's rows count one done ({@code slice}), the scan's
-   * rows finish the step (also when closed before their end). Without a listener the rows as they are.
+   * rows count each row returned in the meter's records and finish the step (also when closed before their end).
+   * Without a listener the rows as they are.
    */
   private static CloseableIterator<GenericRecord> counted(CloseableIterator<GenericRecord> rows, ProgressMeter meter,
       boolean slice) {
     if (!meter.on()) {
       return rows;
     }
+    // the scan's rows (one consumer) count the rows returned, so a long slice moves the report too
+    ProgressMeter.Tally returned = slice ? null : meter.tally();
     return new CloseableIterator<>() {
       private boolean ended;
 
@@ -194,7 +197,11 @@ public final class ScanPlan {
 
       @Override
       public GenericRecord next() {
-        return rows.next();
+        GenericRecord r = rows.next();
+        if (returned != null) {
+          returned.add();
+        }
+        return r;
       }
 
       @Override
@@ -214,6 +221,7 @@ public final class ScanPlan {
           if (slice) {
             meter.advance(1);
           } else {
+            returned.flush();
             meter.finish();
           }
         }

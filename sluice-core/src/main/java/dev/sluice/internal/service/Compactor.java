@@ -3,6 +3,7 @@ package dev.sluice.internal.service;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionResult;
 import dev.sluice.internal.error.Errors;
+import dev.sluice.api.ProgressListener;
 import dev.sluice.api.SluiceException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ public final class Compactor implements AutoCloseable {
   private final boolean schedule;
   private final Consumer<CompactionResult> onCompleted;
   private final Consumer<SluiceException> onFailure;
+  private final ProgressListener progress;
   private final Thread thread;
   private final Object lock = new Object();
   private boolean stopping;
@@ -38,6 +40,7 @@ public final class Compactor implements AutoCloseable {
     this.schedule = b.schedule;
     this.onCompleted = b.onCompleted;
     this.onFailure = b.onFailure;
+    this.progress = b.progress;
     this.thread = new Thread(this::loop, "sluice-compactor");
     thread.setDaemon(true);
   }
@@ -54,6 +57,7 @@ public final class Compactor implements AutoCloseable {
     private boolean schedule;
     private Consumer<CompactionResult> onCompleted = r -> { };
     private Consumer<SluiceException> onFailure = e -> { };
+    private ProgressListener progress = ProgressListener.NONE;
 
     private Builder(Compaction compaction) {
       this.compaction = Objects.requireNonNull(compaction, "compaction");
@@ -83,6 +87,12 @@ public final class Compactor implements AutoCloseable {
     /** Called on the compactor thread when a round fails. */
     public Builder onFailure(Consumer<SluiceException> c) {
       this.onFailure = Objects.requireNonNull(c, "onFailure");
+      return this;
+    }
+
+    /** Receives the progress of each compaction it runs, on the compactor thread (default: none). */
+    public Builder progress(ProgressListener p) {
+      this.progress = Objects.requireNonNull(p, "progress");
       return this;
     }
 
@@ -187,7 +197,7 @@ public final class Compactor implements AutoCloseable {
             return null;
           }
         }
-        CompactionResult r = compaction.run(t);
+        CompactionResult r = compaction.run(t, progress);
         synchronized (lock) {
           completed++;
         }

@@ -26,7 +26,9 @@ public final class ProgressMeter {
   private final long total;
   private final long stride;
   private final AtomicLong done = new AtomicLong();
+  private final AtomicLong records = new AtomicLong();
   private long lastReported = -1;
+  private long lastRecords;
   private long lastNanos;
   private boolean finished;
 
@@ -74,6 +76,52 @@ public final class ProgressMeter {
     }
   }
 
+  /**
+   * Counts {@code n} more records handled inside the step's units (a step counted in file groups or slices, see
+   * {@link Progress#records()}); reports as {@link #advance} does, on multiples of {@link #RECORD_STRIDE} records.
+   */
+  public void advanceRecords(long n) {
+    if (listener == null || n <= 0) {
+      return;
+    }
+    long now = records.addAndGet(n);
+    if ((now - n) / RECORD_STRIDE != now / RECORD_STRIDE) {
+      tick();
+    }
+  }
+
+  /**
+   * A counter of records for one thread that hands them to this meter a stride at a time ({@link #flush()} the rest),
+   * so that a loop over a million records touches the shared count a thousand times, not a million.
+   */
+  public Tally tally() {
+    return new Tally(this);
+  }
+
+  /** Records counted on one thread, handed to the meter in strides; see {@link #tally()}. */
+  public static final class Tally {
+    private final ProgressMeter meter;
+    private long pending;
+
+    private Tally(ProgressMeter meter) {
+      this.meter = meter;
+    }
+
+    /** One more record. */
+    public void add() {
+      if (++pending == RECORD_STRIDE) {
+        flush();
+      }
+    }
+
+    /** Hands the records counted since the last flush to the meter. */
+    public void flush() {
+      long n = pending;
+      pending = 0;
+      meter.advanceRecords(n);
+    }
+  }
+
   /** Reports the step's end with the count so far (once; later calls do nothing). */
   public void finish() {
     if (listener == null) {
@@ -95,7 +143,9 @@ public final class ProgressMeter {
   private synchronized void report(boolean last) {
     long d = Math.max(done.get(), lastReported);
     lastReported = d;
+    long r = Math.max(records.get(), lastRecords);
+    lastRecords = r;
     lastNanos = System.nanoTime();
-    listener.onProgress(new Progress(step, d, total < 0 ? OptionalLong.empty() : OptionalLong.of(total), last));
+    listener.onProgress(new Progress(step, d, total < 0 ? OptionalLong.empty() : OptionalLong.of(total), last, r));
   }
 }

@@ -2,13 +2,10 @@ package dev.sluice.tools.records;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.sluice.api.SluiceException;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.StringWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
@@ -22,20 +19,37 @@ import org.apache.avro.generic.GenericRecord;
  * are JSON text.
  */
 public final class CsvRecordWriter implements RecordFormatter {
+  private static final int SINK_BYTES = 1 << 16;
+
   private final Writer out;
+  private final Utf8Sink bytes;
   private final Schema schema;
   private final CellWriter[] cells;
+  private final CsvCellBytes[] byteCells;
   private boolean headerDone;
   private Schema checked;
 
-  /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until used. */
+  /**
+   * A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until used. The cells go
+   * straight into a buffer of UTF-8 bytes ({@link CsvCellBytes}), the same text the writer of characters makes.
+   */
   public CsvRecordWriter(OutputStream out, Schema schema) {
-    this(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16), schema);
+    this.out = null;
+    this.bytes = new Utf8Sink(out, SINK_BYTES);
+    this.schema = schema;
+    List<Schema.Field> fields = schema.getFields();
+    this.cells = null;
+    this.byteCells = new CsvCellBytes[fields.size()];
+    for (Schema.Field f : fields) {
+      byteCells[f.pos()] = CsvCellBytes.compile(f.schema());
+    }
   }
 
   /** A writer of records of {@code schema} to {@code out}. */
   public CsvRecordWriter(Writer out, Schema schema) {
     this.out = out;
+    this.bytes = null;
+    this.byteCells = null;
     this.schema = schema;
     List<Schema.Field> fields = schema.getFields();
     this.cells = new CellWriter[fields.size()];
@@ -51,6 +65,10 @@ public final class CsvRecordWriter implements RecordFormatter {
       checked = record.getSchema();
     }
     header();
+    if (bytes != null) {
+      writeBytes(record);
+      return;
+    }
     for (int i = 0; i < cells.length; i++) {
       if (i > 0) {
         out.write(',');
@@ -69,10 +87,31 @@ public final class CsvRecordWriter implements RecordFormatter {
     out.write('\n');
   }
 
+  private void writeBytes(GenericRecord record) throws IOException {
+    for (int i = 0; i < byteCells.length; i++) {
+      if (i > 0) {
+        bytes.write(',');
+      }
+      Object v = record.get(i);
+      if (v != null) {
+        try {
+          byteCells[i].write(bytes, v);
+        } catch (ClassCastException | NullPointerException | AvroRuntimeException e) {
+          throw SluiceException.internal("field " + schema.getFields().get(i).name() + " does not match its schema: " + e, e);
+        }
+      }
+    }
+    bytes.write('\n');
+  }
+
   @Override
   public void close() throws IOException {
     header();
-    out.flush();
+    if (bytes != null) {
+      bytes.flush();
+    } else {
+      out.flush();
+    }
   }
 
   private void header() throws IOException {
@@ -80,6 +119,16 @@ public final class CsvRecordWriter implements RecordFormatter {
       return;
     }
     headerDone = true;
+    if (bytes != null) {
+      for (Schema.Field f : schema.getFields()) {
+        if (f.pos() > 0) {
+          bytes.write(',');
+        }
+        CsvCellBytes.cell(bytes, f.name());
+      }
+      bytes.write('\n');
+      return;
+    }
     for (Schema.Field f : schema.getFields()) {
       if (f.pos() > 0) {
         out.write(',');
@@ -108,7 +157,7 @@ public final class CsvRecordWriter implements RecordFormatter {
     out.write('"');
   }
 
-  private static boolean needsQuotes(String text) {
+  static boolean needsQuotes(String text) {
     if (text.isEmpty()) {
       return true;
     }

@@ -30,7 +30,10 @@ public final class JsonRecordWriter implements RecordFormatter {
       .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
       .build();
 
-  private final OutputStream out;
+  private static final int SINK_BYTES = 1 << 16;
+
+  private final Utf8Sink bytes;
+  private final JsonBytes byteWriter;
   private final Writer chars;
   private final Schema schema;
   private final JsonValueWriter writer;
@@ -39,10 +42,12 @@ public final class JsonRecordWriter implements RecordFormatter {
 
   /** A writer of records of {@code schema} to {@code out} (UTF-8). Nothing is written until {@link #write}. */
   public JsonRecordWriter(OutputStream out, Schema schema) {
-    this.out = out;
+    // to bytes the text goes straight into a buffer of UTF-8 (the same text Jackson's generator writes to chars)
+    this.bytes = new Utf8Sink(out, SINK_BYTES);
+    this.byteWriter = JsonBytes.compile(schema);
     this.chars = null;
     this.schema = schema;
-    this.writer = JsonValueWriter.compile(schema);
+    this.writer = null;
   }
 
   /**
@@ -50,7 +55,8 @@ public final class JsonRecordWriter implements RecordFormatter {
    * only a {@link Writer}). Nothing is written until {@link #write}.
    */
   public JsonRecordWriter(Writer out, Schema schema) {
-    this.out = null;
+    this.bytes = null;
+    this.byteWriter = null;
     this.chars = out;
     this.schema = schema;
     this.writer = JsonValueWriter.compile(schema);
@@ -62,10 +68,15 @@ public final class JsonRecordWriter implements RecordFormatter {
       checkSchema(schema, record);
       checked = record.getSchema();
     }
-    if (generator == null) {
-      generator = out != null ? FACTORY.createGenerator(out) : FACTORY.createGenerator(chars);
-    }
     try {
+      if (bytes != null) {
+        byteWriter.write(bytes, record);
+        bytes.write('\n');
+        return;
+      }
+      if (generator == null) {
+        generator = FACTORY.createGenerator(chars);
+      }
       writer.write(generator, record);
     } catch (ClassCastException | NullPointerException | AvroRuntimeException e) {
       throw SluiceException.internal("a record does not match its schema " + schema.getFullName() + ": " + e, e);
@@ -78,8 +89,8 @@ public final class JsonRecordWriter implements RecordFormatter {
     if (generator != null) {
       generator.close();
     }
-    if (out != null) {
-      out.flush();
+    if (bytes != null) {
+      bytes.flush();
     } else {
       chars.flush();
     }

@@ -1,0 +1,186 @@
+package dev.sluice.tools.records;
+
+import java.io.IOException;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.util.Utf8;
+
+/**
+ * Writes one non-null CSV cell of a fixed schema straight into a {@link Utf8Sink}, quoted as
+ * {@link CsvRecordWriter#writeCell} quotes it: numbers as digits, booleans as bytes compiled once, Avro's ASCII
+ * {@link Utf8} strings checked and copied as they are stored, records, arrays and maps as their JSON
+ * ({@link JsonBytes}) formatted into a scratch buffer and quoted from there. The other types (and strings with
+ * characters beyond ASCII) go through their text ({@link TextFormat}). Single-threaded, as its writer is.
+ */
+abstract class CsvCellBytes {
+  private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+  private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+
+  abstract void write(Utf8Sink out, Object value) throws IOException;
+
+  static CsvCellBytes compile(Schema schema) {
+    switch (schema.getType()) {
+      case RECORD:
+      case ARRAY:
+      case MAP:
+        return nested(JsonBytes.compile(schema));
+      case UNION: {
+        Schema single = Schemas.singleNonNull(schema);
+        if (single != null) {
+          return compile(single);
+        }
+        CsvCellBytes[] branches = new CsvCellBytes[schema.getTypes().size()];
+        for (int i = 0; i < branches.length; i++) {
+          Schema b = schema.getTypes().get(i);
+          branches[i] = b.getType() == Schema.Type.NULL ? text(v -> "") : compile(b);
+        }
+        return new CsvCellBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            branches[GenericData.get().resolveUnion(schema, value)].write(out, value);
+          }
+        };
+      }
+      case NULL:
+        return text(v -> "");
+      default:
+        return scalar(schema);
+    }
+  }
+
+  private static CsvCellBytes scalar(Schema schema) {
+    TextFormat.ValueText text = TextFormat.compile(schema);
+    if (schema.getLogicalType() != null || Schemas.logicalName(schema) != null) {
+      return text(text);
+    }
+    switch (schema.getType()) {
+      case INT:
+      case LONG:
+        return new CsvCellBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            if (value instanceof Integer || value instanceof Long) {
+              out.decimal(((Number) value).longValue());
+            } else {
+              out.ascii(((Number) value).toString());
+            }
+          }
+        };
+      case FLOAT:
+      case DOUBLE:
+        // digits, a point, an exponent, NaN or Infinity: never a character that needs quotes
+        return new CsvCellBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.ascii(((Number) value).toString());
+          }
+        };
+      case BOOLEAN:
+        return new CsvCellBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.write((Boolean) value ? TRUE : FALSE);
+          }
+        };
+      case STRING:
+        return new CsvCellBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            CharSequence s = (CharSequence) value;
+            if (s instanceof Utf8) {
+              // one pass: plain ASCII is copied (quoted if it must be), anything beyond goes through its text
+              Utf8 u = (Utf8) s;
+              byte[] b = u.getBytes();
+              int len = u.getByteLength();
+              boolean quote = len == 0;
+              int i = 0;
+              for (; i < len; i++) {
+                byte c = b[i];
+                if (c < 0) {
+                  break;
+                }
+                quote |= c == ',' || c == '"' || c == '\n' || c == '\r';
+              }
+              if (i == len) {
+                if (quote) {
+                  writeQuoted(out, b, len);
+                } else {
+                  out.write(b, 0, len);
+                }
+                return;
+              }
+            }
+            cell(out, s.toString());
+          }
+        };
+      default:
+        return text(text);
+    }
+  }
+
+  /** A cell through its text. */
+  private static CsvCellBytes text(TextFormat.ValueText text) {
+    return new CsvCellBytes() {
+      @Override
+      void write(Utf8Sink out, Object value) throws IOException {
+        cell(out, text.format(value));
+      }
+    };
+  }
+
+  private static CsvCellBytes nested(JsonBytes json) {
+    // lone surrogates as the character writer's encoder wrote them before (?), not as JSON escapes
+    Utf8Sink scratch = new Utf8Sink(256, false);
+    return new CsvCellBytes() {
+      @Override
+      void write(Utf8Sink out, Object value) throws IOException {
+        scratch.reset();
+        json.write(scratch, value);
+        quoted(out, scratch.array(), scratch.length());
+      }
+    };
+  }
+
+  /** A cell's text, quoted as {@link CsvRecordWriter#writeCell} quotes it. */
+  static void cell(Utf8Sink out, String text) throws IOException {
+    if (!CsvRecordWriter.needsQuotes(text)) {
+      out.text(text);
+      return;
+    }
+    out.write('"');
+    out.text(text.replace("\"", "\"\""));
+    out.write('"');
+  }
+
+  /**
+   * UTF-8 bytes of a cell, quoted (quotes doubled) when empty or holding a comma, quote or line break. Only for bytes
+   * that cannot start with a byte-order mark (ASCII, JSON).
+   */
+  static void quoted(Utf8Sink out, byte[] b, int len) throws IOException {
+    boolean quote = len == 0;
+    for (int i = 0; i < len && !quote; i++) {
+      byte c = b[i];
+      quote = c == ',' || c == '"' || c == '\n' || c == '\r';
+    }
+    if (!quote) {
+      out.write(b, 0, len);
+      return;
+    }
+    writeQuoted(out, b, len);
+  }
+
+  /** Bytes in quotes, the quotes among them doubled. */
+  private static void writeQuoted(Utf8Sink out, byte[] b, int len) throws IOException {
+    out.write('"');
+    int start = 0;
+    for (int i = 0; i < len; i++) {
+      if (b[i] == '"') {
+        out.write(b, start, i + 1 - start);
+        out.write('"');
+        start = i + 1;
+      }
+    }
+    out.write(b, start, len - start);
+    out.write('"');
+  }
+}

@@ -1,0 +1,266 @@
+package dev.sluice.tools.records;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import dev.sluice.api.SluiceException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.IndexedRecord;
+
+/**
+ * Writes one value of a fixed schema as JSON straight into a {@link Utf8Sink}: the same text as
+ * {@link JsonValueWriter} through Jackson's generator (the tests compare them on every type), without a generator's
+ * per-value bookkeeping: field names are compiled to bytes once, numbers go in as digits and strings as their UTF-8
+ * bytes. Query output's JSON Lines and CSV's nested cells use it; {@link JsonValueWriter} stays for text to a
+ * {@link java.io.Writer}.
+ */
+abstract class JsonBytes {
+  private static final byte[] NULL = ascii("null");
+  private static final byte[] TRUE = ascii("true");
+  private static final byte[] FALSE = ascii("false");
+
+  abstract void write(Utf8Sink out, Object value) throws IOException;
+
+  /** Compiles a writer for {@code schema}. */
+  static JsonBytes compile(Schema schema) {
+    return compile(schema, new IdentityHashMap<>());
+  }
+
+  private static JsonBytes compile(Schema schema, Map<Schema, RecordBytes> records) {
+    switch (schema.getType()) {
+      case RECORD: {
+        RecordBytes known = records.get(schema);
+        if (known != null) {
+          return known;
+        }
+        RecordBytes w = new RecordBytes(schema);
+        records.put(schema, w);
+        for (Schema.Field f : schema.getFields()) {
+          w.fields[f.pos()] = compile(f.schema(), records);
+        }
+        return w;
+      }
+      case ARRAY: {
+        JsonBytes element = compile(schema.getElementType(), records);
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.write('[');
+            boolean first = true;
+            for (Object item : (Collection<?>) value) {
+              if (!first) {
+                out.write(',');
+              }
+              first = false;
+              element.write(out, item);
+            }
+            out.write(']');
+          }
+        };
+      }
+      case MAP: {
+        JsonBytes element = compile(schema.getValueType(), records);
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.write('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+              if (!first) {
+                out.write(',');
+              }
+              first = false;
+              out.jsonString(e.getKey().toString());
+              out.write(':');
+              element.write(out, e.getValue());
+            }
+            out.write('}');
+          }
+        };
+      }
+      case UNION:
+        return union(schema, records);
+      default:
+        return scalar(schema);
+    }
+  }
+
+  private static JsonBytes union(Schema schema, Map<Schema, RecordBytes> records) {
+    Schema single = Schemas.singleNonNull(schema);
+    if (single != null) {
+      JsonBytes inner = compile(single, records);
+      return new JsonBytes() {
+        @Override
+        void write(Utf8Sink out, Object value) throws IOException {
+          if (value == null) {
+            out.write(NULL);
+          } else {
+            inner.write(out, value);
+          }
+        }
+      };
+    }
+    List<JsonBytes> branches = new ArrayList<>();
+    for (Schema b : schema.getTypes()) {
+      branches.add(compile(b, records));
+    }
+    return new JsonBytes() {
+      @Override
+      void write(Utf8Sink out, Object value) throws IOException {
+        branches.get(GenericData.get().resolveUnion(schema, value)).write(out, value);
+      }
+    };
+  }
+
+  private static JsonBytes scalar(Schema schema) {
+    if (schema.getLogicalType() instanceof LogicalTypes.Decimal || "big-decimal".equals(Schemas.logicalName(schema))) {
+      TextFormat.ValueText text = TextFormat.compile(schema);
+      return new JsonBytes() {
+        @Override
+        void write(Utf8Sink out, Object value) throws IOException {
+          out.ascii(text.format(value));
+        }
+      };
+    }
+    String logical = Schemas.logicalName(schema);
+    if ("date".equals(logical) || "uuid".equals(logical) || TimeUnit.ofLogicalType(logical) != null) {
+      TextFormat.ValueText text = TextFormat.compile(schema);
+      return new JsonBytes() {
+        @Override
+        void write(Utf8Sink out, Object value) throws IOException {
+          out.jsonString(text.format(value));
+        }
+      };
+    }
+    switch (schema.getType()) {
+      case NULL:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.write(NULL);
+          }
+        };
+      case BOOLEAN:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.write((Boolean) value ? TRUE : FALSE);
+          }
+        };
+      case INT:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.decimal(((Number) value).intValue());
+          }
+        };
+      case LONG:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.decimal(((Number) value).longValue());
+          }
+        };
+      case FLOAT:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            float f = ((Number) value).floatValue();
+            if (Float.isFinite(f)) {
+              out.ascii(Float.toString(f));
+            } else {
+              out.jsonString(Float.toString(f));
+            }
+          }
+        };
+      case DOUBLE:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            double d = ((Number) value).doubleValue();
+            if (Double.isFinite(d)) {
+              out.ascii(Double.toString(d));
+            } else {
+              out.jsonString(Double.toString(d));
+            }
+          }
+        };
+      case BYTES:
+      case FIXED:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            byte[] encoded = value instanceof ByteBuffer
+                ? Base64.getEncoder().encode(((ByteBuffer) value).duplicate()).array()
+                : Base64.getEncoder().encode(Decimals.bytesOf(value));
+            out.write('"');
+            out.write(encoded);
+            out.write('"');
+          }
+        };
+      case STRING:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.jsonString(value instanceof CharSequence ? (CharSequence) value : value.toString());
+          }
+        };
+      default:
+        return new JsonBytes() {
+          @Override
+          void write(Utf8Sink out, Object value) throws IOException {
+            out.jsonString(value.toString());
+          }
+        };
+    }
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** A record: an object with every field in schema order, each field's {@code ,"name":} compiled once. */
+  static final class RecordBytes extends JsonBytes {
+    private final byte[][] names;
+    final JsonBytes[] fields;
+
+    RecordBytes(Schema schema) {
+      List<Schema.Field> list = schema.getFields();
+      names = new byte[list.size()][];
+      fields = new JsonBytes[list.size()];
+      for (Schema.Field f : list) {
+        Utf8Sink name = new Utf8Sink(32, true);
+        try {
+          name.write(f.pos() == 0 ? '{' : ',');
+          name.jsonString(f.name());
+          name.write(':');
+        } catch (IOException e) {
+          throw SluiceException.internal("writing JSON to memory failed", e);
+        }
+        names[f.pos()] = Arrays.copyOf(name.array(), name.length());
+      }
+    }
+
+    @Override
+    void write(Utf8Sink out, Object value) throws IOException {
+      IndexedRecord rec = (IndexedRecord) value;
+      if (names.length == 0) {
+        out.write('{');
+      }
+      for (int i = 0; i < names.length; i++) {
+        out.write(names[i]);
+        fields[i].write(out, rec.get(i));
+      }
+      out.write('}');
+    }
+  }
+}

@@ -1,0 +1,266 @@
+package dev.sluice.tools.records;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.avro.util.Utf8;
+
+/**
+ * A byte buffer that query output is formatted into directly: values go in as UTF-8 bytes (numbers as digits, Avro's
+ * {@link Utf8} strings copied as they are stored) with no String or encoder per value, and the buffer goes to the
+ * stream when it fills. Over no stream it grows instead (a CSV cell formatted before it is quoted). Single-threaded.
+ *
+ * <p>The text is exactly what the Jackson generator and {@link java.io.OutputStreamWriter} wrote before (the
+ * formatters' tests compare the two): JSON escapes quote, backslash and the control characters (the short forms
+ * {@code \b \t \n \f \r}, others as upper-case {@code \}{@code u00XX}), everything else is UTF-8; a surrogate that is
+ * not half of a pair becomes an escape in JSON (Jackson's way) and {@code ?} in plain text (the encoder's way).
+ */
+final class Utf8Sink {
+  private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+  /** Per ASCII byte: 0 copied as is, else the letter of its short escape, or 'u' for the long one. */
+  private static final byte[] JSON_ESCAPES = new byte[128];
+  private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+
+  static {
+    for (int c = 0; c < 32; c++) {
+      JSON_ESCAPES[c] = 'u';
+    }
+    JSON_ESCAPES['\b'] = 'b';
+    JSON_ESCAPES['\t'] = 't';
+    JSON_ESCAPES['\n'] = 'n';
+    JSON_ESCAPES['\f'] = 'f';
+    JSON_ESCAPES['\r'] = 'r';
+    JSON_ESCAPES['"'] = '"';
+    JSON_ESCAPES['\\'] = '\\';
+  }
+
+  private final OutputStream out;
+  private final boolean jsonSurrogates;
+  private byte[] buf;
+  private int pos;
+
+  /** A sink flushing to {@code out} in chunks of {@code size} bytes. */
+  Utf8Sink(OutputStream out, int size) {
+    this(out, size, true);
+  }
+
+  /**
+   * A sink over no stream, growing as needed; read it with {@link #array()} and {@link #length()}.
+   *
+   * @param jsonSurrogates whether a lone surrogate in a JSON string is escaped (as Jackson does to bytes) or becomes
+   *     {@code ?} (as Jackson's text to characters, encoded to UTF-8, did in CSV cells)
+   */
+  Utf8Sink(int size, boolean jsonSurrogates) {
+    this(null, size, jsonSurrogates);
+  }
+
+  private Utf8Sink(OutputStream out, int size, boolean jsonSurrogates) {
+    this.out = out;
+    this.buf = new byte[size];
+    this.jsonSurrogates = jsonSurrogates;
+  }
+
+  byte[] array() {
+    return buf;
+  }
+
+  int length() {
+    return pos;
+  }
+
+  /** Forgets what an in-memory sink holds. */
+  void reset() {
+    pos = 0;
+  }
+
+  /** Makes room for {@code n} more bytes. */
+  private void room(int n) throws IOException {
+    if (buf.length - pos >= n) {
+      return;
+    }
+    if (out != null && pos > 0) {
+      out.write(buf, 0, pos);
+      pos = 0;
+      if (buf.length >= n) {
+        return;
+      }
+    }
+    buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
+  }
+
+  /** Writes what is buffered to the stream and flushes it. */
+  void flush() throws IOException {
+    if (out != null) {
+      if (pos > 0) {
+        out.write(buf, 0, pos);
+        pos = 0;
+      }
+      out.flush();
+    }
+  }
+
+  void write(int b) throws IOException {
+    if (pos == buf.length) {
+      room(1);
+    }
+    buf[pos++] = (byte) b;
+  }
+
+  void write(byte[] b) throws IOException {
+    write(b, 0, b.length);
+  }
+
+  void write(byte[] b, int off, int len) throws IOException {
+    if (buf.length - pos < len) {
+      room(len);
+    }
+    System.arraycopy(b, off, buf, pos, len);
+    pos += len;
+  }
+
+  /** Text known to be ASCII (numbers' own text), one byte per character. */
+  void ascii(String s) throws IOException {
+    int n = s.length();
+    room(n);
+    s.getBytes(0, n, buf, pos);
+    pos += n;
+  }
+
+  /** A long's decimal digits, as {@link Long#toString(long)} writes them. */
+  void decimal(long v) throws IOException {
+    if (v == Long.MIN_VALUE) {
+      write(MIN_LONG);
+      return;
+    }
+    room(20);
+    if (v < 0) {
+      buf[pos++] = '-';
+      v = -v;
+    }
+    int digits = 1;
+    for (long t = v; t >= 10; t /= 10) {
+      digits++;
+    }
+    int end = pos + digits;
+    for (int i = end - 1; i >= pos; i--) {
+      buf[i] = (byte) ('0' + (int) (v % 10));
+      v /= 10;
+    }
+    pos = end;
+  }
+
+  /** {@code s} as plain UTF-8 (no escapes; a lone surrogate as {@code ?}). */
+  void text(CharSequence s) throws IOException {
+    if (s instanceof Utf8 && isAscii((Utf8) s)) {
+      Utf8 u = (Utf8) s;
+      write(u.getBytes(), 0, u.getByteLength());
+      return;
+    }
+    // not plain ASCII: through its characters, so that bytes that are not well-formed UTF-8 come out as the
+    // decoded String did before
+    chars(s.toString(), 0, false);
+  }
+
+  static boolean isAscii(Utf8 u) {
+    byte[] b = u.getBytes();
+    for (int i = 0, n = u.getByteLength(); i < n; i++) {
+      if (b[i] < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code s} as a JSON string, quotes included. */
+  void jsonString(CharSequence s) throws IOException {
+    write('"');
+    if (s instanceof Utf8) {
+      jsonUtf8((Utf8) s);
+    } else {
+      chars(s, 0, true);
+    }
+    write('"');
+  }
+
+  /**
+   * Copies a Utf8's bytes with JSON's escapes in one pass while they are ASCII; from the first byte beyond ASCII on
+   * through the decoded characters (the same index there: everything before it was one byte per character), so that
+   * bytes that are not well-formed UTF-8 come out as the decoded String did before.
+   */
+  private void jsonUtf8(Utf8 u) throws IOException {
+    byte[] b = u.getBytes();
+    int len = u.getByteLength();
+    int start = 0;
+    for (int i = 0; i < len; i++) {
+      byte c = b[i];
+      if (c < 0) {
+        write(b, start, i - start);
+        chars(u.toString(), i, true);
+        return;
+      }
+      if (JSON_ESCAPES[c] != 0) {
+        write(b, start, i - start);
+        escape(c);
+        start = i + 1;
+      }
+    }
+    write(b, start, len - start);
+  }
+
+  private void escape(int c) throws IOException {
+    byte e = JSON_ESCAPES[c];
+    if (e == 'u') {
+      unicodeEscape(c);
+    } else {
+      room(2);
+      buf[pos++] = '\\';
+      buf[pos++] = e;
+    }
+  }
+
+  private void unicodeEscape(int c) throws IOException {
+    room(6);
+    buf[pos++] = '\\';
+    buf[pos++] = 'u';
+    buf[pos++] = HEX[(c >> 12) & 0xF];
+    buf[pos++] = HEX[(c >> 8) & 0xF];
+    buf[pos++] = HEX[(c >> 4) & 0xF];
+    buf[pos++] = HEX[c & 0xF];
+  }
+
+  /** Characters to UTF-8 from index {@code from} on, with JSON's escapes when {@code json}. */
+  private void chars(CharSequence s, int from, boolean json) throws IOException {
+    int n = s.length();
+    for (int i = from; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        if (json && JSON_ESCAPES[c] != 0) {
+          escape(c);
+        } else {
+          write(c);
+        }
+      } else if (c < 0x800) {
+        room(2);
+        buf[pos++] = (byte) (0xC0 | (c >> 6));
+        buf[pos++] = (byte) (0x80 | (c & 0x3F));
+      } else if (!Character.isSurrogate(c)) {
+        room(3);
+        buf[pos++] = (byte) (0xE0 | (c >> 12));
+        buf[pos++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        buf[pos++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, s.charAt(++i));
+        room(4);
+        buf[pos++] = (byte) (0xF0 | (cp >> 18));
+        buf[pos++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+        buf[pos++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+        buf[pos++] = (byte) (0x80 | (cp & 0x3F));
+      } else if (json && jsonSurrogates) {
+        unicodeEscape(c);
+      } else {
+        write('?');
+      }
+    }
+  }
+}
