@@ -484,10 +484,10 @@ public final class Table implements AutoCloseable {
    * {@code sluice.compact.async}.
    */
   public TableCompaction compaction() {
-    return new TableCompaction(engineCompaction());
+    return new TableCompaction(engineCompaction(), location, options().asMap());
   }
 
-  private Compaction engineCompaction() {
+  Compaction engineCompaction() {
     layout.requireService(TableService.COMPACTION, "Compaction");
     return TableSettings.compaction(storage, location, changes);
   }

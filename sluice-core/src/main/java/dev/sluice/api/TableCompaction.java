@@ -3,9 +3,12 @@ package dev.sluice.api;
 import dev.sluice.internal.compact.Compaction;
 import dev.sluice.internal.compact.CompactionResult;
 import dev.sluice.internal.service.Compactor;
+import dev.sluice.internal.timeline.WriteStat;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -17,9 +20,13 @@ import java.util.function.Consumer;
  */
 public final class TableCompaction {
   private final Compaction compaction;
+  private final String basePath;
+  private final Map<String, String> options;
 
-  TableCompaction(Compaction compaction) {
+  TableCompaction(Compaction compaction, String basePath, Map<String, String> options) {
     this.compaction = compaction;
+    this.basePath = basePath;
+    this.options = options;
   }
 
   /** Schedules a compaction if the trigger ({@code hoodie.compact.inline.trigger.strategy}) fires; its instant time. */
@@ -53,6 +60,29 @@ public final class TableCompaction {
    */
   public CompactionInfo run(String instantTime, ProgressListener progress) {
     return Infos.compaction(compaction.run(instantTime, Objects.requireNonNull(progress, "progress")));
+  }
+
+  /**
+   * Runs the pending compaction at {@code instantTime} as {@link #run(String)} (an attempt that died rolled back
+   * first, the instant inflight, the commit with its metadata-table mirror published here), its slices compacted by
+   * {@code tasks}, a cluster engine's, each through {@link CompactionUnits#compact}. Before the commit, files under
+   * the instant's markers that the results do not name (failed or duplicate attempts) are deleted.
+   */
+  public CompactionInfo runWith(String instantTime, CompactionTasks tasks) {
+    Objects.requireNonNull(tasks, "tasks");
+    return Infos.compaction(compaction.run(instantTime, job -> {
+      List<CompactionSlice> slices = CompactionSlice.of(basePath, options, job);
+      List<Optional<WriteStat>> stats = new ArrayList<>(Collections.nCopies(slices.size(), Optional.empty()));
+      for (CompactedSlice r : tasks.compact(slices)) {
+        if (r.index() < 0 || r.index() >= slices.size() || stats.get(r.index()).isPresent()) {
+          throw SluiceException.badRequest("Completing compaction " + instantTime, "the tasks returned "
+              + (r.index() < 0 || r.index() >= slices.size() ? "operation " + r.index() + ", not in the plan"
+              : "two results for operation " + r.index()), "Return one result per slice: the attempt kept.");
+        }
+        stats.set(r.index(), Optional.of(r.toStat()));
+      }
+      return stats;
+    }));
   }
 
   /** Runs every pending compaction, oldest first. */

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -29,6 +30,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
@@ -65,6 +67,23 @@ public final class SluiceSpark {
   public static CommitResult write(Dataset<Row> df, String tablePath, Map<String, String> options) {
     SparkOptions o = SparkOptions.of(options);
     return write(o.operation(), df, tablePath, o);
+  }
+
+  /**
+   * Runs a compaction of the Merge-on-Read table at {@code tablePath} on Spark, one task per file slice of its plan:
+   * the oldest pending plan (Sluice's or Hudi's), or, with none pending, one scheduled here if the trigger
+   * ({@code hoodie.compact.inline.trigger.strategy}) fires or {@code sluice.spark.compact.force=true}. The driver
+   * completes the instant as {@code Table.compaction().run} does (commit metadata, metadata table, markers); the
+   * result says why nothing ran when nothing did. Other options go to the engine.
+   */
+  public static SparkCompactionResult compact(SparkSession spark, String tablePath, Map<String, String> options) {
+    return SparkCompaction.run(spark, tablePath, Optional.empty(), options);
+  }
+
+  /** Runs the pending compaction at {@code instantTime} on Spark, as {@link #compact(SparkSession, String, Map)}. */
+  public static SparkCompactionResult compact(SparkSession spark, String tablePath, String instantTime,
+      Map<String, String> options) {
+    return SparkCompaction.run(spark, tablePath, Optional.of(instantTime), options);
   }
 
   /** The table schema Sluice-on-Spark creates a table with for a Dataset of {@code df}'s schema. */

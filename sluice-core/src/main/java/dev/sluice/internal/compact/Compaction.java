@@ -1,6 +1,13 @@
 package dev.sluice.internal.compact;
 
+import dev.sluice.api.Progress;
 import dev.sluice.api.ProgressListener;
+import dev.sluice.api.WriteToken;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.WriteStat;
+import dev.sluice.internal.util.ParsedSchemas;
+import dev.sluice.internal.util.ProgressMeter;
 import dev.sluice.api.CompactionScheduling;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.commit.CommitSettings;
@@ -96,11 +103,41 @@ public final class Compaction {
 
   /** Runs the pending compaction at {@code instantTime} as {@link #run(String)}, reporting to {@code progress}. */
   public CompactionResult run(String instantTime, ProgressListener progress) {
+    return run(instantTime, progress, Optional.empty());
+  }
+
+  /**
+   * Runs the pending compaction at {@code instantTime} as {@link #run(String)}, its slices compacted by
+   * {@code runner} (a cluster engine's tasks, each through {@link #compactSlice}); the commit is made here.
+   */
+  public CompactionResult run(String instantTime, SliceRunner runner) {
+    return run(instantTime, ProgressListener.NONE, Optional.of(runner));
+  }
+
+  private CompactionResult run(String instantTime, ProgressListener progress, Optional<SliceRunner> runner) {
     requireMergeOnRead("Running compaction " + instantTime);
     // a compaction changes the file listing too: the metadata table is kept (or, when off, removed) as for a write
     MetadataTableWriter.prepare(storage, basePath, commit);
     return new CompactionExecutor(storage, basePath, fileOptions, settings, lifecycle(), commit.metadataEnabled())
-        .run(instantTime, progress);
+        .run(instantTime, progress, runner);
+  }
+
+  /**
+   * Compacts operation {@code index} of {@code job} (its compaction inflight) as task attempt {@code token}, with
+   * the code a single-machine run uses; the new base file's write stat, or empty if the slice yields none. The file
+   * is behind a marker of the instant, so that an attempt whose stat is not committed is deleted.
+   */
+  public Optional<WriteStat> compactSlice(SliceJob job, int index, WriteToken token) {
+    if (index < 0 || index >= job.operations().size()) {
+      throw Errors.badRequest("Compacting a slice of " + job.instant(), "operation " + index + " is not in the plan"
+          + " of " + job.operations().size(), "Name an operation of the plan.");
+    }
+    TableConfig tc = TableConfigStore.read(storage, basePath);
+    Timeline tl = new TimelineStore(storage, basePath).load();
+    SliceCompactor compactor = SliceCompactor.of(storage, basePath, tc, ParsedSchemas.parse(job.userSchema()), tl,
+        job.maxInstant(), job.memoryBudget(), settings.spillDirectory(), fileOptions.get(), job.instant());
+    return compactor.compact(job.operations().get(index), token,
+        ProgressMeter.start(ProgressListener.NONE, Progress.Step.COMPACTION, 1, 1));
   }
 
   /** Runs every pending compaction, oldest first, and returns what each did. */

@@ -4,14 +4,12 @@ import dev.sluice.api.Progress;
 import dev.sluice.api.ProgressListener;
 import dev.sluice.api.WriteToken;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
-import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.commit.InstantAction;
 import dev.sluice.internal.commit.InstantLifecycle;
 import dev.sluice.internal.commit.Publish;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.mdt.write.FilesChange;
 import dev.sluice.internal.mdt.write.MetadataTableWriter;
-import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.internal.rollback.Rollbacks;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.table.TableConfig;
@@ -30,6 +28,8 @@ import dev.sluice.internal.util.ProgressMeter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,12 +72,12 @@ final class CompactionExecutor {
    * Runs the pending compaction at {@code time}; a CONFLICT if another run of it (another thread, or with a
    * file-system lock another process) is under way, since it would roll this one's output back as a dead attempt's.
    */
-  CompactionResult run(String time, ProgressListener progress) {
+  CompactionResult run(String time, ProgressListener progress, Optional<SliceRunner> runner) {
     return lifecycle.exclusive("Running compaction " + time, Instant.requested(time, Action.COMPACTION),
-        () -> runOnce(time, progress));
+        () -> runOnce(time, progress, runner));
   }
 
-  private CompactionResult runOnce(String time, ProgressListener progress) {
+  private CompactionResult runOnce(String time, ProgressListener progress, Optional<SliceRunner> runner) {
     Timeline tl = store.load();
     Rollbacks.requireNoPendingRestore(tl, "Running compaction " + time);
     Optional<Instant> pending = tl.filter(i -> i.time().equals(time) && i.action() == Action.COMPACTION).lastInstant();
@@ -98,7 +98,7 @@ final class CompactionExecutor {
         new InstantAction<CommitMetadata>() {
           @Override
           public CommitMetadata execute(Instant inflight) {
-            return compact(time, plan, tc, userSchema, progress);
+            return compact(time, plan, tc, userSchema, progress, runner);
           }
 
           @Override
@@ -122,37 +122,60 @@ final class CompactionExecutor {
     return new CompactionResult(time, md);
   }
 
-  /** Compacts every slice of {@code plan} (the compaction is inflight) and returns the commit's metadata. */
+  /**
+   * Compacts every slice of {@code plan} (the compaction is inflight) through {@code runner} (empty: this machine's
+   * threads) and returns the commit's metadata. Files under the instant's markers that no returned stat names (a
+   * failed or duplicate task attempt's) are deleted first.
+   */
   private CommitMetadata compact(String time, CompactionPlan plan, TableConfig tc, Schema userSchema,
-      ProgressListener progress) {
+      ProgressListener progress, Optional<SliceRunner> runner) {
     Timeline now = store.load();
-    SliceCompactor.Context c = new SliceCompactor.Context();
-    c.storage = storage;
-    c.basePath = basePath;
-    c.writerSchema = MetaFields.withMetaFields(userSchema);
-    c.precombine = tc.precombineField();
-    c.merger = new RecordMerger(tc.mergeMode(), tc.hasMergeMode());
-    c.timeline = now;
-    c.maxInstant = maxInstant(now, time);
-    int threads = Math.min(settings.parallelism(), Math.max(1, plan.operations().size()));
+    SliceJob job = new SliceJob(time, plan.operations(), userSchema.toString(), maxInstant(now, time),
+        settings.memoryBudget());
+    List<Optional<WriteStat>> stats = runner.isPresent() ? runner.get().compact(job)
+        : compactHere(job, tc, userSchema, now, progress);
+    if (stats.size() != plan.operations().size()) {
+      throw Errors.badRequest("Completing compaction " + time, "the slices returned " + stats.size()
+          + " results for " + plan.operations().size() + " operations", "Return one result per operation.");
+    }
+    Map<String, List<WriteStat>> byPartition = new TreeMap<>();
+    Set<String> written = new HashSet<>();
+    for (Optional<WriteStat> s : stats) {
+      s.ifPresent(w -> {
+        byPartition.computeIfAbsent(w.partitionPath(), p -> new ArrayList<>()).add(w);
+        w.path().ifPresent(written::add);
+      });
+    }
+    // a retried or speculative task's other attempt left its file behind a marker: it must not join the table
+    lifecycle.markers(time).reconcile(written);
+    Map<String, String> extra = new LinkedHashMap<>();
+    extra.put(CommitMetadata.SCHEMA_KEY, userSchema.toString());
+    extra.putAll(plan.extraMetadata());
+    CommitMetadata md = new CommitMetadata(byPartition, true, extra, WriteOperationType.COMPACT);
+    // the point is outside the lock the publish takes
+    KillPoints.reach("compaction.publish.before");
+    return md;
+  }
+
+  /** Compacts the slices of {@code job} on this machine's threads; the stats in plan order. */
+  private List<Optional<WriteStat>> compactHere(SliceJob job, TableConfig tc, Schema userSchema, Timeline now,
+      ProgressListener progress) {
+    List<CompactionOperation> ops = job.operations();
+    int threads = Math.min(settings.parallelism(), Math.max(1, ops.size()));
     // the slices compacted at once share the merge budget
-    c.memoryBudget = Math.max(1, settings.memoryBudget() / threads);
-    c.spillDirectory = settings.spillDirectory();
-    c.fileOptions = fileOptions.get();
-    c.markers = lifecycle.markers(time);
-    c.instant = time;
-    SliceCompactor compactor = new SliceCompactor(c);
+    SliceCompactor compactor = SliceCompactor.of(storage, basePath, tc, userSchema, now, job.maxInstant(),
+        Math.max(1, job.memoryBudget() / threads), settings.spillDirectory(), fileOptions.get(), job.instant());
     List<Integer> tasks = new ArrayList<>();
-    for (int i = 0; i < plan.operations().size(); i++) {
+    for (int i = 0; i < ops.size(); i++) {
       tasks.add(i);
     }
     // largest slices first, so the threads finish together: a big slice started last would run alone while the
     // other threads idle (slices differ tenfold: a table's first file groups hold most rows and updates)
-    tasks.sort(Comparator.comparingDouble((Integer i) -> -plan.operations().get(i).metric(
+    tasks.sort(Comparator.comparingDouble((Integer i) -> -ops.get(i).metric(
         CompactionOperation.TOTAL_IO_READ_MB)).thenComparing(i -> i));
     ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.COMPACTION, tasks.size(), 1);
     List<Optional<WriteStat>> done = Parallel.map(tasks, threads, i -> {
-      Optional<WriteStat> stat = compactor.compact(plan.operations().get(i), WriteToken.of(i), meter);
+      Optional<WriteStat> stat = compactor.compact(ops.get(i), WriteToken.of(i), meter);
       meter.advance(1);
       return stat;
     });
@@ -162,17 +185,7 @@ final class CompactionExecutor {
     for (int k = 0; k < tasks.size(); k++) {
       stats.set(tasks.get(k), done.get(k));
     }
-    Map<String, List<WriteStat>> byPartition = new TreeMap<>();
-    for (Optional<WriteStat> s : stats) {
-      s.ifPresent(w -> byPartition.computeIfAbsent(w.partitionPath(), p -> new ArrayList<>()).add(w));
-    }
-    Map<String, String> extra = new LinkedHashMap<>();
-    extra.put(CommitMetadata.SCHEMA_KEY, userSchema.toString());
-    extra.putAll(plan.extraMetadata());
-    CommitMetadata md = new CommitMetadata(byPartition, true, extra, WriteOperationType.COMPACT);
-    // the point is outside the lock the publish takes
-    KillPoints.reach("compaction.publish.before");
-    return md;
+    return stats;
   }
 
   /**

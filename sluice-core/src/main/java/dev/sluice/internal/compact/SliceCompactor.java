@@ -6,6 +6,8 @@ import dev.sluice.internal.basefile.BaseFileWriter;
 import dev.sluice.internal.basefile.DictionaryChoice;
 import dev.sluice.internal.basefile.BaseFileWriterOptions;
 import dev.sluice.internal.basefile.WrittenFile;
+import dev.sluice.internal.basefile.MetaFields;
+import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileNames;
 import dev.sluice.internal.fsview.LogFile;
@@ -61,7 +63,7 @@ final class SliceCompactor {
   private final Markers markers;
   private final String instant;
 
-  SliceCompactor(Context c) {
+  private SliceCompactor(Context c) {
     this.storage = c.storage;
     this.basePath = c.basePath;
     this.writerSchema = c.writerSchema;
@@ -75,6 +77,29 @@ final class SliceCompactor {
     this.fileOptions = c.fileOptions;
     this.markers = c.markers;
     this.instant = c.instant;
+  }
+
+  /**
+   * The compactor of the slices of compaction {@code instant} (inflight): records read and written in
+   * {@code userSchema} with the meta fields, log blocks up to {@code maxInstant} of {@code timeline} merged within
+   * {@code memoryBudget} bytes, each new file behind a marker of the instant.
+   */
+  static SliceCompactor of(Storage storage, String basePath, TableConfig tc, Schema userSchema, Timeline timeline,
+      String maxInstant, long memoryBudget, Path spillDirectory, BaseFileWriterOptions fileOptions, String instant) {
+    Context c = new Context();
+    c.storage = storage;
+    c.basePath = basePath;
+    c.writerSchema = MetaFields.withMetaFields(userSchema);
+    c.precombine = tc.precombineField();
+    c.merger = new RecordMerger(tc.mergeMode(), tc.hasMergeMode());
+    c.timeline = timeline;
+    c.maxInstant = maxInstant;
+    c.memoryBudget = memoryBudget;
+    c.spillDirectory = spillDirectory;
+    c.fileOptions = fileOptions;
+    c.markers = new Markers(storage, basePath, instant);
+    c.instant = instant;
+    return new SliceCompactor(c);
   }
 
   /** What a compaction of one plan shares across its slices. */
