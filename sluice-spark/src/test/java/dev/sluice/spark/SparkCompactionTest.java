@@ -97,6 +97,11 @@ class SparkCompactionTest {
     assertEquals(before, contents(after, QueryType.SNAPSHOT));
     assertEquals(before, contents(after, QueryType.READ_OPTIMIZED));
     assertEquals(files(twinPath, ".parquet"), files(path, ".parquet"), "no stray base file");
+    // one Spark task per slice: each new base file names its own task attempt (partition-stage-attempt)
+    List<String> tokens = tokens(path, planned);
+    assertEquals(operations, tokens.size());
+    assertEquals(operations, tokens.stream().map(t -> t.substring(t.lastIndexOf('-') + 1)).distinct().count(),
+        "distinct task attempts: " + tokens);
     assertEquals(List.of(), after.compaction().pending());
     assertEquals(Tables.open(twinPath.toString()).inspect().timeline().size(), after.inspect().timeline().size());
 
@@ -223,6 +228,17 @@ class SparkCompactionTest {
           Files.copy(p, target);
         }
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The write tokens of the base files compaction {@code instant} wrote. */
+  private static List<String> tokens(Path table, String instant) {
+    try (Stream<Path> walk = Files.walk(table)) {
+      return walk.map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith("_" + instant + ".parquet"))
+          .map(n -> n.split("_")[1]).toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
