@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.api.CompactedSlice;
+import dev.sluice.api.CompactionInfo;
+import dev.sluice.api.CompactionSlice;
+import dev.sluice.api.CompactionUnits;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
@@ -19,10 +23,14 @@ import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.api.MergeMode;
 import dev.sluice.api.QueryType;
 import dev.sluice.api.TableType;
+import dev.sluice.api.WriteStatInfo;
+import dev.sluice.api.WriteToken;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.timeline.WriteOperationType;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -104,9 +112,8 @@ class CompactionInteropTest {
     assertEquals(sluiceRows, byKey(ro.get()), "after compaction read-optimized is the snapshot");
   }
 
-  @Test
-  void sluiceRunsAPlanHudiScheduledAndBothReadTheResult() {
-    Path path = dir.resolve("hudi_plan");
+  /** A table Hudi wrote (an insert, updates and a delete in logs) with a compaction plan Hudi scheduled; its instant. */
+  private static String hudiTableWithHudiPlan(Path path) {
     oracle.create(path, OracleTableSpec.builder("hudi_plan", SCHEMA).mergeOnRead().partitionBy("part")
         .payload(MergeMode.EVENT_TIME_ORDERING.payloadClass()).build());
     Map<String, String> conf = new LinkedHashMap<>(HUDI);
@@ -123,6 +130,14 @@ class CompactionInteropTest {
     writes.run();
     String instant = scheduled.get();
     assertNotEquals("none", instant);
+    return instant;
+
+  }
+
+  @Test
+  void sluiceRunsAPlanHudiScheduledAndBothReadTheResult() {
+    Path path = dir.resolve("hudi_plan");
+    String instant = hudiTableWithHudiPlan(path);
 
     Table t = Tables.open(path.toString(), SLUICE);
     assertEquals(List.of(instant), t.compaction().pending());
@@ -206,6 +221,55 @@ class CompactionInteropTest {
       }
     }
     out.sort(Comparator.comparing(OracleFileSlice::partition).thenComparing(OracleFileSlice::fileId));
+    return out;
+  }
+
+  /**
+   * The units a cluster engine's tasks run ({@code TableCompaction.runWith}, {@code CompactionUnits.compact}) carry a
+   * plan Hudi scheduled out as {@code run} does on a copy of the table: the same write stats but the file names'
+   * tokens, the same rows; Hudi reads the result.
+   */
+  @Test
+  void theCompactionUnitsRunAPlanHudiScheduled() throws IOException {
+    Path path = dir.resolve("hudi_units");
+    String instant = hudiTableWithHudiPlan(path);
+    Path twinPath = dir.resolve("hudi_units_twin");
+    try (java.util.stream.Stream<Path> walk = Files.walk(path)) {
+      for (Path p : walk.toList()) {
+        Path target = twinPath.resolve(path.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    Table t = Tables.open(path.toString(), SLUICE);
+    CompactionInfo units = t.compaction().runWith(instant, slices -> {
+      List<CompactedSlice> out = new ArrayList<>();
+      for (CompactionSlice s : slices) {
+        CompactionUnits.compact(s, new WriteToken(s.index(), 3, 40 + s.index())).ifPresent(out::add);
+      }
+      return out;
+    });
+    CompactionInfo local = Tables.open(twinPath.toString(), SLUICE).compaction().run(instant);
+    assertEquals(stats(local), stats(units));
+    Map<String, Map<String, String>> rows = byKey(rows(t.newScan()));
+    assertEquals(withoutFileName(byKey(rows(Tables.open(twinPath.toString(), SLUICE).newScan()))),
+        withoutFileName(rows));
+    OracleBatch reads = oracle.batch();
+    OracleBatch.Pending<List<GenericRecord>> snapshot = reads.read(path, "snapshot", Optional.empty(), false);
+    reads.run();
+    assertEquals(rows, byKey(snapshot.get()), "Hudi reads the units' compaction of its plan");
+  }
+
+  private static List<String> stats(CompactionInfo info) {
+    List<String> out = new ArrayList<>();
+    for (WriteStatInfo w : info.commit().stats()) {
+      out.add(w.partitionPath() + " " + w.fileId() + "@" + w.prevCommit() + " " + w.numWrites() + "/" + w.numDeletes()
+          + "/" + w.numUpdateWrites() + "/" + w.numInserts() + "/" + w.totalLogRecords() + "/" + w.totalLogBlocks());
+    }
+    out.sort(null);
     return out;
   }
 }
