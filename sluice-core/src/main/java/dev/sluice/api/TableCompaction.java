@@ -74,10 +74,14 @@ public final class TableCompaction {
       List<CompactionSlice> slices = CompactionSlice.of(basePath, options, job);
       List<Optional<WriteStat>> stats = new ArrayList<>(Collections.nCopies(slices.size(), Optional.empty()));
       for (CompactedSlice r : tasks.compact(slices)) {
-        if (r.index() < 0 || r.index() >= slices.size() || stats.get(r.index()).isPresent()) {
-          throw SluiceException.badRequest("Completing compaction " + instantTime, "the tasks returned "
-              + (r.index() < 0 || r.index() >= slices.size() ? "operation " + r.index() + ", not in the plan"
-              : "two results for operation " + r.index()), "Return one result per slice: the attempt kept.");
+        String problem = r.index() < 0 || r.index() >= slices.size() ? "operation " + r.index() + ", not in the plan"
+            : stats.get(r.index()).isPresent() ? "two results for operation " + r.index()
+            : !slices.get(r.index()).fileId().equals(r.fileId()) ? "file group " + r.fileId() + " for operation "
+                + r.index() + ", which compacts " + slices.get(r.index()).fileId()
+            : null;
+        if (problem != null) {
+          throw SluiceException.badRequest("Completing compaction " + instantTime, "the tasks returned " + problem,
+              "Return one result per slice: the attempt kept.");
         }
         stats.set(r.index(), Optional.of(r.toStat()));
       }
