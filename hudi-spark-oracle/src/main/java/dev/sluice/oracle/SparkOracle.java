@@ -22,7 +22,8 @@ import org.apache.spark.sql.SparkSession;
  * <ul>
  *   <li>{@code read --table P [--query snapshot|read_optimized] [--conf k=v ...]}: the table as
  *       {@code spark.read.format("hudi")} returns it, one JSON object per row (Spark's {@code toJSON}: null fields
- *       left out), sorted by record key and partition path;</li>
+ *       left out), sorted by record key and partition path (a metadata table, P ending in {@code .hoodie/metadata},
+ *       by its {@code key} and {@code type});</li>
  *   <li>{@code write --table P --op upsert|insert|delete|bulk_insert --input F --schema-ddl DDL [--conf k=v ...]}:
  *       the JSON lines of F (read with the given Spark schema) written with {@code df.write.format("hudi")} in
  *       append mode; prints the number of rows written;</li>
@@ -130,7 +131,10 @@ public final class SparkOracle {
     Dataset<Row> rows = spark.read().format("hudi").options(args.conf())
         .option("hoodie.datasource.query.type", query)
         .load(args.required("table"));
-    for (String json : rows.orderBy("_hoodie_record_key", "_hoodie_partition_path").toJSON().collectAsList()) {
+    // a metadata table (read at .hoodie/metadata) has no meta columns: its rows are ordered by their key
+    Dataset<Row> ordered = List.of(rows.columns()).contains("_hoodie_record_key")
+        ? rows.orderBy("_hoodie_record_key", "_hoodie_partition_path") : rows.orderBy("key", "type");
+    for (String json : ordered.toJSON().collectAsList()) {
       out.println(json);
     }
   }

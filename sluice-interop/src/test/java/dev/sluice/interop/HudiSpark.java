@@ -89,10 +89,23 @@ final class HudiSpark {
    * one Spark start-up for all of them.
    */
   List<List<Map<String, Object>>> read(List<Read> reads, Path scratch) {
+    List<List<String>> commands = new ArrayList<>();
+    reads.forEach(r -> commands.add(r.args()));
+    List<List<Map<String, Object>>> out = new ArrayList<>();
+    batch(commands, scratch).forEach(s -> out.add(parseRows(s)));
+    return out;
+  }
+
+  /**
+   * Runs {@code commands} (each the oracle's arguments: {@code read}, {@code write}, {@code sql}...) in order in one
+   * Spark JVM and session (the oracle's {@code batch}) and returns each one's output lines; fails naming the first
+   * command that failed.
+   */
+  List<List<String>> batch(List<List<String>> commands, Path scratch) {
     StringBuilder script = new StringBuilder();
-    for (Read r : reads) {
+    for (List<String> c : commands) {
       try {
-        script.append(JSON.writeValueAsString(r.args())).append('\n');
+        script.append(JSON.writeValueAsString(c)).append('\n');
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -111,22 +124,22 @@ final class HudiSpark {
         String[] parts = line.split(" ");
         if (!parts[2].equals("0")) {
           throw new AssertionError("the Spark oracle (Hudi " + hudiVersion + ") failed on "
-              + reads.get(sections.size()));
+              + commands.get(sections.size()));
         }
         sections.add(new ArrayList<>());
       } else if (!sections.isEmpty()) {
         sections.get(sections.size() - 1).add(line);
       }
     }
-    if (sections.size() != reads.size()) {
-      throw new AssertionError("the Spark oracle answered " + sections.size() + " of " + reads.size() + " reads");
+    if (sections.size() != commands.size()) {
+      throw new AssertionError("the Spark oracle answered " + sections.size() + " of " + commands.size()
+          + " commands");
     }
-    List<List<Map<String, Object>>> out = new ArrayList<>();
-    sections.forEach(s -> out.add(parseRows(s)));
-    return out;
+    return sections;
   }
 
-  private static List<Map<String, Object>> parseRows(List<String> lines) {
+  /** Output lines of a {@code read} or {@code sql} command as rows (one map per JSON line). */
+  static List<Map<String, Object>> parseRows(List<String> lines) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (String line : lines) {
       if (line.isBlank()) {
@@ -189,6 +202,12 @@ final class HudiSpark {
    */
   void write(Path table, String op, List<GenericRecord> records, String ddl, Map<String, String> options,
       Path scratch) {
+    run(writeArgs(table, op, records, ddl, options, scratch));
+  }
+
+  /** The oracle's arguments of {@link #write} (its input file written under {@code scratch}), for a batch. */
+  static List<String> writeArgs(Path table, String op, List<GenericRecord> records, String ddl,
+      Map<String, String> options, Path scratch) {
     StringBuilder lines = new StringBuilder();
     for (GenericRecord r : records) {
       Map<String, Object> row = new LinkedHashMap<>();
@@ -215,7 +234,7 @@ final class HudiSpark {
       args.add("--conf");
       args.add(k + "=" + v);
     });
-    run(args);
+    return args;
   }
 
   private List<String> run(List<String> args) {
