@@ -294,12 +294,23 @@ public final class InstantLifecycle {
         return store.complete(inflight, content);
       } catch (SluiceException e) {
         Instant completed = inflight.toState(State.COMPLETED);
-        if (!shared || e.kind() != SluiceException.Kind.CONFLICT || store.readIfExists(completed).isEmpty()) {
+        if (!shared || e.kind() != SluiceException.Kind.CONFLICT
+            || store.readIfExists(completed).isEmpty() && !goneFromActiveTimeline(inflight)) {
           throw e;
         }
-        // another process completed the same plan first (Hudi's checkIfOtherWriterCommitted)
+        // another process completed the same plan first (Hudi's checkIfOtherWriterCommitted), and archival may
+        // already have moved it out of the active timeline
         return completed;
       }
+    }
+
+    /**
+     * True if no file of {@code instant} is left in the active timeline. A shared plan (a clean) is never rolled back,
+     * so its files all go only when another process completed it and archival, which archives completed instants
+     * only, then moved it.
+     */
+    private boolean goneFromActiveTimeline(Instant instant) {
+      return store.load().filter(i -> i.time().equals(instant.time()) && i.action() == instant.action()).isEmpty();
     }
 
     /**

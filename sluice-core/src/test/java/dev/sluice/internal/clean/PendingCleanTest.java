@@ -64,4 +64,42 @@ class PendingCleanTest {
     assertEquals(List.of("b-0_0-0-0_001.parquet"), md.partitionMetadata().get("p0").failedDeleteFiles());
     assertTrue(f.timeline().isCompleted("002"));
   }
+  /**
+   * Two cleaners on one plan, and archival in between: while cleaner B deletes the plan's files, cleaner A completes
+   * the same plan, more commits follow and archival moves the completed clean out of the active timeline. B then
+   * finds neither its inflight file nor a completed one: the clean was done by A, so B's run succeeds instead of
+   * failing with a CONFLICT (seen in TableServicesAlongsideWritersTest on a loaded machine).
+   */
+  @Test
+  void aCleanAnotherCleanerCompletedAndArchivalMovedCountsAsDone() {
+    Map<String, String> o = Map.of("hoodie.metadata.enable", "false", "hoodie.cleaner.commits.retained", "1",
+        "hoodie.clean.automatic", "false", "hoodie.archive.automatic", "false", "hoodie.keep.min.commits", "2",
+        "hoodie.keep.max.commits", "3");
+    dev.sluice.api.Table t = TripFixture.create(dir, TripFixture.spec().build(), o);
+    for (int v = 0; v < 4; v++) {
+      t.upsert(TripFixture.trips(0, 20, 2, v).iterator());
+    }
+    Config config = Config.of(o);
+    Instant clean = EngineSettings.cleaner(new LocalStorage(), dir.toString(), config).schedule().orElseThrow();
+    java.util.concurrent.atomic.AtomicBoolean raced = new java.util.concurrent.atomic.AtomicBoolean();
+    dev.sluice.storage.Storage slowB = new dev.sluice.storage.InterceptedStorage(new LocalStorage(), call -> {
+      if (call.op() == dev.sluice.storage.InterceptedStorage.Op.DELETE && call.path().endsWith(".parquet")
+          && raced.compareAndSet(false, true)) {
+        List<CleanMetadata> byA = EngineSettings.cleaner(new LocalStorage(), dir.toString(), config).runPending();
+        assertEquals(List.of(clean.time()), byA.stream().map(CleanMetadata::startCleanTime).toList());
+        // more commits and cleans than hoodie.keep.max.commits, so archival takes the first clean
+        for (int v = 4; v < 10; v++) {
+          t.upsert(TripFixture.trips(0, 20, 2, v).iterator());
+          EngineSettings.cleaner(new LocalStorage(), dir.toString(), config).clean();
+        }
+        EngineSettings.archiver(new LocalStorage(), dir.toString(), config).archive();
+        assertTrue(new dev.sluice.internal.timeline.TimelineStore(new LocalStorage(), dir.toString()).load()
+            .filter(i -> i.time().equals(clean.time())).isEmpty(), "archival moved the completed clean");
+      }
+    });
+    List<CleanMetadata> byB = EngineSettings.cleaner(slowB, dir.toString(), config).runPending();
+    assertTrue(raced.get(), "cleaner B deleted a file of the plan");
+    assertEquals(List.of(clean.time()), byB.stream().map(CleanMetadata::startCleanTime).toList());
+    assertEquals(20, TripFixture.rows(t).size());
+  }
 }
