@@ -21,9 +21,10 @@ import org.apache.avro.util.Utf8;
  * Test harness around Apache Spark 3.5 with one of Hudi's Spark bundles (module hudi-spark-oracle): each call starts
  * a child JVM running {@code dev.sluice.oracle.SparkOracle} in local mode, reads or writes a table through Spark's
  * DataFrame API as Hudi's Spark users do, and fails with an {@link AssertionError} carrying its stderr when it fails.
- * A call costs a Spark start-up (tens of seconds on a small machine): tests make few.
+ * A call costs a Spark start-up (tens of seconds on a small machine): tests make few. Public for sluice-spark's
+ * interop test (Sluice-on-Spark beside Hudi-on-Spark), which takes this module's test jar.
  */
-final class HudiSpark {
+public final class HudiSpark {
   /** System property naming hudi-spark-oracle's build directory; defaults to {@code ../hudi-spark-oracle/target}. */
   static final String DIR_PROPERTY = "sluice.spark.oracle.dir";
 
@@ -49,7 +50,7 @@ final class HudiSpark {
   }
 
   /** Spark with Hudi's Spark bundle of {@code hudiVersion} ({@code 0.15.0}, {@code 1.0.2} or {@code 1.1.1}). */
-  static HudiSpark locate(String hudiVersion) {
+  public static HudiSpark locate(String hudiVersion) {
     Path dir = Path.of(System.getProperty(DIR_PROPERTY, "../hudi-spark-oracle/target")).toAbsolutePath().normalize();
     Path classes = dir.resolve("classes");
     Path deps = dir.resolve("oracle.classpath");
@@ -68,8 +69,9 @@ final class HudiSpark {
   }
 
   /** One read of a batch: {@code table} as {@code query} ({@code snapshot}, {@code read_optimized}) with options. */
-  record Read(Path table, String query, Map<String, String> options) {
-    List<String> args() {
+  public record Read(Path table, String query, Map<String, String> options) {
+    /** The oracle's arguments for this read (a {@code read} command, for {@link #batch}). */
+    public List<String> args() {
       List<String> args = new ArrayList<>(List.of("read", "--table", table.toString(), "--query", query));
       options.forEach((k, v) -> {
         args.add("--conf");
@@ -88,11 +90,19 @@ final class HudiSpark {
    * The rows of each of {@code reads}, in order, read in one Spark JVM and session (the oracle's {@code batch}):
    * one Spark start-up for all of them.
    */
-  List<List<Map<String, Object>>> read(List<Read> reads, Path scratch) {
+  public List<List<Map<String, Object>>> read(List<Read> reads, Path scratch) {
+    return batch(reads.stream().map(Read::args).toList(), scratch);
+  }
+
+  /**
+   * Runs {@code commands} (each the oracle's arguments: {@link Read#args}, {@link #writeCommand}) in order in one
+   * Spark JVM and session; per command the rows it printed (none for a write). Fails naming the first that failed.
+   */
+  public List<List<Map<String, Object>>> batch(List<List<String>> commands, Path scratch) {
     StringBuilder script = new StringBuilder();
-    for (Read r : reads) {
+    for (List<String> c : commands) {
       try {
-        script.append(JSON.writeValueAsString(r.args())).append('\n');
+        script.append(JSON.writeValueAsString(c)).append('\n');
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -111,15 +121,15 @@ final class HudiSpark {
         String[] parts = line.split(" ");
         if (!parts[2].equals("0")) {
           throw new AssertionError("the Spark oracle (Hudi " + hudiVersion + ") failed on "
-              + reads.get(sections.size()));
+              + commands.get(sections.size()));
         }
         sections.add(new ArrayList<>());
       } else if (!sections.isEmpty()) {
         sections.get(sections.size() - 1).add(line);
       }
     }
-    if (sections.size() != reads.size()) {
-      throw new AssertionError("the Spark oracle answered " + sections.size() + " of " + reads.size() + " reads");
+    if (sections.size() != commands.size()) {
+      throw new AssertionError("the Spark oracle answered " + sections.size() + " of " + commands.size() + " commands");
     }
     List<List<Map<String, Object>>> out = new ArrayList<>();
     sections.forEach(s -> out.add(parseRows(s)));
@@ -189,13 +199,26 @@ final class HudiSpark {
    */
   void write(Path table, String op, List<GenericRecord> records, String ddl, Map<String, String> options,
       Path scratch) {
-    StringBuilder lines = new StringBuilder();
+    List<Map<String, Object>> rows = new ArrayList<>();
     for (GenericRecord r : records) {
       Map<String, Object> row = new LinkedHashMap<>();
       for (Schema.Field f : r.getSchema().getFields()) {
         Object v = r.get(f.pos());
         row.put(f.name(), v instanceof Utf8 || v instanceof CharSequence ? v.toString() : v);
       }
+      rows.add(row);
+    }
+    run(writeCommand(table, op, rows, ddl, options, scratch));
+  }
+
+  /**
+   * The oracle's arguments for a {@code df.write.format("hudi")} of {@code rows} (column name to value), operation
+   * {@code op}, append mode, for {@link #batch}; the rows go to a JSON-lines file under {@code scratch}.
+   */
+  public List<String> writeCommand(Path table, String op, List<Map<String, Object>> rows, String ddl,
+      Map<String, String> options, Path scratch) {
+    StringBuilder lines = new StringBuilder();
+    for (Map<String, Object> row : rows) {
       try {
         lines.append(JSON.writeValueAsString(row)).append('\n');
       } catch (IOException e) {
@@ -215,7 +238,7 @@ final class HudiSpark {
       args.add("--conf");
       args.add(k + "=" + v);
     });
-    run(args);
+    return args;
   }
 
   private List<String> run(List<String> args) {
