@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link HudiSpark} in its own JVM): Hudi's Spark datasource reads the Copy-on-Write and Merge-on-Read tables
  * Sluice-on-Spark wrote (inserts, upserts, deletes, a {@code format("sluice")} write; on Merge-on-Read log files and a
  * compaction by {@link SluiceSpark#compact}) and gets exactly the rows Sluice reads, snapshot and read-optimized; and
- * Sluice-on-Spark continues tables Hudi on Spark wrote (inserts, upserts, deletes) with an upsert, after which both
- * read the same rows. Every table is partitioned three ways. Sluice's Spark runs {@code local[2]} in this JVM; the
+ * Sluice-on-Spark continues tables Hudi on Spark wrote (inserts, upserts, deletes; on Merge-on-Read a compaction
+ * plan Hudi scheduled, which {@link SluiceSpark#compact} runs) with an upsert, after which both read the same rows
+ * (Hudi's snapshot also with its file listing from the metadata table). Every table is partitioned three ways. Sluice's Spark runs {@code local[2]} in this JVM; the
  * oracle starts twice for the class: once for Hudi's writes, once for all of Hudi's reads after Sluice's writes.
  * Each side's rows are also checked against the rows the test's own model of the writes expects.
  */
@@ -85,9 +86,16 @@ class HudiSparkInteropTest {
       hudiWrites.add(hudi.writeCommand(table, "insert", json(apply(model, rows(0, 90, 1, "h1"))), DDL, options, dir));
       hudiWrites.add(hudi.writeCommand(table, "upsert", json(apply(model, rows(60, 50, 2, "h2"))), DDL, options,
           dir));
+      // on Merge-on-Read the delete (in log files; the upsert's new keys made Hudi rewrite the small base files)
+      // also schedules a compaction: Hudi's plan, left pending for Sluice-on-Spark to run
+      Map<String, String> delete = new HashMap<>(options);
+      if (type == TableType.MERGE_ON_READ) {
+        delete.putAll(Map.of("hoodie.compact.inline", "false", "hoodie.compact.schedule.inline", "true",
+            "hoodie.compact.inline.max.delta.commits", "1"));
+      }
       List<Row> gone = rows(10, 12, 3, "gone");
       gone.forEach(r -> model.remove(r.getString(0)));
-      hudiWrites.add(hudi.writeCommand(table, "delete", json(gone), DDL, options, dir));
+      hudiWrites.add(hudi.writeCommand(table, "delete", json(gone), DDL, delete, dir));
       expected.put(name, model);
     }
     hudi.batch(hudiWrites, dir);
@@ -98,6 +106,13 @@ class HudiSparkInteropTest {
       String name = "hudi-" + type.name();
       Map<String, String> model = expected.get(name);
       assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": Sluice reads what Hudi wrote");
+      if (type == TableType.MERGE_ON_READ) {
+        List<String> pending = Tables.open(dir.resolve(name).toString()).compaction().pending();
+        assertEquals(1, pending.size(), "Hudi scheduled a compaction: " + pending);
+        assertEquals(pending.get(0), SluiceSpark.compact(spark, dir.resolve(name).toString(), options(type))
+            .compaction().orElseThrow().instantTime(), "Sluice-on-Spark runs Hudi's plan");
+        assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": the same rows after the compaction");
+      }
       SluiceSpark.upsert(df(apply(model, rows(5, 120, 4, "s"))), dir.resolve(name).toString(), options(type));
     }
 
@@ -135,6 +150,10 @@ class HudiSparkInteropTest {
       for (TableType type : TableType.values()) {
         reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "snapshot", Map.of()));
         labels.add(side + type.name() + "/snapshot");
+        // the same with Hudi listing the files through the table's metadata table (Sluice's, on Sluice's tables)
+        reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "snapshot",
+            Map.of("hoodie.metadata.enable", "true")));
+        labels.add(side + type.name() + "/snapshot+metadata");
         if (type == TableType.MERGE_ON_READ) {
           reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "read_optimized", Map.of()));
           labels.add(side + type.name() + "/read_optimized");
@@ -159,6 +178,7 @@ class HudiSparkInteropTest {
     assertEquals(expected.get(name), sluice);
     assertEquals(90 - 12 + 20, sluice.size());
     assertEquals(sluice, hudiRead.get(name + "/snapshot"), "Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(sluice, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
   }
 
   @Test
@@ -167,6 +187,7 @@ class HudiSparkInteropTest {
     Map<String, String> snapshot = sluiceRead(name, QueryType.SNAPSHOT);
     assertEquals(expected.get(name), snapshot);
     assertEquals(snapshot, hudiRead.get(name + "/snapshot"), "snapshot: Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
     Map<String, String> readOptimized = sluiceRead(name, QueryType.READ_OPTIMIZED);
     assertNotEquals(snapshot, readOptimized, "the last upsert is in log files only");
     assertEquals("p0/4/f:30", readOptimized.get("k000030"), "the compacted base file has the format(sluice) write");
@@ -182,15 +203,17 @@ class HudiSparkInteropTest {
     assertEquals(expected.get(name), sluice);
     assertEquals(125, sluice.size());
     assertEquals(sluice, hudiRead.get(name + "/snapshot"), "Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(sluice, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
   }
 
   @Test
   void sluiceOnSparkContinuesTheMergeOnReadTableHudiWrote() {
     String name = "hudi-" + TableType.MERGE_ON_READ.name();
-    assertTrue(files(name, ".log.") > 0, "Hudi's updates went to log files");
+    assertTrue(files(name, ".log.") > 0, "Hudi's delete went to log files");
     Map<String, String> snapshot = sluiceRead(name, QueryType.SNAPSHOT);
     assertEquals(expected.get(name), snapshot);
     assertEquals(snapshot, hudiRead.get(name + "/snapshot"), "snapshot: Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
     assertEquals(sluiceRead(name, QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
         "read-optimized: Hudi 0.15 on Spark reads what Sluice reads");
   }
