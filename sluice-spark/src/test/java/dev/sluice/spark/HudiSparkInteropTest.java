@@ -41,9 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
  * compaction by {@link SluiceSpark#compact}) and gets exactly the rows Sluice reads, snapshot and read-optimized; and
  * Sluice-on-Spark continues tables Hudi on Spark wrote (inserts, upserts, deletes; on Merge-on-Read a compaction
  * plan Hudi scheduled, which {@link SluiceSpark#compact} runs) with an upsert, after which both read the same rows
- * (Hudi's snapshot also with its file listing from the metadata table). Every table is partitioned three ways. Sluice's Spark runs {@code local[2]} in this JVM; the
- * oracle starts twice for the class: once for Hudi's writes, once for all of Hudi's reads after Sluice's writes.
- * Each side's rows are also checked against the rows the test's own model of the writes expects.
+ * (Hudi's snapshot also with its file listing from the metadata table). Every table is partitioned three ways.
+ * Sluice's Spark runs {@code local[2]} in this JVM; the oracle starts twice for the class: once for Hudi's writes,
+ * once for all of Hudi's reads after Sluice's writes. Each side's rows are also checked against the rows the test's
+ * own model of the writes expects.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HudiSparkInteropTest {
