@@ -119,7 +119,7 @@ class Hudi102SparkVersion8Test {
     List<GenericRecord> hudiRows = TripFixture.trips(0, 30, 3, 1);
     commands.add(HudiSpark.writeArgs(hudiTable, "insert", hudiRows, DDL, writeOptions(TableType.MERGE_ON_READ),
         dir));
-    List<List<String>> out = HudiSpark.locate(HUDI).batch(commands, dir);
+    List<List<String>> out = HudiSpark.locate(HUDI).batchLines(commands, dir);
 
     for (int i = 0; i < tables.size(); i++) {
       Table t = tables.get(i);

@@ -21,9 +21,10 @@ import org.apache.avro.util.Utf8;
  * Test harness around Apache Spark 3.5 with one of Hudi's Spark bundles (module hudi-spark-oracle): each call starts
  * a child JVM running {@code dev.sluice.oracle.SparkOracle} in local mode, reads or writes a table through Spark's
  * DataFrame API as Hudi's Spark users do, and fails with an {@link AssertionError} carrying its stderr when it fails.
- * A call costs a Spark start-up (tens of seconds on a small machine): tests make few.
+ * A call costs a Spark start-up (tens of seconds on a small machine): tests make few. Public for sluice-spark's
+ * interop test (Sluice-on-Spark beside Hudi-on-Spark), which takes this module's test jar.
  */
-final class HudiSpark {
+public final class HudiSpark {
   /** System property naming hudi-spark-oracle's build directory; defaults to {@code ../hudi-spark-oracle/target}. */
   static final String DIR_PROPERTY = "sluice.spark.oracle.dir";
 
@@ -49,7 +50,7 @@ final class HudiSpark {
   }
 
   /** Spark with Hudi's Spark bundle of {@code hudiVersion} ({@code 0.15.0}, {@code 1.0.2} or {@code 1.1.1}). */
-  static HudiSpark locate(String hudiVersion) {
+  public static HudiSpark locate(String hudiVersion) {
     Path dir = Path.of(System.getProperty(DIR_PROPERTY, "../hudi-spark-oracle/target")).toAbsolutePath().normalize();
     Path classes = dir.resolve("classes");
     Path deps = dir.resolve("oracle.classpath");
@@ -68,8 +69,9 @@ final class HudiSpark {
   }
 
   /** One read of a batch: {@code table} as {@code query} ({@code snapshot}, {@code read_optimized}) with options. */
-  record Read(Path table, String query, Map<String, String> options) {
-    List<String> args() {
+  public record Read(Path table, String query, Map<String, String> options) {
+    /** The oracle's arguments for this read (a {@code read} command, for {@link #batch}). */
+    public List<String> args() {
       List<String> args = new ArrayList<>(List.of("read", "--table", table.toString(), "--query", query));
       options.forEach((k, v) -> {
         args.add("--conf");
@@ -88,20 +90,22 @@ final class HudiSpark {
    * The rows of each of {@code reads}, in order, read in one Spark JVM and session (the oracle's {@code batch}):
    * one Spark start-up for all of them.
    */
-  List<List<Map<String, Object>>> read(List<Read> reads, Path scratch) {
-    List<List<String>> commands = new ArrayList<>();
-    reads.forEach(r -> commands.add(r.args()));
-    List<List<Map<String, Object>>> out = new ArrayList<>();
-    batch(commands, scratch).forEach(s -> out.add(parseRows(s)));
-    return out;
+  public List<List<Map<String, Object>>> read(List<Read> reads, Path scratch) {
+    return batch(reads.stream().map(Read::args).toList(), scratch);
   }
 
   /**
-   * Runs {@code commands} (each the oracle's arguments: {@code read}, {@code write}, {@code sql}...) in order in one
-   * Spark JVM and session (the oracle's {@code batch}) and returns each one's output lines; fails naming the first
-   * command that failed.
+   * Runs {@code commands} (each the oracle's arguments: {@link Read#args}, {@link #writeCommand}) in order in one
+   * Spark JVM and session; per command the rows it printed (none for a write). Fails naming the first that failed.
    */
-  List<List<String>> batch(List<List<String>> commands, Path scratch) {
+  public List<List<Map<String, Object>>> batch(List<List<String>> commands, Path scratch) {
+    List<List<Map<String, Object>>> out = new ArrayList<>();
+    batchLines(commands, scratch).forEach(s -> out.add(parseRows(s)));
+    return out;
+  }
+
+  /** As {@link #batch}, but each command's output lines as printed (for commands whose output is not rows). */
+  List<List<String>> batchLines(List<List<String>> commands, Path scratch) {
     StringBuilder script = new StringBuilder();
     for (List<String> c : commands) {
       try {
@@ -132,8 +136,7 @@ final class HudiSpark {
       }
     }
     if (sections.size() != commands.size()) {
-      throw new AssertionError("the Spark oracle answered " + sections.size() + " of " + commands.size()
-          + " commands");
+      throw new AssertionError("the Spark oracle answered " + sections.size() + " of " + commands.size() + " commands");
     }
     return sections;
   }
@@ -208,13 +211,31 @@ final class HudiSpark {
   /** The oracle's arguments of {@link #write} (its input file written under {@code scratch}), for a batch. */
   static List<String> writeArgs(Path table, String op, List<GenericRecord> records, String ddl,
       Map<String, String> options, Path scratch) {
-    StringBuilder lines = new StringBuilder();
+    List<Map<String, Object>> rows = new ArrayList<>();
     for (GenericRecord r : records) {
       Map<String, Object> row = new LinkedHashMap<>();
       for (Schema.Field f : r.getSchema().getFields()) {
         Object v = r.get(f.pos());
         row.put(f.name(), v instanceof Utf8 || v instanceof CharSequence ? v.toString() : v);
       }
+      rows.add(row);
+    }
+    return writeArgsOfRows(table, op, rows, ddl, options, scratch);
+  }
+
+  /**
+   * The oracle's arguments for a {@code df.write.format("hudi")} of {@code rows} (column name to value), operation
+   * {@code op}, append mode, for {@link #batch}; the rows go to a JSON-lines file under {@code scratch}.
+   */
+  public List<String> writeCommand(Path table, String op, List<Map<String, Object>> rows, String ddl,
+      Map<String, String> options, Path scratch) {
+    return writeArgsOfRows(table, op, rows, ddl, options, scratch);
+  }
+
+  private static List<String> writeArgsOfRows(Path table, String op, List<Map<String, Object>> rows, String ddl,
+      Map<String, String> options, Path scratch) {
+    StringBuilder lines = new StringBuilder();
+    for (Map<String, Object> row : rows) {
       try {
         lines.append(JSON.writeValueAsString(row)).append('\n');
       } catch (IOException e) {

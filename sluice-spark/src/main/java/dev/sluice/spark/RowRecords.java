@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -36,8 +35,10 @@ final class RowRecords {
     for (StructField f : struct.fields()) {
       Schema t = typeOf(f.name(), f.dataType());
       if (f.nullable()) {
+        // a null default is given to the builder as Java null: it renders the value it gets as JSON, and
+        // JsonProperties.NULL_VALUE (the Schema.Field constructor's marker) is not JSON to it
         fields = fields.name(f.name()).type(Schema.createUnion(Schema.create(Schema.Type.NULL), t))
-            .withDefault(JsonProperties.NULL_VALUE);
+            .withDefault(null);
       } else {
         fields = fields.name(f.name()).type(t).noDefault();
       }

@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.apache.avro.JsonProperties;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -171,6 +172,26 @@ class SluiceSparkTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Test
+  void nullableColumnsBecomeOptionalFieldsThatHoldNulls() {
+    // Spark's sources make nullable columns (Hudi's Spark writer too): a table is created from them
+    StructType nullable = new StructType().add("id", DataTypes.StringType, true).add("ts", DataTypes.LongType, true)
+        .add("note", DataTypes.StringType, true);
+    Path p = dir.resolve("nullable");
+    SluiceSpark.insert(spark.createDataFrame(List.of(RowFactory.create("a", 1L, null), RowFactory.create("b", 2L,
+        "x")), nullable), p.toString(), Map.of("hoodie.table.name", "t", "hoodie.datasource.write.recordkey.field",
+        "id", "hoodie.datasource.write.precombine.field", "ts"));
+    Table t = Tables.open(p.toString());
+    Schema.Field note = t.schema().getField("note");
+    assertTrue(note.schema().isNullable() && note.hasDefaultValue() && note.defaultVal() == JsonProperties.NULL_VALUE,
+        note.toString());
+    Map<String, String> read = new TreeMap<>();
+    try (CloseableIterator<GenericRecord> it = t.newScan().open()) {
+      it.forEachRemaining(r -> read.put(r.get("id").toString(), String.valueOf(r.get("note"))));
+    }
+    assertEquals(Map.of("a", "null", "b", "x"), read);
   }
 
   @Test

@@ -1,0 +1,293 @@
+package dev.sluice.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.QueryType;
+import dev.sluice.api.TableType;
+import dev.sluice.api.Tables;
+import dev.sluice.interop.HudiSpark;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sluice-on-Spark beside Hudi 0.15.0 on Spark (its {@code hudi-spark3.5-bundle}, run by sluice-interop's
+ * {@link HudiSpark} in its own JVM): Hudi's Spark datasource reads the Copy-on-Write and Merge-on-Read tables
+ * Sluice-on-Spark wrote (inserts, upserts, deletes, a {@code format("sluice")} write; on Merge-on-Read log files and a
+ * compaction by {@link SluiceSpark#compact}) and gets exactly the rows Sluice reads, snapshot and read-optimized; and
+ * Sluice-on-Spark continues tables Hudi on Spark wrote (inserts, upserts, deletes; on Merge-on-Read a compaction
+ * plan Hudi scheduled, which {@link SluiceSpark#compact} runs) with an upsert, after which both read the same rows
+ * (Hudi's snapshot also with its file listing from the metadata table). Every table is partitioned three ways.
+ * Sluice's Spark runs {@code local[2]} in this JVM; the oracle starts twice for the class: once for Hudi's writes,
+ * once for all of Hudi's reads after Sluice's writes. Each side's rows are also checked against the rows the test's
+ * own model of the writes expects.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HudiSparkInteropTest {
+  // Spark's schema of the rows both writers get: nullable columns, as Hudi's Spark writer makes them from its DDL
+  private static final StructType ROWS = new StructType()
+      .add("id", DataTypes.StringType, true)
+      .add("part", DataTypes.StringType, true)
+      .add("ts", DataTypes.LongType, true)
+      .add("payload", DataTypes.StringType, true);
+  private static final String DDL = "id STRING, part STRING, ts BIGINT, payload STRING";
+
+  // static: JUnit fills an instance field only before each test, after @BeforeAll
+  @TempDir
+  static Path dir;
+
+  private SparkSession spark;
+  /** What each table must hold after its writes, by table name: key to part/ts/payload. */
+  private final Map<String, Map<String, String>> expected = new HashMap<>();
+  /** What Hudi's Spark datasource read, by table name and query type. */
+  private final Map<String, Map<String, String>> hudiRead = new HashMap<>();
+
+  @BeforeAll
+  void writeAndRead() {
+    spark = SparkSession.builder().master("local[2]").appName("sluice-hudi-spark-interop-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .getOrCreate();
+    HudiSpark hudi = HudiSpark.locate("0.15.0");
+
+    // Hudi on Spark writes two tables (one oracle JVM): an insert, an upsert (updates and new keys), a delete
+    List<List<String>> hudiWrites = new ArrayList<>();
+    for (TableType type : TableType.values()) {
+      String name = "hudi-" + type.name();
+      Path table = dir.resolve(name);
+      Map<String, String> options = options(type);
+      Map<String, String> model = new TreeMap<>();
+      hudiWrites.add(hudi.writeCommand(table, "insert", json(apply(model, rows(0, 90, 1, "h1"))), DDL, options, dir));
+      hudiWrites.add(hudi.writeCommand(table, "upsert", json(apply(model, rows(60, 50, 2, "h2"))), DDL, options,
+          dir));
+      // on Merge-on-Read the delete (in log files; the upsert's new keys made Hudi rewrite the small base files)
+      // also schedules a compaction: Hudi's plan, left pending for Sluice-on-Spark to run
+      Map<String, String> delete = new HashMap<>(options);
+      if (type == TableType.MERGE_ON_READ) {
+        delete.putAll(Map.of("hoodie.compact.inline", "false", "hoodie.compact.schedule.inline", "true",
+            "hoodie.compact.inline.max.delta.commits", "1"));
+      }
+      List<Row> gone = rows(10, 12, 3, "gone");
+      gone.forEach(r -> model.remove(r.getString(0)));
+      hudiWrites.add(hudi.writeCommand(table, "delete", json(gone), DDL, delete, dir));
+      expected.put(name, model);
+    }
+    hudi.batch(hudiWrites, dir);
+
+    // Sluice-on-Spark continues them with an upsert: updates of Hudi's rows (in base and, on MoR, log files),
+    // keys Hudi deleted written again, and new keys
+    for (TableType type : TableType.values()) {
+      String name = "hudi-" + type.name();
+      Map<String, String> model = expected.get(name);
+      assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": Sluice reads what Hudi wrote");
+      if (type == TableType.MERGE_ON_READ) {
+        List<String> pending = Tables.open(dir.resolve(name).toString()).compaction().pending();
+        assertEquals(1, pending.size(), "Hudi scheduled a compaction: " + pending);
+        assertEquals(pending.get(0), SluiceSpark.compact(spark, dir.resolve(name).toString(), options(type))
+            .compaction().orElseThrow().instantTime(), "Sluice-on-Spark runs Hudi's plan");
+        assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": the same rows after the compaction");
+      }
+      SluiceSpark.upsert(df(apply(model, rows(5, 120, 4, "s"))), dir.resolve(name).toString(), options(type));
+    }
+
+    // Sluice-on-Spark writes two tables: insert, upsert, delete, an upsert through format("sluice"); on MoR a
+    // compaction on Spark, then an update-only upsert (log files: the snapshot and read-optimized views differ; a
+    // batch with inserts would rewrite the compacted small slices' base files instead, as Hudi's planner does too)
+    for (TableType type : TableType.values()) {
+      String name = "sluice-" + type.name();
+      String path = dir.resolve(name).toString();
+      Map<String, String> options = options(type);
+      Map<String, String> model = new TreeMap<>();
+      SluiceSpark.insert(df(apply(model, rows(0, 90, 1, "i"))), path, options);
+      SluiceSpark.upsert(df(apply(model, rows(60, 50, 2, "u"))), path, options);
+      List<Row> gone = rows(10, 12, 3, "gone");
+      gone.add(RowFactory.create("k999999", "p0", 3L, "never written"));
+      gone.forEach(r -> model.remove(r.getString(0)));
+      SluiceSpark.delete(df(gone), path, options);
+      Map<String, String> viaFormat = new HashMap<>(options);
+      viaFormat.put("hoodie.datasource.write.operation", "upsert");
+      df(apply(model, rows(30, 20, 4, "f"))).write().format("sluice").options(viaFormat).mode(SaveMode.Append)
+          .save(path);
+      if (type == TableType.MERGE_ON_READ) {
+        Map<String, String> force = new HashMap<>(options);
+        force.put("sluice.spark.compact.force", "true");
+        assertTrue(SluiceSpark.compact(spark, path, force).compaction().isPresent(), "a compaction ran");
+        SluiceSpark.upsert(df(apply(model, rows(30, 15, 5, "after"))), path, options);
+      }
+      expected.put(name, model);
+    }
+
+    // Hudi on Spark reads all four (one oracle JVM): snapshot, and read-optimized for Merge-on-Read
+    List<HudiSpark.Read> reads = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
+    for (String side : List.of("hudi-", "sluice-")) {
+      for (TableType type : TableType.values()) {
+        reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "snapshot", Map.of()));
+        labels.add(side + type.name() + "/snapshot");
+        // the same with Hudi listing the files through the table's metadata table (Sluice's, on Sluice's tables)
+        reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "snapshot",
+            Map.of("hoodie.metadata.enable", "true")));
+        labels.add(side + type.name() + "/snapshot+metadata");
+        if (type == TableType.MERGE_ON_READ) {
+          reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "read_optimized", Map.of()));
+          labels.add(side + type.name() + "/read_optimized");
+        }
+      }
+    }
+    List<List<Map<String, Object>>> answers = hudi.read(reads, dir);
+    for (int i = 0; i < labels.size(); i++) {
+      hudiRead.put(labels.get(i), byKey(answers.get(i)));
+    }
+  }
+
+  @AfterAll
+  void stop() {
+    spark.stop();
+  }
+
+  @Test
+  void hudiReadsTheCopyOnWriteTableSluiceOnSparkWrote() {
+    String name = "sluice-" + TableType.COPY_ON_WRITE.name();
+    Map<String, String> sluice = sluiceRead(name, QueryType.SNAPSHOT);
+    assertEquals(expected.get(name), sluice);
+    assertEquals(90 - 12 + 20, sluice.size());
+    assertEquals(sluice, hudiRead.get(name + "/snapshot"), "Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(sluice, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
+  }
+
+  @Test
+  void hudiReadsTheMergeOnReadTableSluiceOnSparkWroteAndCompacted() {
+    String name = "sluice-" + TableType.MERGE_ON_READ.name();
+    Map<String, String> snapshot = sluiceRead(name, QueryType.SNAPSHOT);
+    assertEquals(expected.get(name), snapshot);
+    assertEquals(snapshot, hudiRead.get(name + "/snapshot"), "snapshot: Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
+    Map<String, String> readOptimized = sluiceRead(name, QueryType.READ_OPTIMIZED);
+    assertNotEquals(snapshot, readOptimized, "the last upsert is in log files only");
+    assertEquals("p0/4/f:30", readOptimized.get("k000030"), "the compacted base file has the format(sluice) write");
+    assertEquals("p0/5/after:30", snapshot.get("k000030"));
+    assertEquals(readOptimized, hudiRead.get(name + "/read_optimized"),
+        "read-optimized: Hudi 0.15 on Spark reads what Sluice reads");
+  }
+
+  @Test
+  void sluiceOnSparkContinuesTheCopyOnWriteTableHudiWrote() {
+    String name = "hudi-" + TableType.COPY_ON_WRITE.name();
+    Map<String, String> sluice = sluiceRead(name, QueryType.SNAPSHOT);
+    assertEquals(expected.get(name), sluice);
+    assertEquals(125, sluice.size());
+    assertEquals(sluice, hudiRead.get(name + "/snapshot"), "Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(sluice, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
+  }
+
+  @Test
+  void sluiceOnSparkContinuesTheMergeOnReadTableHudiWrote() {
+    String name = "hudi-" + TableType.MERGE_ON_READ.name();
+    assertTrue(files(name, ".log.") > 0, "Hudi's delete went to log files");
+    Map<String, String> snapshot = sluiceRead(name, QueryType.SNAPSHOT);
+    assertEquals(expected.get(name), snapshot);
+    assertEquals(snapshot, hudiRead.get(name + "/snapshot"), "snapshot: Hudi 0.15 on Spark reads what Sluice reads");
+    assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
+    assertEquals(sluiceRead(name, QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
+        "read-optimized: Hudi 0.15 on Spark reads what Sluice reads");
+  }
+
+  /** Hudi's datasource options for a table both writers share (partitioned by {@code part}). */
+  private static Map<String, String> options(TableType type) {
+    return Map.of("hoodie.table.name", "trips", "hoodie.datasource.write.recordkey.field", "id",
+        "hoodie.datasource.write.precombine.field", "ts", "hoodie.datasource.write.partitionpath.field", "part",
+        "hoodie.datasource.write.table.type", type.name());
+  }
+
+  /** {@code n} rows from key {@code from}, in three partitions; {@code ts} grows with each write so it wins. */
+  private static List<Row> rows(int from, int n, long ts, String tag) {
+    List<Row> out = new ArrayList<>(n);
+    for (int i = from; i < from + n; i++) {
+      out.add(RowFactory.create(String.format("k%06d", i), "p" + (i % 3), ts, tag + ":" + i));
+    }
+    return out;
+  }
+
+  /** Records {@code rows} as an upsert into {@code model}; returns them. */
+  private static List<Row> apply(Map<String, String> model, List<Row> rows) {
+    rows.forEach(r -> model.put(r.getString(0), r.getString(1) + "/" + r.getLong(2) + "/" + r.getString(3)));
+    return rows;
+  }
+
+  private Dataset<Row> df(List<Row> rows) {
+    return spark.createDataFrame(rows, ROWS);
+  }
+
+  private static List<Map<String, Object>> json(List<Row> rows) {
+    List<Map<String, Object>> out = new ArrayList<>(rows.size());
+    for (Row r : rows) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", r.getString(0));
+      m.put("part", r.getString(1));
+      m.put("ts", r.getLong(2));
+      m.put("payload", r.getString(3));
+      out.add(m);
+    }
+    return out;
+  }
+
+  private Map<String, String> sluiceRead(String name, QueryType type) {
+    Map<String, String> out = new TreeMap<>();
+    try (CloseableIterator<GenericRecord> it = Tables.open(dir.resolve(name).toString()).newScan().queryType(type)
+        .open()) {
+      while (it.hasNext()) {
+        GenericRecord r = it.next();
+        assertEquals(null, out.put(r.get("id").toString(), r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")),
+            name + ": key returned twice: " + r.get("id"));
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, String> byKey(List<Map<String, Object>> rows) {
+    Map<String, String> out = new TreeMap<>();
+    for (Map<String, Object> r : rows) {
+      assertEquals(null, out.put(r.get("id").toString(), r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")),
+          "Hudi returned a key twice: " + r.get("id"));
+    }
+    return out;
+  }
+
+  private long files(String name, String marker) {
+    Path table = dir.resolve(name);
+    try (Stream<Path> walk = Files.walk(table)) {
+      return walk.filter(Files::isRegularFile)
+          .filter(p -> !table.relativize(p).toString().startsWith(".hoodie"))
+          .filter(p -> p.getFileName().toString().contains(marker)).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
