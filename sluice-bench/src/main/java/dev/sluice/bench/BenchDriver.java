@@ -24,8 +24,11 @@ import java.util.Optional;
  * The benchmark driver: runs every selected workload on Sluice and on Apache Hudi 0.15.0 (its Java write client, in
  * a JVM with hudi-oracle's classpath) and on the raw-file floor, each step in a fresh child JVM with the same heap
  * and GC, the two engines alternating first place from one repetition to the next; then prints the medians and
- * one {@code RESULT} line per workload. Tables a workload starts from (the W1 table, the MoR table after k delta
- * commits) are built once per engine, untimed, and copied for every step that changes them.
+ * one {@code RESULT} line per workload. With {@code --table-version 8|9} Sluice creates its tables at that version
+ * and a third engine, {@code hudi1} (Hudi 1.1.1's Java client on version 9 tables, in a JVM with hudi1-oracle's
+ * classpath), runs the same steps on the same data beside Hudi 0.15.0 (not W5's lookups). Tables a workload starts
+ * from (the W1 table, the MoR table after k delta commits) are built once per engine, untimed, and copied for every
+ * step that changes them.
  */
 public final class BenchDriver {
   private static final List<String> WORKLOADS = List.of("W1-bulk", "W1-insert", "W2-cow", "W2-mor",
@@ -59,6 +62,10 @@ public final class BenchDriver {
         SluiceWorker.class.getName()));
     sides.put(BenchResults.HUDI, new ChildJvm.Side(BenchResults.HUDI, hudiClasspath(o.oracleDir()),
         "dev.sluice.oracle.BenchWorker"));
+    if (o.runs(BenchResults.HUDI1)) {
+      sides.put(BenchResults.HUDI1, new ChildJvm.Side(BenchResults.HUDI1, hudiClasspath(o.hudi1OracleDir()),
+          "dev.sluice.oracle.Hudi1BenchWorker"));
+    }
   }
 
   /**
@@ -101,14 +108,16 @@ public final class BenchDriver {
     BenchOptions.Scale s = o.scale();
     out.printf(Locale.ROOT, "sluice-bench: scale %s (%,d records, batches of %,d, %,d deletes, %,d lookups, "
             + "delta commits %s, warm-up runs of %,d records), %d rep(s), -Xmx%s, parallelism %d, %d cores; work dir "
-            + "%s%n", s.name(), s.records(), s.batch(), s.deletes(), s.lookups(), s.commits(), s.warmup(), o.reps(),
+            + "%s; Sluice's tables at version %d%s%n", s.name(), s.records(), s.batch(), s.deletes(), s.lookups(),
+        s.commits(), s.warmup(), o.reps(),
         o.heap(), o.parallelism(),
-        Runtime.getRuntime().availableProcessors(), work);
+        Runtime.getRuntime().availableProcessors(), work, o.tableVersion(),
+        o.runs(BenchResults.HUDI1) ? ", hudi1: Hudi 1.1.1 on version 9" : "");
     declareRows();
     for (int rep = 0; rep < o.reps(); rep++) {
       // alternate which engine goes first, so drift of the machine does not favour one side
-      List<String> order = rep % 2 == 0 ? List.of(BenchResults.SLUICE, BenchResults.HUDI)
-          : List.of(BenchResults.HUDI, BenchResults.SLUICE);
+      List<String> order = rep % 2 == 0 ? List.of(BenchResults.SLUICE, BenchResults.HUDI, BenchResults.HUDI1)
+          : List.of(BenchResults.HUDI1, BenchResults.HUDI, BenchResults.SLUICE);
       for (String w : WORKLOADS) {
         if (!active(w)) {
           continue;
@@ -224,10 +233,16 @@ public final class BenchDriver {
     m.put("records", Long.toString(o.scale().records()));
     m.put("log-format", o.logFormat());
     m.put("metadata-table", Boolean.toString(o.metadataTable()));
+    // Sluice's side creates its tables at this version; hudi1 always writes 9, hudi (0.15.0) 6
+    m.put("table-version", Integer.toString(o.tableVersion()));
     return m;
   }
 
   private void workload(String w, String engine, int rep) {
+    if (w.equals("W5") && engine.equals(BenchResults.HUDI1)) {
+      results.unavailable(w, engine, "n/a: point lookups are not run on Hudi 1.1.1 (hudi1)");
+      return;
+    }
     BenchOptions.Scale s = o.scale();
     Map<String, String> a = common();
     switch (w) {

@@ -32,13 +32,16 @@ import java.util.Optional;
  * @param scaleWorkload the sizes and indexes of the SCALE workload (run only when {@code --only} names it)
  * @param sparkOracleDir hudi-spark-oracle's build folder ({@code classes}, {@code oracle.classpath}, {@code bundles}):
  *     Spark SQL's side of the SQL workload
+ * @param tableVersion the Hudi table version Sluice's tables are created at ({@code --table-version 6|8|9}; default 6)
+ * @param hudi1OracleDir hudi1-oracle's build folder ({@code classes}, {@code oracle.classpath}): Hudi 1.1.1's Java
+ *     client, the {@code hudi1} engine of a {@code --table-version 8|9} run
  * @param sqlTables which engine writes the SQL workload's tables, {@code sluice} or {@code hudi} (its Java client)
  */
 record BenchOptions(Scale scale, List<String> only, int reps, String heap, int parallelism, long seed,
     Optional<Path> workDir, boolean keep, boolean memoryRuns, Optional<Path> jfrDir, boolean jfrHudi,
     List<String> engines, List<String> jvmOpts, Path oracleDir, int timeoutMinutes, String logFormat,
     boolean metadataTable, boolean metadataCost, ScaleWorkload scaleWorkload, Path sparkOracleDir,
-    String sqlTables) {
+    String sqlTables, int tableVersion, Path hudi1OracleDir) {
 
   /** The workload id of the scale workload: never part of a default run, only of {@code --only SCALE}. */
   static final String SCALE = "SCALE";
@@ -51,12 +54,16 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "                    [--jfr DIR [--jfr-hudi]] [--engines sluice,hudi,floor] [--jvm-opt OPT]...",
       "                    [--oracle-dir DIR] [--timeout-min N] [--warmup RECORDS] [--log-format avro|parquet]",
       "                    [--metadata-table | --metadata-cost] [--scale-records N,N] [--scale-upsert N] [--scale-chunk N]",
+      "                    [--table-version 6|8|9] [--hudi1-oracle-dir DIR]",
       "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I] [--spark-oracle-dir DIR]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
       "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",
       "          20,000 at full; a larger one measures warm JVMs, as a long-running service would be)",
       "  --log-format: MoR log data blocks of both engines (hoodie.logfile.data.block.format; default avro)",
+      "  --table-version: Sluice creates its tables at this Hudi table version (default 6); with 8 or 9 a third",
+      "          engine, hudi1 (Hudi 1.1.1's Java client on version 9 tables, hudi1-oracle), runs W1-W4 and W6 beside",
+      "          hudi (Hudi 0.15.0, version 6), with its own column and ratio hudi1/sluice",
       "  --metadata-table: both engines keep Hudi's metadata table (hoodie.metadata.enable=true; default off)",
       "  --metadata-cost: W2 without and with the metadata table in one run (W2-cow+mdt, W2-mor+mdt), and what",
       "          keeping it costs a commit (MDT-COST lines)",
@@ -141,7 +148,9 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     boolean memory = true;
     Optional<Path> jfr = Optional.empty();
     boolean jfrHudi = false;
-    List<String> engines = List.of("sluice", "hudi", "floor");
+    List<String> engines = null;
+    int tableVersion = 6;
+    Path hudi1OracleDir = Path.of(System.getProperty("sluice.hudi1.oracle.dir", "hudi1-oracle/target"));
     List<String> jvmOpts = new ArrayList<>();
     Path oracleDir = Path.of(System.getProperty("sluice.oracle.dir", "hudi-oracle/target"));
     Path sparkOracleDir = Path.of(System.getProperty("sluice.spark.oracle.dir", "hudi-spark-oracle/target"));
@@ -174,6 +183,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--engines" -> engines = split(value(args, ++i, a));
         case "--jvm-opt" -> jvmOpts.add(value(args, ++i, a));
         case "--oracle-dir" -> oracleDir = Path.of(value(args, ++i, a));
+        case "--table-version" -> tableVersion = Integer.parseInt(value(args, ++i, a));
+        case "--hudi1-oracle-dir" -> hudi1OracleDir = Path.of(value(args, ++i, a));
         case "--spark-oracle-dir" -> sparkOracleDir = Path.of(value(args, ++i, a));
         case "--sql-tables" -> sqlTables = value(args, ++i, a).toLowerCase(Locale.ROOT);
         case "--timeout-min" -> timeout = Integer.parseInt(value(args, ++i, a));
@@ -190,6 +201,16 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "-h", "--help" -> throw new IllegalArgumentException("help");
         default -> throw new IllegalArgumentException("unknown option " + a);
       }
+    }
+    if (tableVersion != 6 && tableVersion != 8 && tableVersion != 9) {
+      throw new IllegalArgumentException("--table-version must be 6, 8 or 9, got " + tableVersion);
+    }
+    if (engines == null) {
+      // version 8/9 runs add Hudi 1.1.1 (the only Hudi here that writes those versions) beside 0.15.0
+      engines = tableVersion == 6 ? List.of(BenchResults.SLUICE, BenchResults.HUDI, BenchResults.FLOOR)
+          : List.of(BenchResults.SLUICE, BenchResults.HUDI, BenchResults.HUDI1, BenchResults.FLOOR);
+    } else if (engines.contains(BenchResults.HUDI1) && tableVersion == 6) {
+      throw new IllegalArgumentException("--engines hudi1 (Hudi 1.1.1, version 9 tables) needs --table-version 8 or 9");
     }
     if (!logFormat.equals("avro") && !logFormat.equals("parquet")) {
       throw new IllegalArgumentException("--log-format must be avro or parquet");
@@ -237,7 +258,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         parallelism, seed, workDir, keep, memoryRuns, jfr, jfrHudi, engines, List.copyOf(jvmOpts),
         oracleDir.toAbsolutePath().normalize(), minutes, logFormat, metadataTable, metadataCost,
         new ScaleWorkload(List.copyOf(scaleRecords), scaleUpsert, scaleChunk, scaleType, sluiceIndexes, hudiIndexes),
-        sparkOracleDir.toAbsolutePath().normalize(), sqlTables);
+        sparkOracleDir.toAbsolutePath().normalize(), sqlTables, tableVersion,
+        hudi1OracleDir.toAbsolutePath().normalize());
   }
 
   /** True if workload {@code id} (e.g. {@code W2-cow}) is selected. */

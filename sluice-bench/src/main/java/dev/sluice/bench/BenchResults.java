@@ -10,14 +10,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Measurements by workload label and engine ({@code sluice}, {@code hudi}, {@code floor}); prints the table of
- * medians and one {@code RESULT} line per workload.
+ * Measurements by workload label and engine ({@code sluice}, {@code hudi}, {@code floor}, and {@code hudi1} in a
+ * {@code --table-version 8|9} run); prints the table of medians and one {@code RESULT} line per workload. The hudi1
+ * column and its fields appear only when that engine ran, so version-6 output keeps its shape.
  */
 final class BenchResults {
   /** Suffix of a W2 workload run on a table that keeps the metadata table ({@code --metadata-cost}). */
   static final String MDT = "+mdt";
   static final String SLUICE = "sluice";
   static final String HUDI = "hudi";
+  /** Hudi 1.1.1's Java client on version 9 tables (hudi1-oracle). */
+  static final String HUDI1 = "hudi1";
   static final String FLOOR = "floor";
 
   /** Per label: expected rows after the step (or rows read), -1 if not checked. */
@@ -134,7 +137,7 @@ final class BenchResults {
     if (expected < 0) {
       return true;
     }
-    for (String engine : List.of(SLUICE, HUDI)) {
+    for (String engine : List.of(SLUICE, HUDI, HUDI1)) {
       if (whyUnavailable(label, engine).isPresent() || reports(label, engine).isEmpty()) {
         continue;
       }
@@ -143,26 +146,45 @@ final class BenchResults {
         return false;
       }
     }
-    Optional<Long> a = tsSum(label, SLUICE);
-    Optional<Long> b = tsSum(label, HUDI);
+    return tsSumsAgree(label, SLUICE, HUDI) && tsSumsAgree(label, SLUICE, HUDI1) && tsSumsAgree(label, HUDI, HUDI1);
+  }
+
+  private boolean tsSumsAgree(String label, String x, String y) {
+    Optional<Long> a = tsSum(label, x);
+    Optional<Long> b = tsSum(label, y);
     return a.isEmpty() || b.isEmpty() || a.get().equals(b.get())
-        || whyUnavailable(label, SLUICE).isPresent() || whyUnavailable(label, HUDI).isPresent();
+        || whyUnavailable(label, x).isPresent() || whyUnavailable(label, y).isPresent();
+  }
+
+  /** True if the hudi1 engine reported anything: its column and fields are printed. */
+  private boolean hudi1Ran() {
+    for (Map<String, List<JsonNode>> byEngine : runs.values()) {
+      if (byEngine.containsKey(HUDI1)) {
+        return true;
+      }
+    }
+    return unavailable.values().stream().anyMatch(m -> m.containsKey(HUDI1));
   }
 
   void print(PrintStream out, String header) {
     out.println();
     out.println(header);
-    String fmt = "%-12s %9s %9s %8s %9s %8s %10s %10s %9s %9s %9s  %s%n";
-    out.printf(Locale.ROOT, fmt, "workload", "sluice_s", "hudi_s", "hudi/sl", "floor_s", "sl/floor", "sluice_MB",
-        "hudi_MB", "sl_heapMB", "hu_heapMB", "rows", "check");
+    boolean hudi1 = hudi1Ran();
+    // the hudi1 columns (Hudi 1.1.1, version 9) sit after hudi's, only in a run that has them
+    String fmt = "%-12s %9s %9s %8s" + (hudi1 ? " %9s %8s" : "%s%s") + " %9s %8s %10s %10s %9s %9s %9s  %s%n";
+    out.printf(Locale.ROOT, fmt, "workload", "sluice_s", "hudi_s", "hudi/sl", hudi1 ? "hudi1_s" : "",
+        hudi1 ? "hu1/sl" : "", "floor_s", "sl/floor", "sluice_MB", "hudi_MB", "sl_heapMB", "hu_heapMB", "rows",
+        "check");
     for (String label : runs.keySet()) {
       if (isMemoryRun(label)) {
         continue;
       }
       Optional<Double> s = median(label, SLUICE, "seconds");
       Optional<Double> h = median(label, HUDI, "seconds");
+      Optional<Double> h1 = median(label, HUDI1, "seconds");
       Optional<Double> f = median(label, FLOOR, "seconds");
-      out.printf(Locale.ROOT, fmt, label, sec(s, label, SLUICE), sec(h, label, HUDI), ratio(h, s), sec(f, label, FLOOR),
+      out.printf(Locale.ROOT, fmt, label, sec(s, label, SLUICE), sec(h, label, HUDI), ratio(h, s),
+          hudi1 ? sec(h1, label, HUDI1) : "", hudi1 ? ratio(h1, s) : "", sec(f, label, FLOOR),
           ratio(s, f), mb(median(label, SLUICE, "bytes")), mb(median(label, HUDI, "bytes")),
           mb(median(label, SLUICE, "peak_heap")), mb(median(label, HUDI, "peak_heap")),
           rows(label, SLUICE).or(() -> rows(label, HUDI)).map(String::valueOf).orElse("-"),
@@ -214,7 +236,11 @@ final class BenchResults {
     return names[0] + num(off, 3) + names[1] + num(on, 3) + names[2] + cost + names[3] + pct;
   }
 
-  /** {@code RESULT workload=... sluice_s=... hudi_s=... ratio=... sluice_bytes=... hudi_bytes=... floor_s=...}. */
+  /**
+   * {@code RESULT workload=... sluice_s=... hudi_s=... ratio=... sluice_bytes=... hudi_bytes=... floor_s=...}; in a
+   * run with the hudi1 engine also {@code hudi1_s=... hudi1_ratio=... hudi1_bytes=... hudi1_heap=... hudi1_rows=...}
+   * (hudi1_ratio is hudi1/sluice, as ratio is hudi/sluice).
+   */
   String resultLine(String label) {
     Optional<Double> s = median(label, SLUICE, "seconds");
     Optional<Double> h = median(label, HUDI, "seconds");
@@ -234,6 +260,14 @@ final class BenchResults {
     b.append(" hudi_rows=").append(rows(label, HUDI).map(String::valueOf).orElse("n/a"));
     long expected = expectedRows.getOrDefault(label, -1L);
     b.append(" expected_rows=").append(expected < 0 ? "n/a" : String.valueOf(expected));
+    if (hudi1Ran()) {
+      Optional<Double> h1 = median(label, HUDI1, "seconds");
+      b.append(" hudi1_s=").append(num(h1, 3));
+      b.append(" hudi1_ratio=").append(ratio(h1, s));
+      b.append(" hudi1_bytes=").append(num(median(label, HUDI1, "bytes"), 0));
+      b.append(" hudi1_heap=").append(num(median(label, HUDI1, "peak_heap"), 0));
+      b.append(" hudi1_rows=").append(rows(label, HUDI1).map(String::valueOf).orElse("n/a"));
+    }
     b.append(" rows_ok=").append(rowsOk(label));
     if (label.startsWith("W3-")) {
       Optional<Long> rows = rows(label, SLUICE).or(() -> rows(label, HUDI));

@@ -29,9 +29,12 @@ final class SluiceBenchEngine implements Engine {
   private final Config config;
   /** Threads of a scan: the bench's parallelism, as writes get (Hudi's Java readers read one slice at a time). */
   private final int readThreads;
+  /** The Hudi table version new tables are created at (the bench's --table-version). */
+  private final int tableVersion;
 
   SluiceBenchEngine(StepArgs args) {
     this.readThreads = args.getInt("parallelism");
+    this.tableVersion = Integer.parseInt(args.find("table-version").orElse("6"));
     Map<String, String> m = new LinkedHashMap<>();
     // --index: the scale workload's tagging index (BLOOM elsewhere); RECORD_INDEX lives in the metadata table
     String index = args.find("index").orElse("BLOOM");
@@ -68,7 +71,7 @@ final class SluiceBenchEngine implements Engine {
     Tables.create(table.toString(), TableSpec.builder("bench")
         .type(mergeOnRead ? TableType.MERGE_ON_READ : TableType.COPY_ON_WRITE)
         .recordKey(BenchRecords.KEY).precombine(BenchRecords.ORDERING).partitionBy(BenchRecords.PARTITION)
-        .schema(BenchRecords.SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(), config);
+        .schema(BenchRecords.SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).tableVersion(tableVersion).build(), config);
   }
 
   @Override

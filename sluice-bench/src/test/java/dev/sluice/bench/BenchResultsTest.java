@@ -40,6 +40,47 @@ class BenchResultsTest {
   }
 
   @Test
+  void hudi1FieldsAppearOnlyWhenItRanAndItsRowsAndTsSumAreChecked() throws IOException {
+    BenchResults r = new BenchResults();
+    r.declare("W2-mor", 110);
+    r.add("W2-mor", BenchResults.SLUICE, report(2.0, 110, 7, 100));
+    r.add("W2-mor", BenchResults.HUDI, report(8.0, 110, 7, 300));
+    assertFalse(r.resultLine("W2-mor").contains("hudi1"), r.resultLine("W2-mor"));
+    r.add("W2-mor", BenchResults.HUDI1, report(6.0, 110, 7, 310));
+    String line = r.resultLine("W2-mor");
+    assertTrue(line.contains(" hudi1_s=6.000 hudi1_ratio=3.00 hudi1_bytes=310 "), line);
+    assertTrue(line.contains(" hudi1_rows=110 rows_ok=true"), line);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    r.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), "medians");
+    String table = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(table.contains("hudi1_s") && table.contains("hu1/sl"), table);
+
+    BenchResults wrongRows = new BenchResults();
+    wrongRows.declare("W1-bulk", 100);
+    wrongRows.add("W1-bulk", BenchResults.SLUICE, report(1.0, 100, 5, 1));
+    wrongRows.add("W1-bulk", BenchResults.HUDI1, report(1.0, 99, 5, 1));
+    assertFalse(wrongRows.rowsOk("W1-bulk"));
+    BenchResults wrongSum = new BenchResults();
+    wrongSum.declare("W1-bulk", 100);
+    wrongSum.add("W1-bulk", BenchResults.HUDI, report(1.0, 100, 5, 1));
+    wrongSum.add("W1-bulk", BenchResults.HUDI1, report(1.0, 100, 6, 1));
+    assertFalse(wrongSum.rowsOk("W1-bulk"));
+  }
+
+  @Test
+  void tableVersionAddsHudi1OnlyForVersions8And9() {
+    assertFalse(BenchOptions.parse(new String[] {"--scale", "smoke"}).runs(BenchResults.HUDI1));
+    assertEquals(6, BenchOptions.parse(new String[] {"--scale", "smoke"}).tableVersion());
+    BenchOptions nine = BenchOptions.parse(new String[] {"--scale", "smoke", "--table-version", "9"});
+    assertEquals(9, nine.tableVersion());
+    assertTrue(nine.runs(BenchResults.HUDI1) && nine.runs(BenchResults.HUDI) && nine.runs(BenchResults.SLUICE));
+    assertThrows(IllegalArgumentException.class,
+        () -> BenchOptions.parse(new String[] {"--table-version", "7"}));
+    assertThrows(IllegalArgumentException.class,
+        () -> BenchOptions.parse(new String[] {"--engines", "sluice,hudi1"}));
+  }
+
+  @Test
   void metadataCostLineComparesTheMediansWithAndWithoutTheMetadataTable() throws IOException {
     BenchResults r = new BenchResults();
     r.declare("W2-mor", 110);

@@ -7,12 +7,16 @@ import dev.sluice.bench.data.BenchRecords;
 import dev.sluice.bench.data.Workloads;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.IOException;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,6 +93,62 @@ class BenchSmokeIT {
     }
     assertTrue(Long.parseLong(results.get("W1-bulk").get("sluice_bytes")) > 0);
     assertTrue(results.get("W5").get("sluice_index_files_per_lookup") != null);
+  }
+
+  /**
+   * {@code --table-version 9}, tiny (no warm-up, no floor; W2-mor and W3 only, to stay near a minute: their setup
+   * bulk-inserts the base table, W2-mor upserts into log files, W3 writes two delta commits and reads them) on
+   * Sluice's version 9 tables, Hudi 0.15.0 (version 6) and Hudi 1.1.1's Java client (hudi1, version 9) in their own
+   * JVMs; every engine ends with the expected rows and the same ts sum (rows_ok), the RESULT lines carry the hudi1
+   * fields, and the tables kept afterwards are at the versions each engine was meant to write.
+   */
+  @Test
+  void tableVersion9RunsBothHudiEnginesWithTheSameRows() throws IOException {
+    List<String> args = List.of("--scale", "smoke", "--work-dir", work.toString(), "--jvm-opt",
+        "-XX:TieredStopAtLevel=1", "--table-version", "9", "--only", "W2-mor,W3", "--warmup", "0",
+        "--engines", "sluice,hudi,hudi1", "--keep");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status = BenchDriver.run(BenchOptions.parse(args.toArray(new String[0])),
+        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String output = bytes.toString(StandardCharsets.UTF_8);
+    System.out.println(output);
+    assertEquals(0, status, output);
+    Map<String, Map<String, String>> results = new HashMap<>();
+    for (String line : output.split("\n")) {
+      if (line.startsWith("RESULT ")) {
+        Map<String, String> fields = new HashMap<>();
+        for (String kv : line.substring(7).trim().split(" ")) {
+          int eq = kv.indexOf('=');
+          fields.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        results.put(fields.get("workload"), fields);
+      }
+    }
+    for (String label : List.of("W2-mor", "W3-snap-1", "W3-snap-2")) {
+      Map<String, String> r = results.get(label);
+      assertTrue(r != null, "no RESULT line for " + label + "\n" + output);
+      assertEquals("true", r.get("rows_ok"), label + ": " + r);
+      for (String engine : List.of("sluice", "hudi", "hudi1")) {
+        assertEquals(r.get("expected_rows"), r.get(engine + "_rows"), label + " " + engine + ": " + r);
+        assertTrue(Double.parseDouble(r.get(engine + "_s")) > 0, label + " " + engine + ": " + r);
+      }
+      assertTrue(Double.parseDouble(r.get("hudi1_ratio")) > 0, label + ": " + r);
+    }
+    // read-optimized rows depend on each engine's layout: measured, not checked
+    assertTrue(Double.parseDouble(results.get("W3-ro-1").get("hudi1_s")) > 0, results.get("W3-ro-1").toString());
+    assertTrue(output.contains("hudi1_s"), "the table has a hudi1 column\n" + output);
+    Path tables = work.resolve("tables");
+    assertEquals("9", tableVersion(tables.resolve("sluice/mor-base")));
+    assertEquals("9", tableVersion(tables.resolve("sluice/mor-d2")));
+    assertEquals("9", tableVersion(tables.resolve("hudi1/mor-base")));
+    assertEquals("9", tableVersion(tables.resolve("hudi1/mor-d2")));
+    assertEquals("6", tableVersion(tables.resolve("hudi/mor-d2")));
+  }
+
+  private static String tableVersion(Path table) throws IOException {
+    Properties p = new Properties();
+    p.load(new StringReader(Files.readString(table.resolve(".hoodie/hoodie.properties"), StandardCharsets.UTF_8)));
+    return p.getProperty("hoodie.table.version");
   }
 
   /** The SCALE workload through the driver, tiny: both engines load, upsert and end with the expected rows. */
