@@ -1,11 +1,7 @@
 package dev.sluice.oracle;
 
-import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.steps.StepRunner;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.bench.steps.Worker;
 
 /**
  * The Hudi side of the benchmarks: runs one benchmark step ({@link StepRunner}) with Apache Hudi's Java client
@@ -22,21 +18,10 @@ public final class BenchWorker {
    * @param args the step and its options (see {@link StepRunner})
    */
   public static void main(String[] args) {
+    // Hudi sizes records with JOL; no agent attach in a benchmark worker
     System.setProperty("jol.skipHotspotSAAttach", "true");
     System.setProperty("jol.skipDynamicAttach", "true");
     System.setProperty("jol.skipInstallAttach", "true");
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-    System.setOut(System.err);
-    int status = 0;
-    try {
-      StepArgs parsed = StepArgs.parse(args);
-      StepRunner.run(parsed, new HudiBenchEngine(parsed), out);
-    } catch (RuntimeException e) {
-      System.err.println("hudi bench worker failed: " + e);
-      e.printStackTrace(System.err);
-      status = 1;
-    }
-    out.flush();
-    System.exit(status);
+    Worker.run("hudi", args, (parsed, out) -> StepRunner.run(parsed, new HudiBenchEngine(parsed), out));
   }
 }

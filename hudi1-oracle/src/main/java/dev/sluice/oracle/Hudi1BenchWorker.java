@@ -1,11 +1,7 @@
 package dev.sluice.oracle;
 
-import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.steps.StepRunner;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.bench.steps.Worker;
 
 /**
  * The Hudi 1.1.1 side of the benchmarks ({@code sluice-bench --table-version 8|9}, engine {@code hudi1}): runs one
@@ -27,19 +23,6 @@ public final class Hudi1BenchWorker {
     System.setProperty("jol.skipHotspotSAAttach", "true");
     System.setProperty("jol.skipDynamicAttach", "true");
     System.setProperty("jol.skipInstallAttach", "true");
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-    // Hudi and Hadoop may print to stdout; only report lines go there
-    System.setOut(System.err);
-    int status = 0;
-    try {
-      StepArgs parsed = StepArgs.parse(args);
-      StepRunner.run(parsed, new Hudi1BenchEngine(parsed), out);
-    } catch (RuntimeException e) {
-      System.err.println("hudi1 bench worker failed: " + e);
-      e.printStackTrace(System.err);
-      status = 1;
-    }
-    out.flush();
-    System.exit(status);
+    Worker.run("hudi1", args, (parsed, out) -> StepRunner.run(parsed, new Hudi1BenchEngine(parsed), out));
   }
 }

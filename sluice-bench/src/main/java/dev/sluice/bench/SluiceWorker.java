@@ -1,11 +1,7 @@
 package dev.sluice.bench;
 
-import dev.sluice.bench.measure.StepArgs;
 import dev.sluice.bench.steps.StepRunner;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.bench.steps.Worker;
 
 /**
  * The Sluice side of the benchmarks: runs one step ({@link StepRunner}) with {@link SluiceBenchEngine} in a child
@@ -22,22 +18,12 @@ public final class SluiceWorker {
    * @param args the step and its options
    */
   public static void main(String[] args) {
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-    System.setOut(System.err);
-    int status = 0;
-    try {
-      StepArgs parsed = StepArgs.parse(args);
+    Worker.run("sluice", args, (parsed, out) -> {
       if (parsed.step().startsWith("floor-")) {
         FloorSteps.run(parsed, out);
       } else {
         StepRunner.run(parsed, new SluiceBenchEngine(parsed), out);
       }
-    } catch (RuntimeException e) {
-      System.err.println("sluice bench worker failed: " + e);
-      e.printStackTrace(System.err);
-      status = 1;
-    }
-    out.flush();
-    System.exit(status);
+    });
   }
 }
