@@ -236,10 +236,16 @@ public final class Table implements AutoCloseable {
     Timeline loaded = timeline();
     Schema tableSchema = schema(loaded, tc);
     // the first record's schema is the writer schema: a compatible evolution becomes the table schema
-    Peeked input = Peeked.of(records);
+    Peeked peeked = Peeked.of(records);
+    Iterator<GenericRecord> input = peeked;
     Schema writerSchema = tableSchema;
-    if (op != WriteOperation.DELETE && input.first().isPresent() && !input.first().get().getSchema().equals(tableSchema)) {
-      writerSchema = SchemaEvolution.check(tableSchema, input.first().get().getSchema(), tc);
+    if (op != WriteOperation.DELETE && peeked.first().isPresent() && !peeked.first().get().getSchema().equals(tableSchema)) {
+      Schema declared = peeked.first().get().getSchema();
+      writerSchema = SchemaEvolution.check(tableSchema, declared, tc);
+      if (writerSchema != declared) {
+        // the table kept some columns nullable that the records declare required: the records take its types
+        input = peeked.retyped(declared, writerSchema);
+      }
     }
     WriteSetup setup = TableSettings.writeSetup(storage, location, tc, writerSchema, changes);
     // versions 8/9: only the services Sluice runs there follow the write (clean, compaction and archival)

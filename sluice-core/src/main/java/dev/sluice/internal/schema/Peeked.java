@@ -50,6 +50,40 @@ public final class Peeked implements Iterator<GenericRecord>, Positioned {
     return input.next();
   }
 
+  /**
+   * This input with every record of schema {@code declared} copied into a record of {@code target}, a schema with the
+   * same fields in the same order that only makes some of them nullable (see {@link SchemaEvolution#check}); records of
+   * any other schema pass unchanged, for the write to report. Positions are still those of the input.
+   */
+  public Iterator<GenericRecord> retyped(org.apache.avro.Schema declared, org.apache.avro.Schema target) {
+    Peeked self = this;
+    final class Retyped implements Iterator<GenericRecord>, Positioned {
+      @Override
+      public boolean hasNext() {
+        return self.hasNext();
+      }
+
+      @Override
+      public GenericRecord next() {
+        GenericRecord r = self.next();
+        if (r == null || !r.getSchema().equals(declared)) {
+          return r;
+        }
+        org.apache.avro.generic.GenericData.Record copy = new org.apache.avro.generic.GenericData.Record(target);
+        for (int i = 0; i < target.getFields().size(); i++) {
+          copy.put(i, r.get(i));
+        }
+        return copy;
+      }
+
+      @Override
+      public Optional<String> position() {
+        return self.position();
+      }
+    }
+    return new Retyped();
+  }
+
   @Override
   public Optional<String> position() {
     // the input points at the first record until the second one is read, then at the one last returned

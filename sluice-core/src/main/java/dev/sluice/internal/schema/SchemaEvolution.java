@@ -21,13 +21,17 @@ public final class SchemaEvolution {
   }
 
   /**
-   * Returns {@code incoming} if the table can take it as its new schema, else throws a BAD_INPUT error that names the
-   * first problem and the field.
+   * Returns the schema the table takes from {@code incoming}, else throws a BAD_INPUT error that names the first
+   * problem and the field. A field the table holds as nullable stays nullable when the records declare it required
+   * (their values are never null, so they fit the nullable type): a source that knows its columns are never null,
+   * after a Spark writer made every column nullable, writes on as Hudi's Spark writer lets it (0.15's
+   * {@code reconcileSchemaRequirements}), instead of being refused for a narrowing the data does not have.
    */
   public static Schema check(Schema table, Schema incoming, TableConfig config) {
     if (incoming.getType() != Schema.Type.RECORD) {
       throw refused("the records are a " + incoming.getType() + ", not a record", null);
     }
+    incoming = keepNullability(table, incoming);
     List<String> keyFields = new ArrayList<>(config.recordKeyFields());
     keyFields.addAll(config.partitionFields());
     config.precombineField().ifPresent(keyFields::add);
@@ -58,6 +62,33 @@ public final class SchemaEvolution {
       }
     }
     return incoming;
+  }
+
+  /**
+   * {@code incoming} with each top-level field that is required there but nullable in {@code table} (same type
+   * otherwise) given the table's nullable type; {@code incoming} itself when there is none.
+   */
+  private static Schema keepNullability(Schema table, Schema incoming) {
+    List<Schema.Field> fields = new ArrayList<>();
+    boolean changed = false;
+    for (Schema.Field f : incoming.getFields()) {
+      Schema.Field old = table.getField(f.name());
+      if (old != null && nullable(old.schema()) && !nullable(f.schema()) && nonNull(old.schema()).equals(f.schema())) {
+        Schema.Field kept = new Schema.Field(f.name(), old.schema(), f.doc(), old.hasDefaultValue() ? old.defaultVal()
+            : null, f.order());
+        f.aliases().forEach(kept::addAlias);
+        fields.add(kept);
+        changed = true;
+      } else {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    if (!changed) {
+      return incoming;
+    }
+    Schema out = Schema.createRecord(incoming.getName(), incoming.getDoc(), incoming.getNamespace(), false, fields);
+    incoming.getObjectProps().forEach(out::addProp);
+    return out;
   }
 
   private static String role(TableConfig config, String field) {

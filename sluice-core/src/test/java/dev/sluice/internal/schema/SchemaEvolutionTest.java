@@ -204,6 +204,42 @@ class SchemaEvolutionTest {
     abstract Schema schema();
   }
 
+  /** What a Spark writer leaves: every column nullable, the record key included. */
+  static final Schema NULLABLE = SchemaBuilder.record("row").namespace("evo").fields()
+      .optionalString("id").requiredLong("ts").requiredString("part").optionalInt("count").requiredFloat("score")
+      .endRecord();
+
+  @ParameterizedTest
+  @EnumSource(TableType.class)
+  void recordsDeclaringANullableColumnRequiredWriteOnAndTheColumnStaysNullable(TableType type) {
+    Table t = Tables.create(dir.toString(), TableSpec.builder("evo").type(type).recordKey("id").precombine("ts")
+        .partitionBy("part").schema(NULLABLE).build(), Config.of(Map.of("hoodie.index.bloom.num_entries", "1000")));
+    GenericData.Record first = new GenericData.Record(NULLABLE);
+    first.put("id", "k1");
+    first.put("ts", 1L);
+    first.put("part", "p" + ("k1".hashCode() & 1));
+    first.put("count", null);
+    first.put("score", 1f);
+    t.insert(List.<GenericRecord>of(first).iterator());
+    // V1 declares id and count required: the table keeps them nullable instead of refusing the narrowing
+    t.upsert(List.of(v1("k1", 2, 7, 2f), v1("k2", 2, 8, 3f)).iterator());
+    assertEquals(NULLABLE, t.schema(), "the table schema keeps its nullable columns");
+    Map<String, GenericRecord> rows = TripFixture.rows(t);
+    assertEquals(2, rows.size());
+    assertEquals(7, rows.get("k1").get("count"));
+    assertEquals(2f, rows.get("k1").get("score"));
+    assertEquals(8, rows.get("k2").get("count"));
+    // and a later write with nulls in the nullable column is still taken
+    GenericData.Record again = new GenericData.Record(NULLABLE);
+    again.put("id", "k2");
+    again.put("ts", 3L);
+    again.put("part", "p" + ("k2".hashCode() & 1));
+    again.put("count", null);
+    again.put("score", 4f);
+    t.upsert(List.<GenericRecord>of(again).iterator());
+    assertNull(TripFixture.rows(t).get("k2").get("count"));
+  }
+
   private List<String> listing() throws java.io.IOException {
     try (Stream<Path> s = Files.walk(dir)) {
       return s.map(p -> dir.relativize(p).toString()).sorted().toList();
