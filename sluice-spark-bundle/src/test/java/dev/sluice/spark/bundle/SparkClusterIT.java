@@ -169,6 +169,10 @@ class SparkClusterIT {
       assertTrue(stalled.startsWith(table), stalled.toString());
       assertFalse(Files.exists(stalled), stalled + " of the stalled attempt is left");
       assertTrue(tasks.speculativeWins() > 0, "a speculative copy won; started: " + tasks.speculative());
+      // its write token <task>-<stage>-<attempt id>: Spark killed that very attempt, and a copy of its task won
+      long stalledAttempt = Long.parseLong(stalled.getFileName().toString().split("_")[1].split("-")[2]);
+      assertTrue(tasks.lostToSpeculativeCopy(stalledAttempt), stalled + " by attempt " + stalledAttempt
+          + "; killed attempts: " + tasks.killed());
 
       assertEquals(List.of("deltacommit", "deltacommit"), completedActions(table.toString()));
       assertEveryDataFileIsCommitted(table.toString());

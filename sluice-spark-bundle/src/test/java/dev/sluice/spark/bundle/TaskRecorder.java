@@ -1,12 +1,14 @@
 package dev.sluice.spark.bundle;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.TaskFailedReason;
+import org.apache.spark.TaskKilled;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
@@ -19,6 +21,8 @@ final class TaskRecorder extends SparkListener {
   private final AtomicInteger ended = new AtomicInteger();
   private final AtomicInteger speculative = new AtomicInteger();
   private final AtomicInteger speculativeWins = new AtomicInteger();
+  private final Map<Long, String> killed = new ConcurrentHashMap<>();
+  private final Set<String> wonBySpeculativeCopy = ConcurrentHashMap.newKeySet();
 
   @Override
   public void onTaskStart(SparkListenerTaskStart e) {
@@ -33,8 +37,12 @@ final class TaskRecorder extends SparkListener {
   public void onTaskEnd(SparkListenerTaskEnd e) {
     if (e.reason() instanceof TaskFailedReason failed) {
       failures.add(failed.toErrorString());
+      if (failed instanceof TaskKilled) {
+        killed.put(e.taskInfo().taskId(), e.stageId() + ":" + e.taskInfo().index());
+      }
     } else if (e.taskInfo().speculative()) {
       speculativeWins.incrementAndGet();
+      wonBySpeculativeCopy.add(e.stageId() + ":" + e.taskInfo().index());
     }
     ended.incrementAndGet();
   }
@@ -52,6 +60,20 @@ final class TaskRecorder extends SparkListener {
   /** Speculative attempts started. */
   int speculative() {
     return speculative.get();
+  }
+
+  /**
+   * Whether the attempt {@code attemptId} (Spark's task id) was killed and a speculative copy of its task succeeded
+   * (Spark names the kill "another attempt succeeded" or, when the stage ends first, "Stage finished").
+   */
+  boolean lostToSpeculativeCopy(long attemptId) {
+    String task = killed.get(attemptId);
+    return task != null && wonBySpeculativeCopy.contains(task);
+  }
+
+  /** The attempts killed, by attempt id, each with its stage and task index. */
+  Map<Long, String> killed() {
+    return Map.copyOf(killed);
   }
 
   /** Speculative attempts that succeeded (their original was killed or lost). */
