@@ -45,6 +45,8 @@ final class StandaloneCluster implements AutoCloseable {
   /** Starts a Master on 127.0.0.1 and one Worker (one core, {@code workerMemory}) per host in {@code workerHosts}. */
   static StandaloneCluster start(Path dir, List<Path> sparkJars, List<String> workerHosts, String workerMemory) {
     StandaloneCluster c = new StandaloneCluster(dir, classPath(sparkJars));
+    // also when the test JVM is ended without @AfterAll (a fork timeout): no Spark JVM outlives it
+    Runtime.getRuntime().addShutdownHook(new Thread(c::close, "spark-cluster-stop"));
     try {
       Files.createDirectories(dir.resolve("spark-home/jars"));
       Process master = c.launch("master", List.of("org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
@@ -77,7 +79,7 @@ final class StandaloneCluster implements AutoCloseable {
     return masterUrl;
   }
 
-  private Process launch(String name, List<String> mainAndArgs) throws IOException {
+  private synchronized Process launch(String name, List<String> mainAndArgs) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
         "-XX:+UseSerialGC"));
     cmd.addAll(JAVA_17_OPENS);
@@ -129,7 +131,7 @@ final class StandaloneCluster implements AutoCloseable {
 
   /** Ends the Workers' executors first (their children), then every JVM started; forcibly after 20 s. */
   @Override
-  public void close() {
+  public synchronized void close() {
     List<ProcessHandle> all = new ArrayList<>();
     for (Process p : processes) {
       p.descendants().forEach(all::add);
