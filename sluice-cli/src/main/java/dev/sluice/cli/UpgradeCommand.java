@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code sluice upgrade TABLE --to 8|9}: moves a table to a newer Hudi table version, as Hudi 1.x's upgrade does. */
 @Command(name = "upgrade", description = "Upgrade the table to Hudi table version 8 (Hudi 1.0) or 9 (Hudi 1.1/1.2): "
-    + "failed writes rolled back and Merge-on-Read slices compacted first, the metadata table removed, the timeline "
-    + "moved to .hoodie/timeline with completion times, the archive converted to the LSM history, hoodie.properties "
+    + "failed writes rolled back and Merge-on-Read slices compacted first, the metadata table upgraded with it and "
+    + "kept, the timeline moved to .hoodie/timeline with completion times, the archive converted to the LSM history, hoodie.properties "
     + "rewritten. Crash-safe: run it again to finish an interrupted upgrade. Run it with no writer running.")
 final class UpgradeCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")

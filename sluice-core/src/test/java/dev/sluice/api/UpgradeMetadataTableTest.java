@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,7 +113,10 @@ class UpgradeMetadataTableTest {
     assertEquals("timeline", mp.getProperty("hoodie.timeline.path"));
     assertEquals("CUSTOM", mp.getProperty("hoodie.record.merge.mode"));
     assertEquals("org.apache.hudi.metadata.HoodieMetadataPayload", mp.getProperty("hoodie.compaction.payload.class"));
-    assertEquals("00000000-0000-0000-0000-000000000000", mp.getProperty("hoodie.record.merge.strategy.id"));
+    // the payload-based strategy; at 9 under its alias key only, as Hudi 1.1.1's upgrade leaves it (UpgradeInteropTest)
+    assertEquals("00000000-0000-0000-0000-000000000000", mp.getProperty("hoodie.compaction.record.merger.strategy"));
+    assertEquals(version == 8 ? "00000000-0000-0000-0000-000000000000" : null,
+        mp.getProperty("hoodie.record.merge.strategy.id"));
     assertEquals("HOODIE_TABLE_METADATA", mp.getProperty("hoodie.table.keygenerator.type"));
 
     // the next writes go on with it: mirrored as deltacommits in its layout-2 timeline, never rebuilt
@@ -132,5 +136,30 @@ class UpgradeMetadataTableTest {
     assertEquals(rows.size(), now.size());
     MetadataValidation v = continued.validate();
     assertTrue(v.matches(), "the kept metadata table lists what storage holds: " + v);
+  }
+
+  /** 6 to 8, 8 to 9, 9 back to 8: the metadata table follows each step's properties and stays in use. */
+  @Test
+  void theMetadataTableFollowsEachVersionStep() throws IOException {
+    Path base = dir.resolve("steps");
+    Table t = TripFixture.create(base, TripFixture.spec().type(TableType.MERGE_ON_READ).build(), UpgradeTest.ARCHIVING);
+    t.insert(trips(0, 20, 2, 1).iterator());
+    t.upsert(List.of(trip("id-000001", 10, "p1", "u", 1)).iterator());
+    TreeSet<String> hfilesBefore = hfiles(base);
+    Map<String, String> rows = UpgradeTest.rowsText(t);
+    Path mdtProps = base.resolve(".hoodie/metadata/.hoodie/hoodie.properties");
+    for (int[] step : new int[][] {{8, 1}, {9, 1}, {8, -1}}) {
+      Table now = Tables.open(base.toString());
+      UpgradeInfo info = step[1] > 0 ? now.upgrade(step[0]) : now.downgrade(step[0]);
+      assertTrue(info.metadataTableKept(), "step to " + step[0]);
+      Properties mp = properties(mdtProps);
+      assertEquals(Integer.toString(step[0]), mp.getProperty("hoodie.table.version"), "step to " + step[0]);
+      assertEquals("CUSTOM", mp.getProperty("hoodie.record.merge.mode"));
+      assertEquals("6", mp.getProperty("hoodie.table.initial.version"));
+      Table after = Tables.open(base.toString());
+      assertTrue(after.metadataTable().usedForListings(), after.metadataTable().status());
+      assertEquals(rows, UpgradeTest.rowsText(after), "step to " + step[0]);
+      assertTrue(hfiles(base).containsAll(hfilesBefore), "step to " + step[0]);
+    }
   }
 }

@@ -107,7 +107,8 @@ final class MetadataTableUpgrade {
     return TableUpgrade.deleteOldTimeline(storage, metadataPath, config());
   }
 
-  private boolean exists() {
+  /** True if the table has a metadata table ({@code .hoodie/metadata/.hoodie/hoodie.properties}). */
+  boolean exists() {
     try {
       return storage.info(TableLayout.propertiesFile(metadataPath)).isPresent();
     } catch (IOException e) {
