@@ -53,7 +53,8 @@ final class UpgradeCommand implements Callable<Integer> {
       out.printf("%s: table version %d -> %d; %d timeline files in .hoodie/timeline, %d archived instants in the LSM "
           + "history, metadata table %s, %d old timeline files deleted%n", location, info.fromVersion(),
           info.toVersion(), info.timelineFiles(), info.archivedInstants(),
-          info.metadataTableKept() ? "upgraded and kept" : info.metadataTableRemoved() ? "removed" : "none",
+          info.metadataTableKept() ? (info.toVersion() >= info.fromVersion() ? "upgraded" : "downgraded") + " and kept"
+              : info.metadataTableRemoved() ? "removed" : "none",
           info.oldFilesDeleted());
     }
     out.flush();

@@ -68,6 +68,7 @@ class UpgradeCliTest {
 
     CliTest.Run down = CliTest.run("downgrade", table(), "--to", "8");
     assertEquals(0, down.exit(), down.err());
+    assertTrue(down.out().contains("metadata table downgraded and kept"), down.out());
     assertEquals("8", property(dir.resolve("t"), "hoodie.table.version"));
     assertEquals("ts", property(dir.resolve("t"), "hoodie.table.precombine.field"));
     assertEquals("8", property(dir.resolve("t/.hoodie/metadata"), "hoodie.table.version"),
