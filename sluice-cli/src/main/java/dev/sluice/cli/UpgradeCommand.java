@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code sluice upgrade TABLE --to 8|9}: moves a table to a newer Hudi table version, as Hudi 1.x's upgrade does. */
 @Command(name = "upgrade", description = "Upgrade the table to Hudi table version 8 (Hudi 1.0) or 9 (Hudi 1.1/1.2): "
-    + "failed writes rolled back and Merge-on-Read slices compacted first, the metadata table removed, the timeline "
-    + "moved to .hoodie/timeline with completion times, the archive converted to the LSM history, hoodie.properties "
+    + "failed writes rolled back and Merge-on-Read slices compacted first, the metadata table upgraded with it and "
+    + "kept, the timeline moved to .hoodie/timeline with completion times, the archive converted to the LSM history, hoodie.properties "
     + "rewritten. Crash-safe: run it again to finish an interrupted upgrade. Run it with no writer running.")
 final class UpgradeCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "TABLE", description = "Table path or URI.")
@@ -53,7 +53,9 @@ final class UpgradeCommand implements Callable<Integer> {
       out.printf("%s: table version %d -> %d; %d timeline files in .hoodie/timeline, %d archived instants in the LSM "
           + "history, metadata table %s, %d old timeline files deleted%n", location, info.fromVersion(),
           info.toVersion(), info.timelineFiles(), info.archivedInstants(),
-          info.metadataTableRemoved() ? "removed" : "none", info.oldFilesDeleted());
+          info.metadataTableKept() ? (info.toVersion() >= info.fromVersion() ? "upgraded" : "downgraded") + " and kept"
+              : info.metadataTableRemoved() ? "removed" : "none",
+          info.oldFilesDeleted());
     }
     out.flush();
   }

@@ -52,7 +52,10 @@ class UpgradeCliTest {
     assertEquals(0, up.exit(), up.err());
     assertTrue(up.out().contains("Rolled back 20991231235959000 (commit)"), up.out());
     assertTrue(up.out().contains("table version 6 -> 9"), up.out());
+    assertTrue(up.out().contains("metadata table upgraded and kept"), up.out());
     assertEquals("9", property(dir.resolve("t"), "hoodie.table.version"));
+    assertEquals("9", property(dir.resolve("t/.hoodie/metadata"), "hoodie.table.version"));
+    assertEquals("files", property(dir.resolve("t"), "hoodie.table.metadata.partitions"));
     try (Stream<Path> s = Files.list(meta)) {
       List<String> old = s.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d+\\..*")).toList();
       assertEquals(List.of(), old, "the version-6 timeline files are gone from .hoodie/");
@@ -65,8 +68,11 @@ class UpgradeCliTest {
 
     CliTest.Run down = CliTest.run("downgrade", table(), "--to", "8");
     assertEquals(0, down.exit(), down.err());
+    assertTrue(down.out().contains("metadata table downgraded and kept"), down.out());
     assertEquals("8", property(dir.resolve("t"), "hoodie.table.version"));
     assertEquals("ts", property(dir.resolve("t"), "hoodie.table.precombine.field"));
+    assertEquals("8", property(dir.resolve("t/.hoodie/metadata"), "hoodie.table.version"),
+        "the metadata table is downgraded with the table");
     CliTest.Run to6 = CliTest.run("downgrade", table(), "--to", "6");
     assertEquals(1, to6.exit(), to6.out() + to6.err());
     assertTrue(to6.err().contains("Hudi 1.x's downgrade"), to6.err());

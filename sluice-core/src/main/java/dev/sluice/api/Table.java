@@ -329,11 +329,12 @@ public final class Table implements AutoCloseable {
   /**
    * Upgrades the table to version {@code toVersion} (8 or 9) as Hudi 1.1.1's upgrade does, or finishes an interrupted
    * upgrade: from version 6, failed writes rolled back and (Merge-on-Read) every slice with log files compacted while
-   * the table is still version 6; the metadata table removed (Sluice does not keep one on versions 8/9); then, under the
-   * table lock, the timeline written in layout 2 ({@code .hoodie/timeline}, completion times from the old files'
-   * modification times, Avro commit metadata), the archive converted into the LSM history, and
-   * {@code hoodie.properties} rewritten, which is the switch; the old timeline files deleted last. From 8 to 9: failed
-   * writes rolled back and the properties rewritten. Refused (CONFLICT) while a write is in progress. Nothing else
+   * the table is still version 6; the metadata table upgraded with it (its slices compacted, its timeline converted,
+   * its files kept) when the table's reads trust it, else removed; then, under the table lock, the timeline written
+   * in layout 2 ({@code .hoodie/timeline}, completion times from the old files' modification times, Avro commit
+   * metadata), the archive converted into the LSM history, and {@code hoodie.properties} rewritten, which is the
+   * switch, then the metadata table's; the old timeline files deleted last. From 8 to 9: failed writes rolled back and
+   * both tables' properties rewritten. Refused (CONFLICT) while a write is in progress. Nothing else
    * ever upgrades a table: writes keep its version. This handle stays at the old version: open the table again.
    */
   public UpgradeInfo upgrade(int toVersion) {
@@ -350,7 +351,7 @@ public final class Table implements AutoCloseable {
     }
     TableUpgrade.Result r = TableUpgrade.of(storage, location, TableSettings.upgrade(changes)).upgrade(toVersion);
     return new UpgradeInfo(r.fromVersion(), r.toVersion(), rolledBack, compactions, r.timelineFiles(),
-        r.archivedInstants(), r.metadataTableRemoved(), r.oldFilesDeleted());
+        r.archivedInstants(), r.metadataTableRemoved(), r.metadataTableKept(), r.oldFilesDeleted());
   }
 
   /**
@@ -370,7 +371,8 @@ public final class Table implements AutoCloseable {
       }
     }
     TableUpgrade.Result r = TableUpgrade.of(storage, location, TableSettings.upgrade(changes)).downgrade(toVersion);
-    return new UpgradeInfo(r.fromVersion(), r.toVersion(), rolledBack, compactions, 0, 0, false, 0);
+    return new UpgradeInfo(r.fromVersion(), r.toVersion(), rolledBack, compactions, 0, 0, false, r.metadataTableKept(),
+        0);
   }
 
   /** Runs the pending compactions, then one of every slice with log files (the upgrade's and downgrade's compaction). */

@@ -105,9 +105,10 @@ class UpgradeTest {
     assertEquals(6, info.fromVersion());
     assertEquals(9, info.toVersion());
     assertFalse(info.compactions().isEmpty(), "the log files were compacted while the table was version 6");
-    assertTrue(info.metadataTableRemoved());
+    assertTrue(info.metadataTableKept(), "the metadata table is upgraded with the table (UpgradeMetadataTableTest)");
+    assertFalse(info.metadataTableRemoved());
     assertEquals(archivedTimes.size(), info.archivedInstants());
-    assertFalse(Files.exists(base.resolve(".hoodie/metadata")));
+    assertTrue(Files.exists(base.resolve(".hoodie/metadata/.hoodie/timeline")));
     assertEquals(List.of(), oldInstantFiles(base), "no layout-1 instant file left in .hoodie/");
     Table up = Tables.open(base.toString());
     assertEquals(9, up.tableVersion());
@@ -133,7 +134,7 @@ class UpgradeTest {
     assertEquals("SIMPLE", p.getProperty("hoodie.table.keygenerator.type"));
     assertFalse(p.containsKey("hoodie.table.precombine.field"), p.toString());
     assertFalse(p.containsKey("hoodie.record.merge.strategy.id"), p.toString());
-    assertEquals("", p.getProperty("hoodie.table.metadata.partitions", ""));
+    assertEquals("files", p.getProperty("hoodie.table.metadata.partitions", ""));
 
     // writes go on at version 9: a log file named after its own delta commit, in the layout-2 timeline
     up.upsert(List.of(trip("id-000001", 50, "p1", "after", 1)).iterator());

@@ -32,10 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SIGKILL-style crashes of {@code Table.upgrade(9)} of a version-6 Merge-on-Read table with an archive, a metadata
  * table and log files ({@link UpgradeChild} halted at a kill point): in the rollback and compaction before the move, after
- * the metadata table is removed, after each file of the new timeline and each LSM batch, just before and just after
- * {@code hoodie.properties} switches the version, and while the old timeline files are deleted. After each crash the
+ * the metadata table's compaction, after the first and last file of its new timeline and once it is staged, after the
+ * first file of the data table's new timeline and its first LSM batch, just before and just after
+ * {@code hoodie.properties} switches the version, after the metadata table's properties switch, and while the old
+ * timeline files are deleted. After each crash the
  * table opens and reads the rows it had (at version 6 or 9), and running the upgrade again ends where an uncrashed
- * upgrade ends: version 9, the same rows, the same number of timeline files and archived instants, no old file left.
+ * upgrade ends: version 9, the same rows, the same number of timeline files and archived instants, no old file left,
+ * the metadata table at version 9, used for listings, with every HFile base file it had (kept, not rebuilt).
  * The default run kills once at each upgrade step's first point and at one point of the compaction before it;
  * {@code -Dsluice.crash.points=N} adds N points spread over the whole trace.
  */
@@ -79,8 +82,24 @@ class UpgradeKillPointsTest {
       timeline = (int) s.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d+_\\d+\\.(deltacommit|commit)"))
           .count();
     }
-    return "version " + Tables.open(base.toString()).tableVersion() + ", " + timeline + " completed commits, " + archived
-        + " archived, old files " + old + ", metadata table " + Files.exists(base.resolve(".hoodie/metadata"));
+    Path mdt = base.resolve(".hoodie/metadata/.hoodie");
+    List<String> mdtOld;
+    try (Stream<Path> s = Files.list(mdt)) {
+      mdtOld = s.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d+\\..*")).toList();
+    }
+    Table t = Tables.open(base.toString());
+    return "version " + t.tableVersion() + ", " + timeline + " completed commits, " + archived
+        + " archived, old files " + old + ", metadata table version "
+        + TableConfigStore.read(storage, mdt.getParent().toString()).tableVersion() + ", used "
+        + t.metadataTable().usedForListings() + ", old metadata files " + mdtOld;
+  }
+
+  private static Set<String> hfiles(Path base) throws IOException {
+    Path mdt = base.resolve(".hoodie/metadata");
+    try (Stream<Path> s = Files.walk(mdt)) {
+      return s.map(p -> mdt.relativize(p).toString()).filter(n -> n.endsWith(".hfile"))
+          .collect(java.util.stream.Collectors.toSet());
+    }
   }
 
   private static void copy(Path from, Path to) {
@@ -121,15 +140,27 @@ class UpgradeKillPointsTest {
     List<String> points = KillPoints.stopTrace();
     String expected = end(traced);
     assertEquals(rows, rows(traced));
-    assertTrue(expected.startsWith("version 9,") && expected.endsWith("old files [], metadata table false"), expected);
+    assertTrue(expected.startsWith("version 9,") && expected.endsWith("old files [], metadata table version 9, used true, "
+        + "old metadata files []"), expected);
+    Set<String> hfiles = hfiles(template);
 
     Set<String> chosen = new LinkedHashSet<>();
     // (upgrade.metadata.removed#1, just before the first of these, is among the extended run's points)
-    for (String step : List.of("upgrade.timeline.instant#1", "upgrade.archive.batch#1",
-        "upgrade.switch.before#1", "upgrade.switch.after#1", "upgrade.old.deleted#1")) {
+    // the metadata table's steps come first: its compaction, its timeline (instant files, archive batches), staged;
+    // after the data table's switch its properties and its old files
+    int mdtInstants = (int) points.stream().takeWhile(p -> !p.equals("upgrade.metadata.staged#1"))
+        .filter(p -> p.startsWith("upgrade.timeline.instant#")).count();
+    for (String step : List.of("upgrade.metadata.compacted#1", "upgrade.timeline.instant#1",
+        "upgrade.timeline.instant#" + mdtInstants, "upgrade.metadata.staged#1", "upgrade.timeline.instant#"
+        + (mdtInstants + 1), "upgrade.archive.batch#1", "upgrade.switch.before#1", "upgrade.switch.after#1",
+        "upgrade.metadata.switched#1", "upgrade.old.deleted#1")) {
       assertTrue(points.contains(step), step + " in " + points);
       chosen.add(step);
     }
+    // the metadata table's compaction's own points (after the data table's compaction): its last one
+    int compacted = points.indexOf("upgrade.metadata.compacted#1");
+    points.subList(0, compacted).stream().filter(p -> p.startsWith("metadata.")).reduce((a, b) -> b)
+        .ifPresent(chosen::add);
     // one point of the rollback and compaction that run while the table is still version 6
     points.stream().filter(p -> !p.startsWith("upgrade.")).skip(points.size() / 8).findFirst().ifPresent(chosen::add);
     int extra = Integer.getInteger("sluice.crash.points", 0);
@@ -147,6 +178,7 @@ class UpgradeKillPointsTest {
       Tables.open(base.toString()).upgrade(9);
       assertEquals(expected, end(base), "upgrade run again after a kill at " + point);
       assertEquals(rows, rows(base), "upgrade run again after a kill at " + point);
+      assertTrue(hfiles(base).containsAll(hfiles), "the metadata table kept, not rebuilt, after a kill at " + point);
     }
     System.out.println("upgrade: killed at " + chosen.size() + " of " + points.size() + " kill points: " + chosen);
   }

@@ -135,6 +135,12 @@ class UpgradeInteropTest {
     return out;
   }
 
+  private static List<String> names(Path folder) throws IOException {
+    try (java.util.stream.Stream<Path> s = Files.list(folder)) {
+      return s.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+
   private static Properties properties(Path table) throws IOException {
     Properties p = new Properties();
     try (InputStream in = Files.newInputStream(table.resolve(".hoodie/hoodie.properties"))) {
@@ -158,9 +164,11 @@ class UpgradeInteropTest {
     OracleBatch before = hudi015.batch();
     List<OracleBatch.Pending<List<GenericRecord>>> snapshots015 = new ArrayList<>();
     List<OracleBatch.Pending<List<Map<String, String>>>> archived015 = new ArrayList<>();
+    List<OracleBatch.Pending<List<OracleFileSlice>>> slices015 = new ArrayList<>();
     for (Table t : tables) {
       snapshots015.add(before.read(Path.of(t.location()), "snapshot", Optional.empty(), false));
       archived015.add(before.archivedTimeline(Path.of(t.location())));
+      slices015.add(before.fsview(Path.of(t.location())));
     }
     before.run();
 
@@ -169,7 +177,7 @@ class UpgradeInteropTest {
     for (Table t : tables) {
       UpgradeInfo info = t.upgrade(9);
       assertTrue(info.archivedInstants() > 0, "instants were archived before the upgrade: " + info);
-      assertTrue(info.metadataTableRemoved(), t.location());
+      assertTrue(info.metadataTableKept(), t.location());
       upgraded.add(Tables.open(t.location(), Config.of(SLUICE)));
       sluiceCompletion.add(completionTimesOnDisk(Path.of(t.location())));
     }
@@ -179,8 +187,17 @@ class UpgradeInteropTest {
     List<OracleBatch.Pending<List<Map<String, String>>>> archived = new ArrayList<>();
     List<OracleBatch.Pending<List<Map<String, String>>>> active = new ArrayList<>();
     List<OracleBatch.Pending<List<GenericRecord>>> afterHudiWrite = new ArrayList<>();
+    List<OracleBatch.Pending<List<GenericRecord>>> withMetadata = new ArrayList<>();
+    List<OracleBatch.Pending<List<OracleFileSlice>>> throughMetadata = new ArrayList<>();
+    List<OracleBatch.Pending<List<OracleFileSlice>>> fromStorage = new ArrayList<>();
+    List<OracleBatch.Pending<Map<String, Map<String, Long>>>> metadataFiles = new ArrayList<>();
     for (Table t : upgraded) {
       Path p = Path.of(t.location());
+      // the metadata table Sluice upgraded, as Hudi 1.1.1 reads it (hoodie.metadata.enable=true)
+      withMetadata.add(after.read(p, "snapshot", Optional.empty(), true));
+      throughMetadata.add(after.fsviewThroughMetadata(p));
+      fromStorage.add(after.fsview(p));
+      metadataFiles.add(after.metadataListing(p));
       snapshots.add(after.read(p, "snapshot", Optional.empty(), false));
       readOptimized.add(after.read(p, "read_optimized", Optional.empty(), false));
       archived.add(after.archivedTimeline(p));
@@ -199,6 +216,16 @@ class UpgradeInteropTest {
       assertEquals(9, t.tableVersion());
       assertEquals(content(snapshots015.get(i).get()), content(snapshots.get(i).get()),
           "Hudi 1.1.1 after Sluice's upgrade reads what Hudi 0.15 read before it: " + what);
+      assertEquals(content(snapshots015.get(i).get()), content(withMetadata.get(i).get()),
+          "the same with the metadata table on: " + what);
+      assertEquals(fromStorage.get(i).get(), throughMetadata.get(i).get(),
+          "Hudi 1.1.1's file slices through the upgraded metadata table are storage's: " + what);
+      assertFalse(metadataFiles.get(i).get().isEmpty(), what);
+      if (t.type() == TableType.COPY_ON_WRITE) {
+        // nothing compacted: the slices Hudi 0.15 listed before the upgrade
+        assertEquals(slices015.get(i).get(), throughMetadata.get(i).get(),
+            "Hudi 1.1.1's slices through the metadata table are Hudi 0.15's before the upgrade: " + what);
+      }
       assertEquals(content(snapshots015.get(i).get()), content(readOptimized.get(i).get()),
           "read-optimized: every slice was compacted before the move: " + what);
       Map<String, String> archivedBefore = archived(archived015.get(i).get());
@@ -221,24 +248,49 @@ class UpgradeInteropTest {
     Map<String, String> upgradeByHudi = new HashMap<>(HUDI);
     // the Java client's own default is version 9 with auto-upgrade; the oracle pins the table's version unless told
     upgradeByHudi.put("hoodie.write.table.version", "9");
+    // with the metadata table on, Hudi upgrades it alongside the data table (and keeps it)
+    upgradeByHudi.put("hoodie.metadata.enable", "true");
     OracleBatch batch = hudi111.batch();
     batch.write(h, "upsert", SCHEMA, List.of(row("k1", 60, "p1", "by-hudi")), upgradeByHudi);
     OracleBatch.Pending<List<GenericRecord>> hudiRead = batch.read(h, "snapshot", Optional.empty(), false);
     batch.run();
     bySluice.upgrade(9);
 
-    assertEquals(upgradeKeys(h), upgradeKeys(Path.of(bySluice.location())),
+    Path s = Path.of(bySluice.location());
+    assertEquals(upgradeKeys(h), upgradeKeys(s),
         "hoodie.properties keys of Hudi 1.1.1's upgrade vs Sluice's, same v6 table: " + properties(h));
+    Path hm = h.resolve(".hoodie/metadata");
+    Path sm = s.resolve(".hoodie/metadata");
+    assertEquals(upgradeKeys(hm), upgradeKeys(sm),
+        "the metadata table's hoodie.properties after Hudi's upgrade and after Sluice's: " + properties(hm));
     Table t = Tables.open(h.toString(), Config.of(SLUICE));
     assertEquals(9, t.tableVersion());
+    assertTrue(t.metadataTable().usedForListings(), "the metadata table Hudi upgraded: " + t.metadataTable().status());
+    List<String> hudiFiles = names(hm.resolve("files")).stream().filter(n -> n.endsWith(".hfile")).toList();
+    assertFalse(hudiFiles.isEmpty(), "Hudi's upgrade left base HFiles in files/: " + names(hm.resolve("files")));
     // _hoodie_file_name left out (see content())
     assertEquals(content(hudiRead.get()), content(rows(t.newScan())), "Sluice reads Hudi's upgraded table as Hudi does");
     assertEquals("\"by-hudi\"", byKey(hudiRead.get()).get("k1").get("name"));
     assertEquals(byKey(hudiRead.get()).keySet(), byKey(rows(Tables.open(bySluice.location()).newScan())).keySet());
-    t.upsert(List.of(row("k3", 70, "p2", "by-sluice"), row("s1", 1, "p1", "s")).iterator());
+    String sluiceWrite = t.upsert(List.of(row("k3", 70, "p2", "by-sluice"), row("s1", 1, "p1", "s")).iterator())
+        .instantTime();
+    // Sluice's write went on with Hudi's upgraded metadata table: mirrored there, nothing rebuilt (its HFiles stay; its
+    // oldest instants may go to its archive by Sluice's archival of the metadata timeline)
+    List<String> afterSluice = names(hm.resolve(".hoodie/timeline"));
+    assertTrue(names(hm.resolve("files")).containsAll(hudiFiles), hudiFiles + " / " + names(hm.resolve("files")));
+    assertTrue(afterSluice.stream().anyMatch(n -> n.startsWith(sluiceWrite + "_") && n.endsWith(".deltacommit")),
+        afterSluice.toString());
+    Table reopened = Tables.open(h.toString(), Config.of(SLUICE));
+    assertTrue(reopened.metadataTable().usedForListings(), reopened.metadataTable().status());
+    assertTrue(reopened.metadataTable().validate().matches(), reopened.metadataTable().validate().toString());
     OracleBatch read = hudi111.batch();
     OracleBatch.Pending<List<GenericRecord>> again = read.read(h, "snapshot", Optional.empty(), false);
+    OracleBatch.Pending<List<GenericRecord>> againWithMetadata = read.read(h, "snapshot", Optional.empty(), true);
+    OracleBatch.Pending<List<OracleFileSlice>> slices = read.fsview(h);
+    OracleBatch.Pending<List<OracleFileSlice>> slicesThroughMetadata = read.fsviewThroughMetadata(h);
     read.run();
+    assertEquals(content(again.get()), content(againWithMetadata.get()), "Hudi reads it the same with its metadata on");
+    assertEquals(slices.get(), slicesThroughMetadata.get(), "Hudi's slices through the metadata table Sluice continued");
     assertEquals(content(again.get()), content(rows(t.newScan())), "Hudi reads Sluice's write on Hudi's upgraded table");
     assertEquals("\"by-sluice\"", byKey(again.get()).get("k3").get("name"));
     assertEquals(byKey(rows(t.newScan().queryType(QueryType.SNAPSHOT))).size(), again.get().size());

@@ -666,6 +666,8 @@ public final class TableConfig {
     m.put(k + "NonpartitionedAvroKeyGenerator", "NON_PARTITION_AVRO");
     m.put(k + "GlobalDeleteKeyGenerator", "GLOBAL_DELETE");
     m.put(k + "GlobalAvroDeleteKeyGenerator", "GLOBAL_DELETE_AVRO");
+    // the metadata table's own (KeyGeneratorType.HOODIE_TABLE_METADATA), typed by an upgrade of its properties
+    m.put("org.apache.hudi.metadata.HoodieTableMetadataKeyGenerator", "HOODIE_TABLE_METADATA");
     return Map.copyOf(m);
   }
 }
