@@ -62,6 +62,15 @@ public final class BenchDriver {
         SluiceWorker.class.getName()));
     sides.put(BenchResults.HUDI, new ChildJvm.Side(BenchResults.HUDI, hudiClasspath(o.oracleDir()),
         "dev.sluice.oracle.BenchWorker"));
+    if (o.runs(BenchResults.SLUICE_SPARK)) {
+      sides.put(BenchResults.SLUICE_SPARK, new ChildJvm.Side(BenchResults.SLUICE_SPARK,
+          // by name: the worker's class refers to Spark's, which this JVM does not have
+          sluiceSparkClasspath(), "dev.sluice.bench.SluiceSparkWorker"));
+    }
+    if (o.runs(BenchResults.HUDI_SPARK)) {
+      sides.put(BenchResults.HUDI_SPARK, new ChildJvm.Side(BenchResults.HUDI_SPARK,
+          SqlBench.sparkClasspath(o.sparkOracleDir()), "dev.sluice.oracle.HudiSparkBenchWorker"));
+    }
     if (o.runs(BenchResults.HUDI1)) {
       sides.put(BenchResults.HUDI1, new ChildJvm.Side(BenchResults.HUDI1, hudiClasspath(o.hudi1OracleDir()),
           "dev.sluice.oracle.Hudi1BenchWorker"));
@@ -112,12 +121,16 @@ public final class BenchDriver {
         s.commits(), s.warmup(), o.reps(),
         o.heap(), o.parallelism(),
         Runtime.getRuntime().availableProcessors(), work, o.tableVersion(),
-        o.runs(BenchResults.HUDI1) ? ", hudi1: Hudi 1.1.1 on version 9" : "");
+        (o.runs(BenchResults.HUDI1) ? ", hudi1: Hudi 1.1.1 on version 9" : "")
+            + (o.runs(BenchResults.SLUICE_SPARK) || o.runs(BenchResults.HUDI_SPARK) ? ", Spark 3.5.7 local["
+            + o.parallelism() + "]: sluice-spark (format sluice), hudi-spark (Hudi 0.15.0's format hudi)" : ""));
     declareRows();
     for (int rep = 0; rep < o.reps(); rep++) {
       // alternate which engine goes first, so drift of the machine does not favour one side
-      List<String> order = rep % 2 == 0 ? List.of(BenchResults.SLUICE, BenchResults.HUDI, BenchResults.HUDI1)
-          : List.of(BenchResults.HUDI1, BenchResults.HUDI, BenchResults.SLUICE);
+      List<String> order = rep % 2 == 0 ? List.of(BenchResults.SLUICE_SPARK, BenchResults.HUDI_SPARK,
+          BenchResults.SLUICE, BenchResults.HUDI, BenchResults.HUDI1)
+          : List.of(BenchResults.HUDI1, BenchResults.HUDI, BenchResults.SLUICE, BenchResults.HUDI_SPARK,
+          BenchResults.SLUICE_SPARK);
       for (String w : WORKLOADS) {
         if (!active(w)) {
           continue;
@@ -137,7 +150,8 @@ public final class BenchDriver {
     }
     boolean workloads = WORKLOADS.stream().anyMatch(this::active);
     if (workloads) {
-      results.print(out, "medians over " + o.reps() + " rep(s), seconds (ratios: hudi/sluice, sluice/floor):");
+      results.print(out, "medians over " + o.reps() + " rep(s), seconds (ratios: " + (results.sparkRan()
+          ? "hudi-spark/sluice-spark, sluice-spark/sluice" : "hudi/sluice, sluice/floor") + "):");
     }
     if (o.metadataCost()) {
       out.println();
@@ -239,6 +253,10 @@ public final class BenchDriver {
   }
 
   private void workload(String w, String engine, int rep) {
+    if ((w.equals("W5") || w.startsWith("W6")) && isSpark(engine)) {
+      results.unavailable(w, engine, "n/a: not a Spark workload (point lookups and deletes are not run on Spark)");
+      return;
+    }
     if (w.equals("W5") && engine.equals(BenchResults.HUDI1)) {
       results.unavailable(w, engine, "n/a: point lookups are not run on Hudi 1.1.1 (hudi1)");
       return;
@@ -367,7 +385,8 @@ public final class BenchDriver {
         && o.jfrHudi()))) {
       jvmOptions.add("-D" + StepRunner.JFR_DIR + "=" + o.jfrDir().get().toAbsolutePath().resolve("r" + rep));
     }
-    ChildJvm.Outcome r = jvm.run(sides.get(engine), StepArgs.format(step, mergeOnReadLimits(args)), jvmOptions);
+    ChildJvm.Outcome r = jvm.run(sides.get(engine), StepArgs.format(step, mergeOnReadLimits(args)),
+        withSpark(engine, jvmOptions));
     out.printf(Locale.ROOT, "  rep %d %-9s %-6s %-12s %s%n", rep + 1, workload, engine, step,
         r.ok() ? summary(r.reports()) : "FAILED (exit " + r.exitCode() + ", log " + r.log() + ")");
     out.flush();
@@ -554,7 +573,7 @@ public final class BenchDriver {
       a.put("warmup", Long.toString(o.scale().warmup()));
       a.put("type", "mor");
       ChildJvm.Outcome r = jvm.run(sides.get(engine), StepArgs.format("setup-deltas", mergeOnReadLimits(a)),
-          List.of());
+          withSpark(engine, List.of()));
       ok = r.ok();
       boolean logs = false;
       StringBuilder times = new StringBuilder();
@@ -578,7 +597,7 @@ public final class BenchDriver {
         a.put("metadata-table", "true");
       }
       ChildJvm.Outcome r = jvm.run(sides.get(engine), StepArgs.format("setup-base", mergeOnReadLimits(a)),
-          List.of());
+          withSpark(engine, List.of()));
       ok = r.ok();
       report("setup " + name, engine, r);
     }
@@ -669,6 +688,49 @@ public final class BenchDriver {
       }
     }
     return System.getProperty("java.class.path");
+  }
+
+  private static boolean isSpark(String engine) {
+    return engine.equals(BenchResults.SLUICE_SPARK) || engine.equals(BenchResults.HUDI_SPARK);
+  }
+
+  /** A Spark worker's JVM options: {@code options} and what Spark 3.5 needs opened on Java 17. */
+  private static List<String> withSpark(String engine, List<String> options) {
+    if (!isSpark(engine)) {
+      return options;
+    }
+    List<String> out = new ArrayList<>(SqlBench.SPARK_JVM);
+    out.addAll(options);
+    return out;
+  }
+
+  /**
+   * The Sluice-on-Spark worker's class path: where this module's classes (the worker) and bench-data's (the steps)
+   * were loaded from, sluice-spark's classes and its class path file (Spark 3.5, the Jackson it needs, Sluice's
+   * core). Not this module's own class path: its Jackson is newer than Spark's Scala module takes.
+   */
+  private static String sluiceSparkClasspath() {
+    Path dir = Path.of(System.getProperty("sluice.spark.dir", "sluice-spark/target"));
+    Path file = dir.resolve("spark.classpath");
+    Path classes = dir.resolve("classes");
+    if (!Files.isRegularFile(file) || !Files.isDirectory(classes)) {
+      throw new IllegalStateException("sluice-spark is not built: expected " + file + " and " + classes
+          + " (build with: mvn -B -q -DskipTests -pl sluice-bench -am package)");
+    }
+    try {
+      return String.join(File.pathSeparator, codeSource(SluiceWorker.class), codeSource(StepRunner.class),
+          classes.toString(), Files.readString(file, StandardCharsets.UTF_8).trim());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  private static String codeSource(Class<?> c) {
+    try {
+      return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException("where " + c.getName() + " was loaded from", e);
+    }
   }
 
   private static String hudiClasspath(Path oracleDir) {

@@ -21,7 +21,8 @@ import java.util.Optional;
  * @param memoryRuns also run the {@code -Xmx512m} runs (W3 snapshot read, W4)
  * @param jfrDir record the Sluice side's timed steps with JFR into this folder
  * @param jfrHudi record the Hudi side too
- * @param engines engines to run ({@code sluice}, {@code hudi}, {@code floor})
+ * @param engines engines to run ({@code sluice}, {@code hudi}, {@code floor}, {@code hudi1}; or the Spark ones,
+ *     {@code sluice-spark} and {@code hudi-spark}, beside {@code sluice})
  * @param jvmOpts extra worker JVM options (both engines)
  * @param oracleDir hudi-oracle's build folder ({@code classes}, {@code oracle.classpath})
  * @param timeoutMinutes per worker JVM
@@ -56,6 +57,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "                    [--metadata-table | --metadata-cost] [--scale-records N,N] [--scale-upsert N] [--scale-chunk N]",
       "                    [--table-version 6|8|9] [--hudi1-oracle-dir DIR]",
       "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I] [--spark-oracle-dir DIR]",
+      "                    [--engine spark]",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
       "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",
@@ -76,7 +78,11 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "          and the MoR table after the last delta commit, through Sluice SQL (DuckDB) and through Spark SQL",
       "          with Hudi 0.15.0's data source in local mode (hudi-spark-oracle, built under --spark-oracle-dir);",
       "          results compared, medians and ratio spark/sluice (SQL lines). --sql-tables: which engine writes the",
-      "          tables both read (default sluice; hudi: Hudi 0.15.0's Java client)");
+      "          tables both read (default sluice; hudi: Hudi 0.15.0's Java client)",
+      "  --engine spark: the Spark workloads, W1 (bulk insert, insert), W2 (CoW, MoR upsert), W3 and W4, through",
+      "          Sluice on Spark (sluice-spark) and Hudi 0.15.0's Spark data source (hudi-spark), both local[N] with",
+      "          N = --parallelism, each step in its own JVM, and Sluice alone beside them (--engines",
+      "          sluice-spark,hudi-spark,sluice); ratios hudi-spark/sluice-spark and sluice-spark/sluice");
 
   /**
    * Workload sizes.
@@ -149,6 +155,7 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     Optional<Path> jfr = Optional.empty();
     boolean jfrHudi = false;
     List<String> engines = null;
+    boolean spark = false;
     int tableVersion = 6;
     Path hudi1OracleDir = Path.of(System.getProperty("sluice.hudi1.oracle.dir", "hudi1-oracle/target"));
     List<String> jvmOpts = new ArrayList<>();
@@ -181,6 +188,13 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
         case "--jfr" -> jfr = Optional.of(Path.of(value(args, ++i, a)));
         case "--jfr-hudi" -> jfrHudi = true;
         case "--engines" -> engines = split(value(args, ++i, a));
+        case "--engine" -> {
+          String e = value(args, ++i, a);
+          if (!e.equals("spark")) {
+            throw new IllegalArgumentException("--engine takes spark, got " + e);
+          }
+          spark = true;
+        }
         case "--jvm-opt" -> jvmOpts.add(value(args, ++i, a));
         case "--oracle-dir" -> oracleDir = Path.of(value(args, ++i, a));
         case "--table-version" -> tableVersion = Integer.parseInt(value(args, ++i, a));
@@ -204,6 +218,19 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
     }
     if (tableVersion != 6 && tableVersion != 8 && tableVersion != 9) {
       throw new IllegalArgumentException("--table-version must be 6, 8 or 9, got " + tableVersion);
+    }
+    if (spark && engines != null) {
+      throw new IllegalArgumentException("--engine spark picks its engines: not with --engines");
+    }
+    if (spark) {
+      engines = List.of(BenchResults.SLUICE_SPARK, BenchResults.HUDI_SPARK, BenchResults.SLUICE);
+    }
+    boolean sparkEngines = engines != null && (engines.contains(BenchResults.SLUICE_SPARK)
+        || engines.contains(BenchResults.HUDI_SPARK));
+    if (sparkEngines && (tableVersion != 6 || engines.contains(BenchResults.HUDI)
+        || engines.contains(BenchResults.HUDI1) || engines.contains(BenchResults.FLOOR))) {
+      throw new IllegalArgumentException("the Spark engines run beside sluice only (--engines "
+          + "sluice-spark,hudi-spark,sluice), at table version 6");
     }
     if (engines == null) {
       // version 8/9 runs add Hudi 1.1.1 (the only Hudi here that writes those versions) beside 0.15.0
@@ -243,8 +270,13 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       throw new IllegalArgumentException("--metadata-cost runs W2 with and without the metadata table: not with "
           + "--metadata-table");
     }
-    boolean memoryRuns = memory && !scale.name().equals("smoke");
-    if (only.isEmpty() && scale.name().equals("smoke")) {
+    // the -Xmx512m runs compare the Java engines; the Spark run has none
+    boolean memoryRuns = memory && !scale.name().equals("smoke") && !sparkEngines;
+    if (only.isEmpty() && sparkEngines) {
+      // the Spark workloads: no lookups (W5) or deletes (W6) on Spark
+      only = scale.name().equals("smoke") ? List.of("W1-bulk", "W2-mor", "W3", "W4")
+          : List.of("W1", "W2", "W3", "W4");
+    } else if (only.isEmpty() && scale.name().equals("smoke")) {
       // CI: one workload per code path (W1-insert and W6-cow repeat paths W1-bulk, W2-cow and W6-mor cover)
       only = List.of("W1-bulk", "W2", "W3", "W4", "W5", "W6-mor");
     }

@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Measurements by workload label and engine ({@code sluice}, {@code hudi}, {@code floor}, and {@code hudi1} in a
- * {@code --table-version 8|9} run); prints the table of medians and one {@code RESULT} line per workload. The hudi1
- * column and its fields appear only when that engine ran, so version-6 output keeps its shape.
+ * Measurements by workload label and engine ({@code sluice}, {@code hudi}, {@code floor}, {@code hudi1} in a
+ * {@code --table-version 8|9} run, {@code sluice-spark} and {@code hudi-spark} in an {@code --engine spark} run);
+ * prints the table of medians and one {@code RESULT} line per workload. The hudi1 column and its fields appear only
+ * when that engine ran, and a Spark run prints its own table, so other runs keep their shape.
  */
 final class BenchResults {
   /** Suffix of a W2 workload run on a table that keeps the metadata table ({@code --metadata-cost}). */
@@ -22,6 +23,12 @@ final class BenchResults {
   /** Hudi 1.1.1's Java client on version 9 tables (hudi1-oracle). */
   static final String HUDI1 = "hudi1";
   static final String FLOOR = "floor";
+  /** Sluice on Spark ({@code format("sluice")}, local mode; sluice-spark). */
+  static final String SLUICE_SPARK = "sluice-spark";
+  /** Hudi 0.15.0's own Spark data source ({@code format("hudi")}, local mode; hudi-spark-oracle). */
+  static final String HUDI_SPARK = "hudi-spark";
+  /** Every engine whose rows and ts sums are checked against each other. */
+  private static final List<String> ENGINES = List.of(SLUICE, HUDI, HUDI1, SLUICE_SPARK, HUDI_SPARK);
 
   /** Per label: expected rows after the step (or rows read), -1 if not checked. */
   private final Map<String, Long> expectedRows = new LinkedHashMap<>();
@@ -137,7 +144,7 @@ final class BenchResults {
     if (expected < 0) {
       return true;
     }
-    for (String engine : List.of(SLUICE, HUDI, HUDI1)) {
+    for (String engine : ENGINES) {
       if (whyUnavailable(label, engine).isPresent() || reports(label, engine).isEmpty()) {
         continue;
       }
@@ -146,7 +153,14 @@ final class BenchResults {
         return false;
       }
     }
-    return tsSumsAgree(label, SLUICE, HUDI) && tsSumsAgree(label, SLUICE, HUDI1) && tsSumsAgree(label, HUDI, HUDI1);
+    for (int i = 0; i < ENGINES.size(); i++) {
+      for (int j = i + 1; j < ENGINES.size(); j++) {
+        if (!tsSumsAgree(label, ENGINES.get(i), ENGINES.get(j))) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private boolean tsSumsAgree(String label, String x, String y) {
@@ -158,17 +172,31 @@ final class BenchResults {
 
   /** True if the hudi1 engine reported anything: its column and fields are printed. */
   private boolean hudi1Ran() {
+    return ran(HUDI1);
+  }
+
+  private boolean ran(String engine) {
     for (Map<String, List<JsonNode>> byEngine : runs.values()) {
-      if (byEngine.containsKey(HUDI1)) {
+      if (byEngine.containsKey(engine)) {
         return true;
       }
     }
-    return unavailable.values().stream().anyMatch(m -> m.containsKey(HUDI1));
+    return unavailable.values().stream().anyMatch(m -> m.containsKey(engine));
+  }
+
+  /** True if a Spark engine ran: the run prints the Spark table ({@link #printSpark}) instead of the other. */
+  boolean sparkRan() {
+    return ran(SLUICE_SPARK) || ran(HUDI_SPARK);
   }
 
   void print(PrintStream out, String header) {
     out.println();
     out.println(header);
+    if (sparkRan()) {
+      printSpark(out);
+      printTail(out);
+      return;
+    }
     boolean hudi1 = hudi1Ran();
     // the hudi1 columns (Hudi 1.1.1, version 9) sit after hudi's, only in a run that has them
     String fmt = "%-12s %9s %9s %8s" + (hudi1 ? " %9s %8s" : "%s%s") + " %9s %8s %10s %10s %9s %9s %9s  %s%n";
@@ -190,6 +218,35 @@ final class BenchResults {
           rows(label, SLUICE).or(() -> rows(label, HUDI)).map(String::valueOf).orElse("-"),
           expectedRows.getOrDefault(label, -1L) < 0 ? "-" : rowsOk(label) ? "ok" : "MISMATCH");
     }
+    printTail(out);
+  }
+
+  /**
+   * The Spark workloads' table: Sluice on Spark, Hudi on Spark and their ratio (hudi-spark/sluice-spark: above 1,
+   * Sluice on Spark is faster), then Sluice alone and Spark's cost over it (sluice-spark/sluice), all in the same
+   * run; bytes written and peak heaps of the two Spark engines (the driver's JVM: local mode runs the tasks there).
+   */
+  private void printSpark(PrintStream out) {
+    String fmt = "%-12s %9s %9s %8s %9s %9s %9s %9s %9s %9s %9s  %s%n";
+    out.printf(Locale.ROOT, fmt, "workload", "slspark_s", "hudisp_s", "hsp/slsp", "sluice_s", "slsp/sl", "slsp_MB",
+        "hudisp_MB", "slsp_hpMB", "husp_hpMB", "rows", "check");
+    for (String label : runs.keySet()) {
+      if (isMemoryRun(label)) {
+        continue;
+      }
+      Optional<Double> ss = median(label, SLUICE_SPARK, "seconds");
+      Optional<Double> hs = median(label, HUDI_SPARK, "seconds");
+      Optional<Double> s = median(label, SLUICE, "seconds");
+      out.printf(Locale.ROOT, fmt, label, sec(ss, label, SLUICE_SPARK), sec(hs, label, HUDI_SPARK), ratio(hs, ss),
+          sec(s, label, SLUICE), ratio(ss, s), mb(median(label, SLUICE_SPARK, "bytes")),
+          mb(median(label, HUDI_SPARK, "bytes")), mb(median(label, SLUICE_SPARK, "peak_heap")),
+          mb(median(label, HUDI_SPARK, "peak_heap")),
+          rows(label, SLUICE_SPARK).or(() -> rows(label, HUDI_SPARK)).map(String::valueOf).orElse("-"),
+          expectedRows.getOrDefault(label, -1L) < 0 ? "-" : rowsOk(label) ? "ok" : "MISMATCH");
+    }
+  }
+
+  private void printTail(PrintStream out) {
     out.println();
     for (String label : runs.keySet()) {
       if (!isMemoryRun(label)) {
@@ -267,6 +324,18 @@ final class BenchResults {
       b.append(" hudi1_bytes=").append(num(median(label, HUDI1, "bytes"), 0));
       b.append(" hudi1_heap=").append(num(median(label, HUDI1, "peak_heap"), 0));
       b.append(" hudi1_rows=").append(rows(label, HUDI1).map(String::valueOf).orElse("n/a"));
+    }
+    if (sparkRan()) {
+      Optional<Double> ss = median(label, SLUICE_SPARK, "seconds");
+      Optional<Double> hs = median(label, HUDI_SPARK, "seconds");
+      b.append(" sluice_spark_s=").append(num(ss, 3));
+      b.append(" hudi_spark_s=").append(num(hs, 3));
+      b.append(" spark_ratio=").append(ratio(hs, ss));
+      b.append(" spark_overhead=").append(ratio(ss, s));
+      b.append(" sluice_spark_bytes=").append(num(median(label, SLUICE_SPARK, "bytes"), 0));
+      b.append(" hudi_spark_bytes=").append(num(median(label, HUDI_SPARK, "bytes"), 0));
+      b.append(" sluice_spark_rows=").append(rows(label, SLUICE_SPARK).map(String::valueOf).orElse("n/a"));
+      b.append(" hudi_spark_rows=").append(rows(label, HUDI_SPARK).map(String::valueOf).orElse("n/a"));
     }
     b.append(" rows_ok=").append(rowsOk(label));
     if (label.startsWith("W3-")) {

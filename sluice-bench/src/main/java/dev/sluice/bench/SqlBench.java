@@ -40,7 +40,7 @@ final class SqlBench {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   /** What Spark 3.5 needs opened on Java 17 (the list Spark's launcher gives its executors). */
-  private static final List<String> SPARK_JVM = List.of("-Djdk.reflect.useDirectMethodHandle=false",
+  static final List<String> SPARK_JVM = List.of("-Djdk.reflect.useDirectMethodHandle=false",
       "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
       "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
       "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -253,7 +253,7 @@ final class SqlBench {
     return seconds < 0 ? "n/a" : String.format(Locale.ROOT, "%.3f", seconds);
   }
 
-  private static String sparkClasspath(Path dir) {
+  static String sparkClasspath(Path dir) {
     Path file = dir.resolve("oracle.classpath");
     Path classes = dir.resolve("classes");
     Path bundle = dir.resolve("bundles").resolve("hudi-0.15.0.jar");

@@ -7,7 +7,6 @@ import dev.sluice.storage.Storages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.Dataset;
@@ -85,11 +84,6 @@ public final class SluiceDataSource implements TableProvider, DataSourceRegister
   /** Writes {@code data} to the table at {@code path} with the meaning of {@code mode} (see the class comment). */
   static void save(SaveMode mode, Dataset<Row> data, String path, Map<String, String> options) {
     Map<String, String> o = new HashMap<>(options);
-    String op = o.getOrDefault(SparkOptions.OPERATION, "upsert").trim().toLowerCase(Locale.ROOT);
-    if (op.equals("bulk_insert")) {
-      // no bulk insert on Spark yet: an insert writes the same rows (sized, indexed), only slower than a bulk load
-      o.put(SparkOptions.OPERATION, "insert");
-    }
     SparkOptions parsed = SparkOptions.of(o);
     Storage storage = Storages.forLocation(path, parsed.engineOptions());
     Optional<String> existing = tableName(storage, path, parsed);

@@ -58,6 +58,17 @@ public final class SluiceSpark {
     return write(WriteOperation.INSERT, df, tablePath, SparkOptions.of(options));
   }
 
+  /**
+   * Bulk-inserts {@code df}, as the engine's {@code Table.bulkInsert} does: no index lookup (keys already in the
+   * table are not found, so a key written again is a duplicate, as in Hudi), no small-file packing (only new file
+   * groups, sized as the engine sizes them), the records sorted by partition path and key across the whole Dataset
+   * (Hudi's {@code GLOBAL_SORT}) and written by one task per new file group; one commit, operation
+   * {@code bulk_insert}.
+   */
+  public static CommitResult bulkInsert(Dataset<Row> df, String tablePath, Map<String, String> options) {
+    return write(WriteOperation.BULK_INSERT, df, tablePath, SparkOptions.of(options));
+  }
+
   /** Deletes the keys of {@code df}'s rows (full rows, or the record key and partition columns). */
   public static CommitResult delete(Dataset<Row> df, String tablePath, Map<String, String> options) {
     return write(WriteOperation.DELETE, df, tablePath, SparkOptions.of(options));
@@ -131,8 +142,8 @@ public final class SluiceSpark {
     try {
       // 1. prepare (validate, key, combine within each input partition) in the tasks, then combine across them
       JavaRDD<WireRecord> prepared = df.javaRDD().mapPartitions(rows -> {
-        Schema s = new Schema.Parser().parse(rowSchemaJson);
-        return Units.of(ctx).prepare(new MappedIterator<>(rows, r -> RowRecords.toRecord(r, s))).iterator();
+        RowRecords.Binder binder = new RowRecords.Binder(new Schema.Parser().parse(rowSchemaJson));
+        return Units.of(ctx).prepare(new MappedIterator<>(rows, binder::toRecord)).iterator();
       });
       if (Units.of(ctx).combines()) {
         prepared = prepared.mapToPair(w -> new Tuple2<>(w.combineKey(ctx.globalIndex()), w))
@@ -141,9 +152,11 @@ public final class SluiceSpark {
       prepared = prepared.persist(StorageLevel.MEMORY_AND_DISK());
       persisted.add(prepared);
 
-      // 2. tag: each key against the base files of its partition, one task per file (bloom filter, key column)
-      List<String> partitions = prepared.map(WireRecord::partitionPath).distinct().collect();
-      List<FileRef> files = dw.baseFiles(partitions);
+      // 2. tag: each key against the base files of its partition, one task per file (bloom filter, key column);
+      //    a bulk insert looks nothing up: every record is an insert, and the plan opens new file groups only
+      boolean bulk = op == WriteOperation.BULK_INSERT;
+      List<String> partitions = bulk ? List.of() : prepared.map(WireRecord::partitionPath).distinct().collect();
+      List<FileRef> files = bulk ? List.of() : dw.baseFiles(partitions);
       JavaPairRDD<String, WireRecord> byKey = prepared.mapToPair(w -> new Tuple2<>(w.partitionPath() + SEP + w.key(), w));
       JavaRDD<Tagged> tagged;
       if (files.isEmpty()) {

@@ -56,12 +56,13 @@ record SparkOptions(String tableName, List<String> recordKey, Optional<String> p
       case "MERGE_ON_READ", "MOR" -> TableType.MERGE_ON_READ;
       default -> throw SluiceException.badConfig(TABLE_TYPE, type, "COPY_ON_WRITE or MERGE_ON_READ");
     };
-    String op = options.getOrDefault(OPERATION, "upsert").toLowerCase(Locale.ROOT);
+    String op = options.getOrDefault(OPERATION, "upsert").trim().toLowerCase(Locale.ROOT);
     WriteOperation operation = switch (op) {
       case "upsert" -> WriteOperation.UPSERT;
       case "insert" -> WriteOperation.INSERT;
       case "delete" -> WriteOperation.DELETE;
-      default -> throw SluiceException.badConfig(OPERATION, op, "upsert, insert or delete (bulk_insert: not yet)");
+      case "bulk_insert" -> WriteOperation.BULK_INSERT;
+      default -> throw SluiceException.badConfig(OPERATION, op, "upsert, insert, bulk_insert or delete");
     };
     return new SparkOptions(options.getOrDefault(TABLE_NAME, ""), fields(options.getOrDefault(RECORD_KEY, "")),
         Optional.ofNullable(options.get(PRECOMBINE)).filter(s -> !s.isBlank()),

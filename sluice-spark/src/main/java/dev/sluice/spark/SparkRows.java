@@ -6,9 +6,12 @@ import java.util.List;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -16,9 +19,10 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * A table's Avro schema as Spark's, and the engine's records as Spark's internal rows: flat schemas of strings,
- * numbers, booleans, binaries, dates and timestamps (micros or millis), the types {@link RowRecords} writes; any
- * other column type is refused by name, since a silent guess would read wrong values.
+ * A table's Avro schema as Spark's, and the engine's records as Spark's internal rows: strings, numbers, booleans,
+ * binaries, dates and timestamps (micros or millis), records of them (structs) and arrays, the types
+ * {@link RowRecords} writes; any other column type (maps, decimals, unions of several types) is refused by name,
+ * since a silent guess would read wrong values.
  */
 final class SparkRows {
   /** The meta columns Hudi's datasource shows first, in its order. */
@@ -72,10 +76,23 @@ final class SparkRows {
       case DOUBLE -> DataTypes.DoubleType;
       case BOOLEAN -> DataTypes.BooleanType;
       case BYTES -> DataTypes.BinaryType;
+      case ARRAY -> DataTypes.createArrayType(type(column, s.getElementType()), nullable(s.getElementType()));
+      case RECORD -> {
+        StructType st = new StructType();
+        for (Schema.Field f : s.getFields()) {
+          st = st.add(f.name(), type(column + "." + f.name(), f.schema()), nullable(f.schema()));
+        }
+        yield st;
+      }
       default -> throw SluiceException.unsupported("Reading column '" + column + "' of Avro type " + schema
-          + " through Spark", "Select the table's flat columns of strings, numbers, booleans, binaries, dates and "
-          + "timestamps (spark.read.format(\"sluice\").load(path).select(...)), or read it with the engine's Scan.");
+          + " through Spark", "Select the table's columns of strings, numbers, booleans, binaries, dates, "
+          + "timestamps, records and arrays (spark.read.format(\"sluice\").load(path).select(...)), or read it "
+          + "with the engine's Scan.");
     };
+  }
+
+  private static boolean isMillis(Schema s) {
+    return nonNull(s).getLogicalType() instanceof LogicalTypes.TimestampMillis;
   }
 
   /**
@@ -111,12 +128,31 @@ final class SparkRows {
       for (int i = 0; i < fields.length; i++) {
         Schema.Field f = s.getField(fields[i].name());
         positions[i] = f == null ? -1 : f.pos();
-        millis[i] = f != null && nonNull(f.schema()).getLogicalType() instanceof LogicalTypes.TimestampMillis;
+        millis[i] = f != null && isMillis(f.schema());
       }
     }
 
     private static Object value(DataType t, Object v, boolean millis) {
-      if (t.equals(DataTypes.StringType)) {
+      if (t instanceof StructType st) {
+        GenericRecord r = (GenericRecord) v;
+        StructField[] fs = st.fields();
+        Object[] values = new Object[fs.length];
+        for (int i = 0; i < fs.length; i++) {
+          Schema.Field f = r.getSchema().getField(fs[i].name());
+          Object x = f == null ? null : r.get(f.pos());
+          values[i] = x == null ? null : value(fs[i].dataType(), x, isMillis(f.schema()));
+        }
+        return new GenericInternalRow(values);
+      } else if (t instanceof ArrayType at) {
+        java.util.Collection<?> items = (java.util.Collection<?>) v;
+        boolean itemMillis = v instanceof GenericData.Array<?> a && isMillis(a.getSchema().getElementType());
+        Object[] values = new Object[items.size()];
+        int i = 0;
+        for (Object x : items) {
+          values[i++] = x == null ? null : value(at.elementType(), x, itemMillis);
+        }
+        return new GenericArrayData(values);
+      } else if (t.equals(DataTypes.StringType)) {
         return UTF8String.fromString(v.toString());
       } else if (t.equals(DataTypes.BinaryType)) {
         ByteBuffer b = ((ByteBuffer) v).duplicate();

@@ -8,11 +8,13 @@ import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.CommitResult;
 import dev.sluice.api.Config;
 import dev.sluice.api.FileWriteResult;
+import dev.sluice.api.InstantInfo;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.Table;
 import dev.sluice.api.TableSpec;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
+import dev.sluice.api.WriteOperation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -123,6 +125,102 @@ class SluiceSparkTest {
   }
 
   /**
+   * A bulk insert on Spark is the engine's bulk insert: into a table with small files, the same new file groups with
+   * the same counts as {@code Table.bulkInsert} on a copy (no small file takes records, no key is looked up: a key
+   * the table holds is written again), one commit with operation {@code bulk_insert}, and each new base file holds a
+   * key range of its own within its partition (the batch sorted by partition and key before the tasks write it).
+   */
+  @ParameterizedTest
+  @CsvSource({"COPY_ON_WRITE, ''", "MERGE_ON_READ, part"})
+  void bulkInsertIsTheEnginesBulkInsert(TableType type, String partitionField) {
+    Map<String, String> options = new HashMap<>(SIZES);
+    options.putAll(Map.of(
+        "hoodie.table.name", "trips",
+        "hoodie.datasource.write.recordkey.field", "id",
+        "hoodie.datasource.write.precombine.field", "ts",
+        "hoodie.datasource.write.partitionpath.field", partitionField,
+        "hoodie.datasource.write.table.type", type.name()));
+    Path sparkDir = dir.resolve("spark");
+    String sparkPath = sparkDir.toString();
+    List<Row> first = rows(0, 60, 1, "a");
+    SluiceSpark.insert(spark.createDataFrame(first, ROWS), sparkPath, options);
+    Schema schema = SluiceSpark.tableSchema(spark.createDataFrame(first, ROWS), "trips");
+    // keys 1000..1599 in scrambled order, two versions of 40 of them (the later wins), and 10 keys the table holds
+    List<Row> bulk = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      bulk.addAll(rows(1000 + (i * 389) % 600, 1, 2, "b"));
+    }
+    bulk.addAll(rows(1100, 40, 3, "newer"));
+    bulk.addAll(rows(0, 10, 4, "again"));
+    Path twinDir = dir.resolve("twin-bulk");
+    copyTree(sparkDir, twinDir);
+    Table twin = Tables.open(twinDir.toString(), Config.of(SIZES));
+    CommitResult expected = twin.bulkInsert(records(bulk, schema).iterator());
+    CommitResult r = SluiceSpark.bulkInsert(spark.createDataFrame(bulk, ROWS).repartition(3), sparkPath, options);
+    assertEquals(shape(expected), shape(r), "planned apart");
+    assertEquals(WriteOperation.BULK_INSERT, r.operation());
+    assertEquals(files(twinDir, ".parquet"), files(sparkDir, ".parquet"), "the same number of base files");
+    assertEquals(0, files(sparkDir, ".log."), "a bulk insert writes base files");
+    assertEquals(twin.inspect().timeline().size(), Tables.open(sparkPath).inspect().timeline().size());
+    assertEquals(allRows(twin), allRows(Tables.open(sparkPath)));
+    assertTrue(r.files().size() > 1, "the batch fills several new file groups: " + shape(r));
+    for (FileWriteResult f : r.files()) {
+      assertEquals(FileWriteResult.NULL_COMMIT, f.prevCommit(), "a bulk insert writes new file groups only: " + f);
+    }
+    assertEquals(610, r.inserted());
+    Table written = Tables.open(sparkPath);
+    List<InstantInfo> commits = written.inspect().timeline().stream().filter(InstantInfo::isCompleted).toList();
+    assertEquals("BULK_INSERT", written.inspect().commitMetadata(commits.get(commits.size() - 1)).orElseThrow()
+        .operation());
+    // the 10 keys inserted twice are there twice, as after Hudi's bulk insert (no index lookup)
+    assertEquals(60 + 600 + 10, allRows(written).size());
+    assertDisjointKeyRanges(written, r);
+  }
+
+  /** Every row of the snapshot as key, partition, ts and payload, sorted (a key may be there twice). */
+  private static List<String> allRows(Table t) {
+    List<String> out = new ArrayList<>();
+    try (CloseableIterator<GenericRecord> it = t.newScan().open()) {
+      while (it.hasNext()) {
+        GenericRecord r = it.next();
+        out.add(r.get("id") + "/" + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload"));
+      }
+    }
+    out.sort(Comparator.naturalOrder());
+    return out;
+  }
+
+  /** Within each partition, the files {@code r} wrote hold key ranges that do not overlap. */
+  private static void assertDisjointKeyRanges(Table t, CommitResult r) {
+    Map<String, String[]> ranges = new TreeMap<>();
+    try (CloseableIterator<GenericRecord> it = t.newScan().withMetaColumns(true).open()) {
+      while (it.hasNext()) {
+        GenericRecord g = it.next();
+        String key = g.get("_hoodie_record_key").toString();
+        String commit = g.get("_hoodie_commit_time").toString();
+        if (!commit.equals(r.instantTime())) {
+          continue;
+        }
+        String file = g.get("_hoodie_partition_path") + "/" + g.get("_hoodie_file_name");
+        ranges.merge(file, new String[] {key, key}, (a, b) -> new String[] {
+            a[0].compareTo(b[0]) <= 0 ? a[0] : b[0], a[1].compareTo(b[1]) >= 0 ? a[1] : b[1]});
+      }
+    }
+    List<String> files = new ArrayList<>(ranges.keySet());
+    for (int i = 0; i < files.size(); i++) {
+      for (int j = i + 1; j < files.size(); j++) {
+        String pi = files.get(i).substring(0, files.get(i).indexOf('/'));
+        String pj = files.get(j).substring(0, files.get(j).indexOf('/'));
+        String[] a = ranges.get(files.get(i));
+        String[] b = ranges.get(files.get(j));
+        assertTrue(!pi.equals(pj) || a[1].compareTo(b[0]) < 0 || b[1].compareTo(a[0]) < 0,
+            "overlapping key ranges " + files.get(i) + " " + List.of(a) + " and " + files.get(j) + " " + List.of(b));
+      }
+    }
+    assertEquals(r.files().size(), ranges.size(), "every written file holds rows of the commit");
+  }
+
+  /**
    * One step written by Spark to the table at {@code sparkDir} and by the engine ({@code byEngine}) to a copy of it
    * taken before: the same plan, rows, files and commits on both. Returns Spark's result.
    */
@@ -192,6 +290,37 @@ class SluiceSparkTest {
       it.forEachRemaining(r -> read.put(r.get("id").toString(), String.valueOf(r.get("note"))));
     }
     assertEquals(Map.of("a", "null", "b", "x"), read);
+  }
+
+  /**
+   * Struct and array columns: written by Sluice on Spark into a table created from the Dataset (nested record,
+   * array field), read back through {@code format("sluice")} as the input, and by the engine's scan with the values
+   * written.
+   */
+  @Test
+  void structAndArrayColumnsWriteAndReadBack() {
+    StructType address = new StructType().add("street", DataTypes.StringType, false)
+        .add("zip", DataTypes.IntegerType, true);
+    StructType nested = new StructType().add("id", DataTypes.StringType, false).add("ts", DataTypes.LongType, false)
+        .add("address", address, true).add("tags", DataTypes.createArrayType(DataTypes.StringType, true), true);
+    List<Row> in = List.of(
+        RowFactory.create("a", 1L, RowFactory.create("Main St", 10), List.of("x", "y")),
+        RowFactory.create("b", 2L, RowFactory.create("High St", null), List.of()),
+        RowFactory.create("c", 3L, null, null));
+    String p = dir.resolve("nested").toString();
+    spark.createDataFrame(in, nested).write().format("sluice").option("hoodie.table.name", "t")
+        .option("hoodie.datasource.write.recordkey.field", "id").option("hoodie.datasource.write.precombine.field", "ts")
+        .option("hoodie.datasource.write.operation", "bulk_insert").mode(org.apache.spark.sql.SaveMode.Append).save(p);
+    List<String> read = spark.read().format("sluice").load(p).select("id", "ts", "address", "tags").orderBy("id")
+        .toJSON().collectAsList();
+    assertEquals(List.of("{\"id\":\"a\",\"ts\":1,\"address\":{\"street\":\"Main St\",\"zip\":10},\"tags\":[\"x\",\"y\"]}",
+        "{\"id\":\"b\",\"ts\":2,\"address\":{\"street\":\"High St\"},\"tags\":[]}", "{\"id\":\"c\",\"ts\":3}"), read);
+    Map<String, String> engine = new TreeMap<>();
+    try (CloseableIterator<GenericRecord> it = Tables.open(p).newScan().open()) {
+      it.forEachRemaining(r -> engine.put(r.get("id").toString(), r.get("address") + " " + r.get("tags")));
+    }
+    assertEquals(Map.of("a", "{\"street\": \"Main St\", \"zip\": 10} [x, y]",
+        "b", "{\"street\": \"High St\", \"zip\": null} []", "c", "null null"), engine);
   }
 
   @Test
