@@ -134,6 +134,10 @@ final class HelpTopics {
         "'error: ... the Java heap (at most N MiB) ran out. Give the JVM more memory (SLUICE_JAVA_OPTS=-Xmx...)',",
         "and nothing is committed. JAVA_HOME, when set, picks the java binary.",
         "",
+        "query, upsert and delete run on the C1 compiler alone (-XX:TieredStopAtLevel=1 before SLUICE_JAVA_OPTS):",
+        "a short run in a fresh JVM wins more than the C2 compiler's work costs; -XX:TieredStopAtLevel=4 in",
+        "SLUICE_JAVA_OPTS gives C2 back (a very long query or a large upsert).",
+        "",
         "The first run of each kind of command records a class-data sharing archive (faster starts after) under",
         "~/.cache/sluice/cds; SLUICE_CACHE_DIR=DIR moves it to DIR/cds, SLUICE_CDS=off turns it off.");
   }

@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import dev.sluice.api.Config;
+import dev.sluice.api.ConfigKeys;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.api.SluiceException;
@@ -78,9 +80,16 @@ final class QueryCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /** Threads a query reads file slices on unless {@code sluice.read.parallelism} is given: two, on two cores or more. */
+  static int readThreads(Config config) {
+    return config.isSet(ConfigKeys.READ_PARALLELISM) ? config.get(ConfigKeys.READ_PARALLELISM)
+        : Math.min(2, Runtime.getRuntime().availableProcessors());
+  }
+
   @Override
   public Integer call() {
-    Table t = Tables.open(table, common.config());
+    Config config = common.config();
+    Table t = Tables.open(table, config);
     QueryType queryType = parseType(type);
     PrintWriter err = spec.commandLine().getErr();
     // rows a corrupt block held are not returned: say so on stderr, where it cannot mix with the rows
@@ -115,13 +124,18 @@ final class QueryCommand implements Callable<Integer> {
     if (limit != null) {
       scan = scan.limit(limit);
     }
+    // slices are read on two threads (in plan order, so the output is that of one thread) while this one formats
+    int threads = readThreads(config);
+    scan = scan.parallelism(threads);
     PrintWriter out = spec.commandLine().getOut();
     Schema schema = scan.schema();
     int status;
-    // progress on stderr only; a bar only when the rows do not go to the same terminal. The rows are read a batch
-    // ahead on a thread of their own, in order: reading and formatting then share the cores instead of taking turns
+    // progress on stderr only; a bar only when the rows do not go to the same terminal. The rows are read ahead on
+    // other threads, in order: reading and formatting then share the cores instead of taking turns. With one read
+    // thread (or an incremental query with deletes: read on one) a thread of its own reads ahead; else the scan's
     try (ProgressDisplay display = ProgressDisplay.of(progress, err, true);
-        CloseableIterator<GenericRecord> rows = ReadAhead.of(scan.onProgress(display).open())) {
+        CloseableIterator<GenericRecord> rows = threads > 1 && !includeDeletes ? scan.onProgress(display).open()
+            : ReadAhead.of(scan.onProgress(display).open())) {
       status = RowOutput.write(rows, schema, format, stdout, out);
     }
     out.flush();

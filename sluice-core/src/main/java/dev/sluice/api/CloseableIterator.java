@@ -198,9 +198,9 @@ public interface CloseableIterator<T> extends Iterator<T>, Closeable {
 
   /**
    * Like {@link #concat}, but with {@code threads > 1} the parts are read on up to that many worker threads, each
-   * part whole by one worker, and handed over in batches of {@code batchSize}: elements of one part keep their
-   * order, elements of different parts interleave in no defined order. A worker's failure is thrown as it is by
-   * {@link #hasNext()}; closing stops the workers and returns once every part they opened is closed.
+   * part whole by one worker, and handed over in batches of {@code batchSize}, in the order of the plain
+   * concatenation (part by part; workers read up to {@code 2 * threads} parts ahead of the consumer's). A worker's
+   * failure is thrown as it is by {@link #hasNext()}; closing stops the workers and returns once every part they opened is closed.
    */
   static <T> CloseableIterator<T> concat(List<java.util.function.Supplier<CloseableIterator<T>>> parts, int threads,
       int batchSize) {

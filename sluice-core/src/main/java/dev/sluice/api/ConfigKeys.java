@@ -232,8 +232,8 @@ public final class ConfigKeys {
   // ---- Reads ----
   /** Threads a scan reads file slices on, unless the scan sets its own. */
   public static final ConfigKey<Integer> READ_PARALLELISM = ConfigKey.ofInt("sluice.read.parallelism", 1,
-      "Threads a scan reads file slices on (default 1: in plan order). With more, the order across file groups "
-          + "is not defined.");
+      "Threads a scan reads file slices on (default 1). With more, slices are read at once; rows still come in "
+          + "plan order, as with one.");
 
   // ---- Incremental queries (DataSourceReadOptions) ----
   /** Incremental queries over archived or cleaned commits: scan the whole table instead of failing. */

@@ -138,9 +138,9 @@ public final class Scan {
   /**
    * Reads file slices on up to {@code threads} threads (default: the table's {@code sluice.read.parallelism},
    * itself 1). Each thread reads whole slices (log merge, projection and filter included) and hands rows over in
-   * batches through a bounded queue, so memory grows with the thread count, not the table. With more than one
-   * thread, rows of one file group keep their order but the order across file groups is not defined; a limit
-   * still returns exactly that many rows. Closing the iterator stops the threads. (Incremental queries with
+   * batches through a bounded queue, so memory grows with the thread count, not the table. The rows come in the
+   * same order as with one thread (the slices' plan order), so a query's result does not depend on its thread
+   * count; a limit returns exactly that many rows. Closing the iterator stops the threads. (Incremental queries with
    * {@link #includeDeletes} compare two states and read on one thread.)
    */
   public Scan parallelism(int threads) {

@@ -18,8 +18,8 @@ import java.util.Optional;
  * @param includeDeletes incremental: also return the keys deleted in the range, as rows whose
  *     {@code _hoodie_is_deleted} column is true
  * @param parallelism threads that read file slices; empty means the table's {@code sluice.read.parallelism}
- *     (default 1: slices in plan order, one open at a time). With more than one, rows of one file group keep
- *     their order but the order across file groups is not defined
+ *     (default 1: one slice open at a time). With more, slices are read at once and their rows still come in
+ *     plan order, as with one
  */
 public record ScanOptions(List<String> columns, Optional<Expression> filter, Optional<String> asOf, boolean metaColumns,
     long limit, QueryType queryType, Optional<String> beginInstant, Optional<String> endInstant,

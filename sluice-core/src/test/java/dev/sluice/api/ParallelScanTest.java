@@ -103,6 +103,17 @@ class ParallelScanTest {
   }
 
   @Test
+  void rowsComeInTheOrderOfOneThread() {
+    Table t = morTable();
+    List<String> sequential = rows(t.newScan().withMetaColumns(true));
+    for (int threads : new int[] {2, 3, 5}) {
+      assertEquals(sequential, rows(t.newScan().withMetaColumns(true).parallelism(threads)), threads + " threads");
+    }
+    // a limit cuts the same rows
+    assertEquals(sequential.subList(0, 1500), rows(t.newScan().withMetaColumns(true).parallelism(2).limit(1500)));
+  }
+
+  @Test
   void aLimitCutsExactly() {
     Table t = morTable();
     Set<String> all = new HashSet<>(rows(t.newScan()));

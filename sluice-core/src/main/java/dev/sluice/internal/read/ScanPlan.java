@@ -34,7 +34,7 @@ import org.apache.parquet.filter2.predicate.FilterPredicate;
  * records into its base rows first, and filters only the merged rows (statistics are pushed down only into base
  * files of slices without log files, whose rows no log record can change). With a parallelism of 1 the slices
  * are read in plan order, one open at a time; with more, up to that many threads each read whole slices and the
- * rows of different slices interleave (see {@link CloseableIterator#concat(List, int, int)}).
+ * rows still come in plan order (see {@link CloseableIterator#concat(List, int, int)}).
  */
 public final class ScanPlan {
   private final Storage storage;
@@ -130,7 +130,7 @@ public final class ScanPlan {
 
   /**
    * Reads all planned slices lazily: one open at a time in plan order, or with a parallelism above 1 on that many
-   * threads (rows of one slice in order, slices interleaved). Close the iterator to release files and threads.
+   * threads (rows in plan order either way). Close the iterator to release files and threads.
    */
   public CloseableIterator<GenericRecord> open() {
     return open(ScanPlan::logSkipped);

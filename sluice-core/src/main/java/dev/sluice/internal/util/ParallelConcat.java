@@ -14,10 +14,12 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * Drains several iterators on worker threads and hands their elements to one consumer. Each worker takes the next
- * part not yet taken, opens it, reads it to the end in batches and closes it, so the elements of one part keep
- * their order while batches of different parts interleave in no defined order. At most a few batches per worker
- * wait for the consumer, so memory stays bounded however many elements the parts hold.
+ * Drains several iterators on worker threads and hands their elements to one consumer in the parts' own order, as
+ * the plain concatenation would: each worker takes the next part not yet taken, opens it, reads it to the end in
+ * batches and closes it, and the consumer takes the batches of part 0, then of part 1, and so on. So a parallel
+ * scan returns the same rows in the same order as one thread (a query's output does not depend on its thread
+ * count). Workers read at most {@code 2 * threads} parts past the one the consumer is on, and at most
+ * {@link #PART_BATCHES} batches of each wait, so memory stays bounded however many elements the parts hold.
  *
  * <p>A failure in a worker (opening, reading or closing a part) is thrown, as the same exception, by the
  * consumer's next {@link #hasNext()}; the other workers stop at their next batch. {@link #close()} stops the
@@ -28,16 +30,25 @@ import java.util.function.Supplier;
  */
 public final class ParallelConcat<T> implements CloseableIterator<T> {
   private static final AtomicInteger SCAN_ID = new AtomicInteger();
+  /** Batches of one part that may wait for the consumer: one being read while the worker fills the next. */
+  static final int PART_BATCHES = 2;
 
   private final List<Supplier<CloseableIterator<T>>> parts;
   private final int threads;
   private final int batchSize;
-  private final int capacity;
-  private final AtomicInteger nextPart = new AtomicInteger();
+  /** Parts workers may run ahead of the consumer's: a slow part does not idle the other workers at once. */
+  private final int window;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
   private final Condition notFull = lock.newCondition();
-  private final Deque<List<T>> ready = new ArrayDeque<>();
+  /** Batches waiting, by part; a part's entry is made when a worker takes it and dropped once consumed. */
+  private final List<Deque<List<T>>> ready = new ArrayList<>();
+  /** Parts read to their end (under the lock). */
+  private final boolean[] done;
+  /** The next part a worker takes (under the lock). */
+  private int nextPart;
+  /** The part the consumer takes batches from (under the lock). */
+  private int consuming;
   private final List<Thread> workers = new ArrayList<>();
   /** The consumer closed the scan. Set under the lock. */
   private boolean stopped;
@@ -53,8 +64,11 @@ public final class ParallelConcat<T> implements CloseableIterator<T> {
     this.parts = List.copyOf(parts);
     this.threads = Math.max(1, Math.min(threads, this.parts.size()));
     this.batchSize = Math.max(1, batchSize);
-    // two batches per worker: one being read by the consumer side while the worker fills the next
-    this.capacity = 2 * this.threads;
+    this.window = 2 * this.threads;
+    this.done = new boolean[this.parts.size()];
+    for (int i = 0; i < this.parts.size(); i++) {
+      ready.add(null);
+    }
   }
 
   @Override
@@ -70,14 +84,22 @@ public final class ParallelConcat<T> implements CloseableIterator<T> {
           failureSeen = true;
           throw rethrow(failure);
         }
-        if (stopped) {
+        if (stopped || consuming >= parts.size()) {
           return false;
         }
-        List<T> b = ready.pollFirst();
+        Deque<List<T>> q = ready.get(consuming);
+        List<T> b = q == null ? null : q.pollFirst();
         if (b != null) {
-          notFull.signal();
+          notFull.signalAll();
           batch = b.iterator();
           return true;
+        }
+        if (done[consuming]) {
+          // this part is consumed: on to the next, and a worker waiting for the window may take one more
+          ready.set(consuming, null);
+          consuming++;
+          notFull.signalAll();
+          continue;
         }
         if (running == 0) {
           return false;
@@ -104,7 +126,9 @@ public final class ParallelConcat<T> implements CloseableIterator<T> {
     try {
       stopped = true;
       halted = true;
-      ready.clear();
+      for (int i = 0; i < ready.size(); i++) {
+        ready.set(i, null);
+      }
       batch = List.<T>of().iterator();
       notFull.signalAll();
       toJoin = List.copyOf(workers);
@@ -149,12 +173,12 @@ public final class ParallelConcat<T> implements CloseableIterator<T> {
 
   private void work() {
     try {
-      while (!halted) {
-        int i = nextPart.getAndIncrement();
-        if (i >= parts.size()) {
+      while (true) {
+        int i = take();
+        if (i < 0) {
           break;
         }
-        drain(parts.get(i));
+        drain(i, parts.get(i));
       }
     } catch (RuntimeException | Error e) {
       fail(e);
@@ -169,36 +193,67 @@ public final class ParallelConcat<T> implements CloseableIterator<T> {
     }
   }
 
-  private void drain(Supplier<CloseableIterator<T>> part) {
+  /** The next part to read, once it is within the window of the consumer's; -1 when none is left or stopped. */
+  private int take() {
+    lock.lock();
+    try {
+      while (!halted && nextPart < parts.size() && nextPart >= consuming + window) {
+        notFull.await();
+      }
+      if (halted || nextPart >= parts.size()) {
+        return -1;
+      }
+      int i = nextPart++;
+      ready.set(i, new ArrayDeque<>());
+      return i;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw Errors.internal("scan worker interrupted", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void drain(int index, Supplier<CloseableIterator<T>> part) {
     try (CloseableIterator<T> in = part.get()) {
       List<T> b = new ArrayList<>(batchSize);
       while (!halted && in.hasNext()) {
         b.add(in.next());
         if (b.size() == batchSize) {
-          if (!offer(b)) {
+          if (!offer(index, b)) {
             return;
           }
           b = new ArrayList<>(batchSize);
         }
       }
-      if (!b.isEmpty()) {
-        offer(b);
+      if (!b.isEmpty() && !offer(index, b)) {
+        return;
       }
+    }
+    lock.lock();
+    try {
+      done[index] = true;
+      notEmpty.signalAll();
+    } finally {
+      lock.unlock();
     }
   }
 
-  /** Queues a batch, waiting while the queue is full; false if the scan stopped or failed (drop the rest). */
-  private boolean offer(List<T> b) {
+  /**
+   * Queues a batch of part {@code index}, waiting while that part has {@link #PART_BATCHES} waiting; false if the
+   * scan stopped or failed (drop the rest).
+   */
+  private boolean offer(int index, List<T> b) {
     lock.lock();
     try {
-      while (ready.size() >= capacity && !halted) {
+      while (!halted && ready.get(index).size() >= PART_BATCHES) {
         notFull.await();
       }
       if (halted) {
         return false;
       }
-      ready.addLast(b);
-      notEmpty.signal();
+      ready.get(index).addLast(b);
+      notEmpty.signalAll();
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

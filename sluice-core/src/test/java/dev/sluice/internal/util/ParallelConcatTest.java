@@ -131,6 +131,61 @@ class ParallelConcatTest {
     assertEquals(List.of("0:0", "0:1", "0:2", "1:0", "1:1"), out);
   }
 
+  @Test
+  void elementsComeInThePlainConcatenationsOrderWhateverTheWorkersPace() {
+    // uneven parts, some empty, the first ones slow: workers finish later parts first, the consumer still gets
+    // part 0, then part 1, ...
+    List<Supplier<CloseableIterator<int[]>>> parts = new ArrayList<>();
+    List<String> expected = new ArrayList<>();
+    for (int p = 0; p < 12; p++) {
+      int n = p % 4 == 3 ? 0 : (p * 337) % 1000 + 1;
+      parts.add(p < 3 ? slow(part(p, n)) : part(p, n));
+      for (int i = 0; i < n; i++) {
+        expected.add(p + ":" + i);
+      }
+    }
+    for (int threads : new int[] {2, 3, 7}) {
+      List<String> out = new ArrayList<>();
+      try (CloseableIterator<int[]> it = CloseableIterator.concat(parts, threads, 16)) {
+        it.forEachRemaining(e -> out.add(e[0] + ":" + e[1]));
+      }
+      assertEquals(expected, out, threads + " threads");
+    }
+    assertEquals(opened.get(), closed.get());
+  }
+
+  /** {@code part}, sleeping a little every 64 elements, so later parts overtake it. */
+  private static Supplier<CloseableIterator<int[]>> slow(Supplier<CloseableIterator<int[]>> part) {
+    return () -> {
+      CloseableIterator<int[]> inner = part.get();
+      return new CloseableIterator<int[]>() {
+        private int read;
+
+        @Override
+        public boolean hasNext() {
+          return inner.hasNext();
+        }
+
+        @Override
+        public int[] next() {
+          if (++read % 64 == 0) {
+            try {
+              Thread.sleep(2);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          return inner.next();
+        }
+
+        @Override
+        public void close() {
+          inner.close();
+        }
+      };
+    };
+  }
+
   /** Part {@code p}: elements {p, 0..n-1}, counting its open and close. */
   private Supplier<CloseableIterator<int[]>> part(int p, int n) {
     return () -> {

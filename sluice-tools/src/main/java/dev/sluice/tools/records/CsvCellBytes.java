@@ -72,7 +72,11 @@ abstract class CsvCellBytes {
         return new CsvCellBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            out.ascii(((Number) value).toString());
+            if (value instanceof Double d && Double.isFinite(d)) {
+              out.finiteDouble(d);
+            } else {
+              out.ascii(((Number) value).toString());
+            }
           }
         };
       case BOOLEAN:

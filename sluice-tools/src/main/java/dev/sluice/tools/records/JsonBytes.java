@@ -188,7 +188,7 @@ abstract class JsonBytes {
           void write(Utf8Sink out, Object value) throws IOException {
             double d = ((Number) value).doubleValue();
             if (Double.isFinite(d)) {
-              out.ascii(Double.toString(d));
+              out.finiteDouble(d);
             } else {
               out.jsonString(Double.toString(d));
             }

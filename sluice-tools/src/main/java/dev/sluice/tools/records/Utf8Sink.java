@@ -100,6 +100,9 @@ final class Utf8Sink {
     }
   }
 
+  /** The bound of {@link #finiteDouble}'s hundredths: {@code 10^8 / 100}. */
+  private static final double HUNDREDTHS_BELOW = 1e6;
+
   void write(int b) throws IOException {
     if (pos == buf.length) {
       room(1);
@@ -125,6 +128,35 @@ final class Utf8Sink {
     room(n);
     s.getBytes(0, n, buf, pos);
     pos += n;
+  }
+
+  /**
+   * A finite double as {@link Double#toString(double)} writes it. Money-like values (hundredths: {@code k / 100.0}
+   * for {@code |k| < 10^8}, so below a million) are written from {@code k}'s digits, without the JDK's decimal
+   * conversion and its String: that text was checked against {@code Double.toString} for every such {@code k}
+   * (ByteOutputTest checks a sample on every build). Any other value goes through {@code Double.toString}.
+   */
+  void finiteDouble(double d) throws IOException {
+    if (d > -HUNDREDTHS_BELOW && d < HUNDREDTHS_BELOW) {
+      long k = Math.round(d * 100);
+      if (Double.doubleToRawLongBits(k / 100.0) == Double.doubleToRawLongBits(d)) {
+        // -0.0 is not 0 / 100.0 (its bits differ), so it never gets here: a zero is "0.0"
+        room(12);
+        if (k < 0) {
+          buf[pos++] = '-';
+          k = -k;
+        }
+        decimal(k / 100);
+        int f = (int) (k % 100);
+        buf[pos++] = '.';
+        buf[pos++] = (byte) ('0' + f / 10);
+        if (f % 10 != 0) {
+          buf[pos++] = (byte) ('0' + f % 10);
+        }
+        return;
+      }
+    }
+    ascii(Double.toString(d));
   }
 
   /** A long's decimal digits, as {@link Long#toString(long)} writes them. */

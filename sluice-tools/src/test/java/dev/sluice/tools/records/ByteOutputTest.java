@@ -185,6 +185,50 @@ class ByteOutputTest {
     assertSameBytes(schema, records);
   }
 
+  /** The hundredths written from their digits give Double.toString's text; every other double goes through it. */
+  @Test
+  void doublesAreDoubleToStringsText() throws IOException {
+    java.util.Random random = new java.util.Random(20261206L);
+    List<Double> values = new ArrayList<>();
+    for (long k = -300_000; k <= 300_000; k++) {
+      values.add(k / 100.0);
+    }
+    for (int i = 0; i < 300_000; i++) {
+      long k = random.nextLong() % 100_000_000L;
+      values.add(k / 100.0);
+      values.add(random.nextDouble() * 1e6);
+      values.add(k / 1000.0);
+    }
+    for (long k : new long[] {99_999_999L, -99_999_999L, 100_000_000L, 100_000_001L, 1L, 10L, 110L}) {
+      values.add(k / 100.0);
+    }
+    double[] others = {-0.0, 0.1 + 0.2, 1e-3, 9.99e-4, 1e-5, 999_999.99, 999_999.995, 1e6, 1e6 + 0.01, 1e7,
+        Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, 4.35, 0.07, 1.005, Math.nextUp(0.01),
+        Math.nextDown(123.45)};
+    for (double d : others) {
+      values.add(d);
+    }
+    Utf8Sink sink = new Utf8Sink(16, true);
+    StringBuilder expected = new StringBuilder();
+    for (double d : values) {
+      sink.finiteDouble(d);
+      sink.write(' ');
+      expected.append(Double.toString(d)).append(' ');
+    }
+    assertEquals(expected.toString(), new String(sink.array(), 0, sink.length(), StandardCharsets.US_ASCII));
+    // and through both formatters' byte paths, as the former ones wrote them
+    Schema schema = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"r\",\"fields\":["
+        + "{\"name\":\"d\",\"type\":\"double\"},{\"name\":\"o\",\"type\":[\"null\",\"double\"]}]}");
+    List<GenericRecord> records = new ArrayList<>();
+    for (int i = 0; i < values.size(); i += 97) {
+      GenericRecord r = new GenericData.Record(schema);
+      r.put("d", values.get(i));
+      r.put("o", i % 3 == 0 ? null : values.get(values.size() - 1 - i));
+      records.add(r);
+    }
+    assertSameBytes(schema, records);
+  }
+
   @Test
   void outputLargerThanTheBufferIsWholeAndInOrder() throws IOException {
     // records beyond 64 KiB each and in sum: the buffer flushes mid-record and grows for one longer than itself
