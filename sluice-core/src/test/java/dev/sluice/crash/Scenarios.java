@@ -135,8 +135,12 @@ public final class Scenarios {
     out.add(clean(version, named("mor-clean", version), TableType.MERGE_ON_READ));
     out.add(archive(version, named("cow-archive", version)));
     out.add(compaction(version));
-    out.add(repair(version, named("cow-repair", version), TableType.COPY_ON_WRITE));
-    out.add(repair(version, named("mor-repair", version), TableType.MERGE_ON_READ));
+    if (version == 6) {
+      // Table.repair refuses tables of versions 8/9 (LayoutV2.requireServices): the repair scenarios have no -v9 form
+      // until it supports them
+      out.add(repair(version, named("cow-repair", version), TableType.COPY_ON_WRITE));
+      out.add(repair(version, named("mor-repair", version), TableType.MERGE_ON_READ));
+    }
     return out;
   }
 
