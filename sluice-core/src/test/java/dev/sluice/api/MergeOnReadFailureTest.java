@@ -29,21 +29,27 @@ class MergeOnReadFailureTest {
   Path dir;
 
   private Table create(FailingStorage failing, boolean appending, Map<String, String> extra) {
+    return create(failing, appending, extra, 6);
+  }
+
+  private Table create(FailingStorage failing, boolean appending, Map<String, String> extra, int version) {
     Map<String, String> o = new HashMap<>(Map.of("hoodie.parquet.small.file.limit", "0", "hoodie.index.bloom.num_entries", "1000",
         "sluice.write.parallelism", "1"));
     o.putAll(extra);
-    return Tables.create(appending ? new AppendingStorage(failing.storage()) : failing.storage(), dir.toString(), MorFixture.spec().build(),
-        Config.of(o));
+    return Tables.create(appending ? new AppendingStorage(failing.storage()) : failing.storage(), dir.toString(),
+        MorFixture.spec().tableVersion(version).build(), Config.of(o));
   }
 
   /**
    * The failed write's blocks are in a log file of its own, which its rollback deletes (as Hudi 1.x's rollback does)
-   * instead of appending a rollback command block that would leave them in place.
+   * instead of appending a rollback command block that would leave them in place; on version 9 every log file is
+   * the write's own.
    */
-  @Test
-  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsRollbackDeletesItsLogFile() {
+  @org.junit.jupiter.params.ParameterizedTest(name = "version {0}")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {6, 9})
+  void aFailedDeltaCommitLeavesTheSnapshotAsItWasAndItsRollbackDeletesItsLogFile(int version) {
     FailingStorage storage = new FailingStorage(new LocalStorage());
-    Table t = create(storage, false, Map.of());
+    Table t = create(storage, false, Map.of(), version);
     t.insert(it(trips(0, 6, 1, 10)));
     t.upsert(it(List.of(trip("id-000000", 11, "p0", "committed", 0))));
     Map<String, GenericRecord> before = rows(t);

@@ -94,12 +94,14 @@ class TaggingAndFailureTest {
     assertEquals(3, rows(flat).size());
   }
 
-  @Test
-  void aFailedWriteLeavesTheTableAsItWasAndTheNextWriteSucceeds() throws IOException {
+  @ParameterizedTest(name = "version {0}")
+  @ValueSource(ints = {6, 9})
+  void aFailedWriteLeavesTheTableAsItWasAndTheNextWriteSucceeds(int version) throws IOException {
     FailingStorage storage = new FailingStorage(new LocalStorage());
     Map<String, String> o = Map.of("hoodie.parquet.max.file.size", "20000", "hoodie.copyonwrite.record.size.estimate", "1000",
         "hoodie.index.bloom.num_entries", "1000", "sluice.write.parallelism", "1");
-    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(o));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().tableVersion(version).build(),
+        Config.of(o));
     t.insert(it(trips(0, 100, 2, 1)));
     Map<String, GenericRecord> before = rows(t);
     long parquetBefore = countFiles(".parquet");

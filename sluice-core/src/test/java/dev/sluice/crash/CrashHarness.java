@@ -121,6 +121,7 @@ public final class CrashHarness {
   private final Settings settings;
   private final Hook hook;
   private java.util.function.Predicate<String> preferred = p -> false;
+  private Set<String> always = Set.of();
   private final List<String> failures = new ArrayList<>();
   private final Map<String, Integer> perScenario = new LinkedHashMap<>();
   private int pointTrials;
@@ -145,6 +146,15 @@ public final class CrashHarness {
    */
   public CrashHarness preferring(java.util.function.Predicate<String> preferred) {
     this.preferred = preferred;
+    return this;
+  }
+
+  /**
+   * Kill points tried in every scenario whose trace has them, right after the two around the commit point and before
+   * the preferred ones (within the scenario's share): points where a bug was once found stay in the default run.
+   */
+  public CrashHarness always(Set<String> points) {
+    this.always = Set.copyOf(points);
     return this;
   }
 
@@ -243,7 +253,7 @@ public final class CrashHarness {
   private void runTrials(Traced t, int points, int randoms, Random random) {
     CrashScenario s = t.scenario();
     int commitPoint = commitPoint(t.trace());
-    List<String> chosen = choose(t.trace(), commitPoint, points, random, preferred);
+    List<String> chosen = choose(t.trace(), commitPoint, points, random, always, preferred);
     int trial = 0;
     for (String point : chosen) {
       int idx = t.trace().indexOf(point);
@@ -273,13 +283,21 @@ public final class CrashHarness {
     return -1;
   }
 
-  /** The points on both sides of the commit point, then a seeded sample of the rest, in trace order. */
-  private static List<String> choose(List<String> trace, int commitPoint, int n, Random random,
+  /**
+   * The points on both sides of the commit point, then those of {@code always}, then a seeded sample of the rest
+   * (preferred ones first), in trace order.
+   */
+  private static List<String> choose(List<String> trace, int commitPoint, int n, Random random, Set<String> always,
       java.util.function.Predicate<String> preferred) {
     Set<String> picked = new LinkedHashSet<>();
     if (commitPoint > 0 && n >= 2) {
       picked.add(trace.get(commitPoint - 1));
       picked.add(trace.get(commitPoint));
+    }
+    for (String p : trace) {
+      if (picked.size() < n && always.contains(p)) {
+        picked.add(p);
+      }
     }
     List<String> rest = new ArrayList<>(trace);
     rest.removeAll(picked);

@@ -3,6 +3,10 @@ package dev.sluice.crash;
 import dev.sluice.internal.archive.ArchiveLog;
 import dev.sluice.internal.archive.ArchivedInstant;
 import dev.sluice.internal.fsview.FileNames;
+import dev.sluice.internal.table.TableConfig;
+import dev.sluice.internal.table.TableConfigStore;
+import dev.sluice.internal.timeline.lsm.LsmInstant;
+import dev.sluice.internal.timeline.lsm.LsmTimeline;
 import dev.sluice.internal.timeline.avro.PartitionRollback;
 import dev.sluice.internal.timeline.avro.RollbackMetadata;
 import dev.sluice.storage.LocalStorage;
@@ -55,9 +59,7 @@ public final class TableChecks {
     Set<String> referenced = new HashSet<>();
     Set<String> failedLogs = new HashSet<>();
     // the latest slices of archived commits are still the table's files
-    for (ArchivedInstant a : ArchiveLog.of(new LocalStorage(), base.toString()).read()) {
-      a.commitMetadata().ifPresent(md -> addFiles(md, referenced));
-    }
+    archivedCommits(base).forEach(md -> addFiles(md, referenced));
     for (Instant i : tl.completed().instants()) {
       if (i.action() == Action.COMMIT || i.action() == Action.DELTACOMMIT || i.action() == Action.REPLACECOMMIT) {
         addFiles(store.readCommitMetadata(i).orElseThrow(), referenced);
@@ -75,6 +77,34 @@ public final class TableChecks {
       boolean failedLog = allowFailedLogs && failedLogs.contains(f);
       if (!referenced.contains(f) && !failedLog) {
         out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The commit metadata of every archived write: from the archive log on layout 1 (version 6), from the LSM timeline
+   * under {@code timeline/history} on layout 2 (versions 8/9).
+   */
+  public static List<CommitMetadata> archivedCommits(Path base) {
+    LocalStorage storage = new LocalStorage();
+    TimelineStore store = new TimelineStore(storage, base.toString());
+    List<CommitMetadata> out = new ArrayList<>();
+    if (!store.layout().slicesByCompletionTime()) {
+      for (ArchivedInstant a : ArchiveLog.of(storage, base.toString()).read()) {
+        a.commitMetadata().ifPresent(out::add);
+      }
+      return out;
+    }
+    TableConfig config = TableConfigStore.read(storage, base.toString());
+    if (!Files.isDirectory(Path.of(LsmTimeline.folder(base.toString(), config)))) {
+      return out;
+    }
+    for (LsmInstant i : LsmTimeline.of(storage, base.toString(), config).instantsWithDetails()) {
+      boolean write = i.action().equals(Action.COMMIT.id()) || i.action().equals(Action.DELTACOMMIT.id())
+          || i.action().equals(Action.REPLACECOMMIT.id());
+      if (write && i.metadata().isPresent()) {
+        out.add(store.layout().commitMetadata(i.metadata().get(), "archived instant " + i.instantTime()));
       }
     }
     return out;

@@ -31,16 +31,18 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A small upsert with the N-th storage call of each kind failing, for every N the write makes (WRITE calls sampled):
  * the failure surfaces as a SluiceException and the table stays as it was (the writer rolls its instant back), or,
  * where the failed call does not matter to the result (e.g. removing markers after the commit), the write succeeds
  * with its full result. Either way nothing is left pending and no file is unreferenced, and the next write succeeds.
+ * Every case runs on table versions 6 and 9.
  */
 class StorageFaultTest {
   private static final Map<String, String> OPTIONS = Map.of("hoodie.index.bloom.num_entries", "100",
@@ -61,11 +63,16 @@ class StorageFaultTest {
     return out;
   }
 
-  @ParameterizedTest
-  @EnumSource(value = TableType.class)
-  void everyFailingCallOfAWriteFailsItCleanlyOrDoesNotMatter(TableType type) {
+  static Stream<Arguments> typesAndVersions() {
+    return Stream.of(TableType.values()).flatMap(type -> Stream.of(6, 9).map(v -> Arguments.of(type, v)));
+  }
+
+  @ParameterizedTest(name = "{0} version {1}")
+  @MethodSource("typesAndVersions")
+  void everyFailingCallOfAWriteFailsItCleanlyOrDoesNotMatter(TableType type, int version) {
     Path base = dir.resolve("base");
-    Table t = Tables.create(base.toString(), TripFixture.spec().type(type).build(), Config.of(OPTIONS));
+    Table t = Tables.create(base.toString(), TripFixture.spec().type(type).tableVersion(version).build(),
+        Config.of(OPTIONS));
     t.insert(trips(0, 6, 2, 1).iterator());
     Map<String, String> before = canonical(rows(t));
     FailingStorage counting = new FailingStorage(new LocalStorage());
@@ -132,7 +139,7 @@ class StorageFaultTest {
         }
       }
     }
-    System.out.println(type + ": " + trials + " injected failures, " + failed + " surfaced as errors, "
+    System.out.println(type + " version " + version + ": " + trials + " injected failures, " + failed + " surfaced as errors, "
         + (trials - failed) + " did not affect the result; calls of the write by kind " + perKind);
     assertTrue(trials > 50, "the write makes storage calls of many kinds: " + trials);
     assertTrue(problems.isEmpty(), String.join("\n", problems));
@@ -147,10 +154,12 @@ class StorageFaultTest {
     return false;
   }
 
-  @Test
-  void readersAndWritersCopeWithShortReads() {
+  @ParameterizedTest(name = "version {0}")
+  @ValueSource(ints = {6, 9})
+  void readersAndWritersCopeWithShortReads(int version) {
     Path base = dir.resolve("short");
-    Table t = Tables.create(base.toString(), TripFixture.spec().type(TableType.COPY_ON_WRITE).build(), Config.of(OPTIONS));
+    Table t = Tables.create(base.toString(), TripFixture.spec().type(TableType.COPY_ON_WRITE).tableVersion(version)
+        .build(), Config.of(OPTIONS));
     t.insert(trips(0, 200, 2, 1).iterator());
     Map<String, String> expected = canonical(rows(t));
     FailingStorage shortReads = new FailingStorage(new LocalStorage()).shortReads(7);

@@ -15,13 +15,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A sample of crash trials read by Apache Hudi 0.15: right after the kill and after recovery, Hudi's snapshot of the
+ * A sample of crash trials read by Apache Hudi 0.15 (version-6 tables) and Hudi 1.1.1 (the scenarios' version-9 forms):
+ * right after the kill and after recovery, Hudi's snapshot of the
  * table equals Sluice's (which the harness has checked is the state before or after the operation). All sampled
  * tables are read in one oracle JVM.
  */
@@ -35,9 +38,11 @@ class CrashInteropTest {
   private record Kept(String what, Path table) {
   }
 
-  @Test
-  void hudiReadsWhatEveryCrashLeavesAndWhatRecoveryMakesOfIt() {
-    List<CrashScenario> scenarios = Scenarios.all().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
+  @ParameterizedTest(name = "version {0}")
+  @ValueSource(ints = {6, 9})
+  void hudiReadsWhatEveryCrashLeavesAndWhatRecoveryMakesOfIt(int version) {
+    Set<String> names = SCENARIOS.stream().map(n -> Scenarios.named(n, version)).collect(Collectors.toSet());
+    List<CrashScenario> scenarios = Scenarios.all().stream().filter(s -> names.contains(s.name())).toList();
     List<Kept> kept = new ArrayList<>();
     CrashHarness.Settings settings = new CrashHarness.Settings(Integer.getInteger("sluice.crash.interop.points", 15), 0,
         Long.getLong(CrashHarness.SEED_PROPERTY, 1L), dir.resolve("work"));
@@ -46,9 +51,11 @@ class CrashInteropTest {
       copyTree(table, copy);
       kept.add(new Kept(trial + " " + phase, copy));
     }).run(scenarios);
-    System.out.println("interop " + report.summary(settings.seed()) + "; " + kept.size() + " tables read by Hudi");
+    System.out.println("interop, version " + version + ": " + report.summary(settings.seed()) + "; " + kept.size()
+        + " tables read by Hudi");
     assertTrue(report.failures().isEmpty(), String.join("\n", report.failures()));
-    OracleBatch batch = HudiOracle.locate().batch();
+    // Hudi 0.15 reads only version 6; Hudi 1.1.1 reads 9
+    OracleBatch batch = (version == 6 ? HudiOracle.locate() : HudiOracle.locateHudi1()).batch();
     List<OracleBatch.Pending<List<GenericRecord>>> reads = new ArrayList<>();
     for (Kept k : kept) {
       reads.add(batch.read(k.table(), "snapshot", Optional.empty(), false));

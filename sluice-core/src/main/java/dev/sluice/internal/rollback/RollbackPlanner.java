@@ -52,9 +52,11 @@ import java.util.Optional;
  *       (Hudi 0.15) stops there, before committed blocks of earlier instants that sort after them (a concurrent
  *       writer's file). Only a file that also holds other instants' blocks (one Hudi appended to on HDFS) gets the
  *       command block;</li>
- *   <li>an APPEND marker whose file holds no complete block of the instant (not there, empty, cut short, or another
- *       writer's file it lost the create of) needs nothing; an empty or cut-short file is left alone, since it could
- *       be a concurrent writer's file that is still being written;</li>
+ *   <li>an APPEND marker whose file is not there, or holds only other instants' blocks (another writer's file it
+ *       lost the create of), needs nothing; a file with no complete block at all (empty or cut short: the write was
+ *       killed while creating it) is left in place, since it could be a concurrent writer's file that is still being
+ *       written, but is accounted for as Hudi accounts for an APPEND marker's file: a command block goes to the group's
+ *       latest log and the file is listed among the failed commit's log files;</li>
  *   <li>log files whose base instant is the rolled-back instant itself (a slice the failed write created) are deleted
  *       rather than given a command block, as Hudi's listing strategy does;</li>
  *   <li>APPEND markers of one file group become one request (Hudi makes one per marker, each appending its own
@@ -128,6 +130,14 @@ final class RollbackPlanner {
                   String key = m.partitionPath() + '\u0000' + l.fileId() + '\u0000' + l.baseInstant();
                   // markers carry no block sizes; Hudi stubs the size with 1
                   appends.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(m.fileName(), 1L);
+                }
+                case NO_BLOCKS -> {
+                  // killed after creating the file and before its first block was whole: the file cannot be deleted
+                  // (it may be a concurrent writer's that is still being written) but must not be left unaccounted
+                  // for, so it gets Hudi's treatment of an APPEND marker: a command block in the group's latest log,
+                  // the file listed among the failed commit's logs (with its real size: the metadata table mirrors it)
+                  String key = m.partitionPath() + '\u0000' + l.fileId() + '\u0000' + l.baseInstant();
+                  appends.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(m.fileName(), size(path));
                 }
                 case NONE -> {
                   // nothing of the instant to undo in this file
@@ -245,6 +255,8 @@ final class RollbackPlanner {
   private enum LogContent {
     /** No complete block of the instant (or no file). */
     NONE,
+    /** The file is there but holds no complete block of any instant (empty, or its first block cut short). */
+    NO_BLOCKS,
     /** Complete blocks of the instant and of no other (cut-short blocks aside). */
     ONLY_INSTANT,
     /** Blocks of the instant and of other instants. */
@@ -277,7 +289,7 @@ final class RollbackPlanner {
       }
     }
     if (!ours) {
-      return LogContent.NONE;
+      return others ? LogContent.NONE : LogContent.NO_BLOCKS;
     }
     return others ? LogContent.MIXED : LogContent.ONLY_INSTANT;
   }
@@ -303,6 +315,14 @@ final class RollbackPlanner {
           Map.of(full, s.totalWriteBytes() > 0 ? s.totalWriteBytes() : 1L)));
     }
     return out;
+  }
+
+  private long size(String path) {
+    try {
+      return storage.info(path).map(FileInfo::length).orElse(0L);
+    } catch (IOException e) {
+      throw Errors.storage("check the log file to roll back", path, e);
+    }
   }
 
   private Optional<CommitMetadata> commitMetadata(Instant target) {
