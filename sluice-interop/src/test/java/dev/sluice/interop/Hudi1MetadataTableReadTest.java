@@ -213,6 +213,45 @@ class Hudi1MetadataTableReadTest {
   }
 
   /**
+   * Sluice keeps only the global record index: a write into a table with Hudi 1.1's partitioned one drops it (as any
+   * metadata partition Sluice does not keep, for Hudi to rebuild) instead of appending keys where Hudi never looks,
+   * whether or not the write asks for a record index; the {@code files} partition goes on and the rows are right.
+   */
+  @Test
+  void aWriteDropsAPartitionedRecordIndexInsteadOfAppendingToIt() throws IOException {
+    for (String ask : List.of("", "true")) {
+      Path copy = copy(partitionedIndex, dir.resolve("partitioned" + ask));
+      Map<String, String> conf = ask.isEmpty() ? Map.of() : Map.of("hoodie.metadata.record.index.enable", ask);
+      Table table = Tables.open(new LocalStorage(), copy.toString(), Config.of(conf));
+      table.upsert(List.of(row("k1", 3, "p1", "a3"), row("k6", 1, "p2", "f")).iterator());
+      String props = Files.readString(copy.resolve(".hoodie/hoodie.properties"));
+      assertTrue(props.contains("hoodie.table.metadata.partitions=files\n"), props);
+      assertFalse(Files.exists(copy.resolve(".hoodie/metadata/record_index")), "the partitioned index is dropped");
+      Table reopened = Tables.open(copy.toString());
+      assertTrue(reopened.metadataTable().usedForListings());
+      assertTrue(reopened.metadataTable().validate().differences().isEmpty(), "files still lists storage");
+      Map<String, Map<String, String>> rows = byKey(rows(reopened.newScan()));
+      assertEquals(List.of("k1", "k2", "k3", "k4", "k5", "k6"), List.copyOf(new java.util.TreeSet<>(rows.keySet())));
+      assertEquals("\"a3\"", rows.get("k1").get("name"));
+      if (!ask.isEmpty()) {
+        // asked for, the index Sluice keeps is built by the next write: global, not partitioned
+        table.upsert(List.of(row("k2", 3, "p1", "b3")).iterator());
+        Table again = Tables.open(copy.toString());
+        MetadataTableReader reader = MetadataTableReader.open(new LocalStorage(), copy.toString(),
+            TableInternals.timeline(again)).orElseThrow();
+        assertFalse(reader.recordIndexPartitioned());
+        assertEquals(List.of("k1", "k2", "k3", "k4", "k5", "k6"), List.copyOf(reader.recordLocations(List.of("k1", "k2",
+            "k3", "k4", "k5", "k6", "absent")).keySet()));
+      } else {
+        // a writer that opens the table now finds no index and builds none unasked (one opened before the drop
+        // still has the index on, as it found it, and builds the global one at its next write)
+        Tables.open(copy.toString()).upsert(List.of(row("k2", 3, "p1", "b3")).iterator());
+        assertFalse(Files.exists(copy.resolve(".hoodie/metadata/record_index")), "not built unasked");
+      }
+    }
+  }
+
+  /**
    * Hudi 1.x's validity rule for metadata deltacommits: one whose data-table instant is pending (a write that failed
    * after the metadata table took its files) is not read; one whose data-table instant is gone from the active
    * timeline (archived, or removed) is read, where Hudi 0.15's rule (only completed data instants) would drop it.

@@ -236,7 +236,11 @@ public final class MetadataTableWriter {
       return false;
     }
     boolean keepRecordIndex = !recordIndex.drop();
-    TableConfig config = dropUnmaintained(keepRecordIndex);
+    // Hudi 1.1's partitioned index is dropped, and not replaced by a global one in the same write: a writer that did
+    // not ask for an index only kept what was there; one that asked builds the global index in its next write
+    TableConfig config = TableConfigStore.read(storage, basePath);
+    boolean partitioned = config.metadataPartitions().contains(RecordIndexPartition.PATH) && partitionedRecordIndex();
+    config = dropUnmaintained(config, keepRecordIndex && !partitioned);
     Timeline dt = null;
     if (!config.metadataPartitions().contains(MetadataPartition.FILES.path()) || !hasCompletedInstant()) {
       // listed but not usable, or a leftover of an interrupted bootstrap: it goes before anything is rebuilt
@@ -248,7 +252,8 @@ public final class MetadataTableWriter {
       new Bootstrap(storage, basePath, mdt, times()).run(dt);
       config = TableConfigStore.read(storage, basePath);
     }
-    if (keepRecordIndex && recordIndex.build() && !config.metadataPartitions().contains(RecordIndexPartition.PATH)) {
+    if (keepRecordIndex && !partitioned && recordIndex.build()
+        && !config.metadataPartitions().contains(RecordIndexPartition.PATH)) {
       dt = dt == null ? new TimelineStore(storage, basePath).load() : dt;
       if (!hasPending(dt)) {
         bootstrapRecordIndex(dt, recordIndex);
@@ -318,8 +323,30 @@ public final class MetadataTableWriter {
    * {@code ...inflight} (the config first, so no reader finds a listed partition missing), then their folders, as a
    * Hudi writer with those indexes disabled does. Returns the config as it is now.
    */
-  private TableConfig dropUnmaintained(boolean keepRecordIndex) {
-    TableConfig config = TableConfigStore.read(storage, basePath);
+  /**
+   * True if the {@code record_index} folder holds Hudi 1.1's partitioned record index (file groups
+   * {@code record-index-<partition>-NNNN-0}, four dashes; the global index's have three). Sluice maintains only the
+   * global one: appending its keys to the partitioned index's file groups by the global hash would put them where
+   * Hudi 1.1 never looks, so that index is dropped like any partition Sluice does not keep.
+   */
+  private boolean partitionedRecordIndex() {
+    String dir = StoragePaths.join(mdtBase, RecordIndexPartition.PATH);
+    try {
+      for (FileInfo f : storage.list(dir)) {
+        String name = f.name().startsWith(".") ? f.name().substring(1) : f.name();
+        int end = name.indexOf('_');
+        String fileId = end < 0 ? name : name.substring(0, end);
+        if (fileId.startsWith("record-index-") && fileId.chars().filter(c -> c == '-').count() == 4) {
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw Errors.storage("list the record index", dir, e);
+    }
+  }
+
+  private TableConfig dropUnmaintained(TableConfig config, boolean keepRecordIndex) {
     Set<String> drop = new TreeSet<>(config.metadataPartitions());
     drop.addAll(config.metadataPartitionsInflight());
     drop.remove(MetadataPartition.FILES.path());
@@ -389,7 +416,7 @@ public final class MetadataTableWriter {
 
   /** As {@link #usable()}, with the metadata timeline it listed when the table is usable. */
   private Optional<Timeline> usableTimeline() {
-    TableConfig config = dropUnmaintained(true);
+    TableConfig config = dropUnmaintained(TableConfigStore.read(storage, basePath), true);
     if (config.metadataPartitions().contains(MetadataPartition.FILES.path())) {
       Optional<Timeline> tl = completedTimeline();
       if (tl.isPresent()) {
@@ -544,7 +571,7 @@ public final class MetadataTableWriter {
       // the target's record-index entries are in the shards' base files (built or compacted after it): no block can
       // take them out again, nor bring back the keys it deleted; the index is dropped (config first, then its folder)
       // and the next write with it on builds it again from the rolled-back table
-      dropUnmaintained(false);
+      dropUnmaintained(TableConfigStore.read(storage, basePath), false);
     }
     FilesChange mirrored = inBaseFile ? change.withDeleted(deletedFiles) : change;
     if (times.mirrorsRollbackAsDeltacommit()) {
@@ -693,7 +720,7 @@ public final class MetadataTableWriter {
     // the record index of the restored table is rebuilt, not re-synced: dropped here (config first), built again by
     // the next prepare that wants it (api.Table.restore runs one at once)
     if (hasRecordIndex()) {
-      dropUnmaintained(false);
+      dropUnmaintained(TableConfigStore.read(storage, basePath), false);
     }
     Timeline tl = mdt.load();
     if (tl.isCompleted(restoreTime)) {
