@@ -7,7 +7,6 @@ import static dev.sluice.api.TripFixture.trip;
 import static dev.sluice.api.TripFixture.trips;
 
 import dev.sluice.api.Table;
-import dev.sluice.api.TableSpec;
 import dev.sluice.api.Tables;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.archive.ArchiveLog;
@@ -394,7 +393,8 @@ public final class Scenarios {
    * the table's live keys at their file groups, and the metadata table lists what is on storage.
    */
   private static CrashScenario recordIndex(String name, TableType type, boolean compaction) {
-    return recordIndex(name, type, compaction, TableSpec.DEFAULT_TABLE_VERSION);
+    // version 6 explicitly: the -v9 scenario beside it covers Hudi 1.x's form
+    return recordIndex(name, type, compaction, 6);
   }
 
   /** As {@link #recordIndex(String, TableType, boolean)} on a table of {@code version} (1.x's form on 8/9). */

@@ -194,6 +194,35 @@ class SluiceSparkTest {
     assertEquals(Map.of("a", "null", "b", "x"), read);
   }
 
+  /** A write that creates the table: version 9 by default, {@code hoodie.write.table.version} picks another. */
+  @ParameterizedTest
+  @CsvSource({"'', 9", "6, 6", "8, 8"})
+  void aCreatingWriteTakesTheTableVersionOption(String option, int expected) throws java.io.IOException {
+    Map<String, String> options = new HashMap<>(Map.of("hoodie.table.name", "t",
+        "hoodie.datasource.write.recordkey.field", "id", "hoodie.datasource.write.precombine.field", "ts"));
+    if (!option.isEmpty()) {
+      options.put("hoodie.write.table.version", option);
+    }
+    Path p = dir.resolve("v" + expected);
+    SluiceSpark.insert(spark.createDataFrame(rows(0, 3, 1, "a"), ROWS), p.toString(), options);
+    assertEquals(expected, Tables.open(p.toString()).tableVersion());
+    assertTrue(Files.readString(p.resolve(".hoodie/hoodie.properties")).contains("hoodie.table.version=" + expected));
+    // an existing table keeps its version whatever the option says
+    options.put("hoodie.write.table.version", expected == 6 ? "9" : "6");
+    SluiceSpark.upsert(spark.createDataFrame(rows(0, 3, 2, "b"), ROWS), p.toString(), options);
+    assertEquals(expected, Tables.open(p.toString()).tableVersion());
+  }
+
+  @Test
+  void aBadTableVersionOptionIsRefusedBeforeAnyFile() {
+    Path p = dir.resolve("bad");
+    SluiceException e = assertThrows(SluiceException.class, () -> SluiceSpark.insert(
+        spark.createDataFrame(rows(0, 3, 1, "a"), ROWS), p.toString(), Map.of("hoodie.table.name", "t",
+            "hoodie.datasource.write.recordkey.field", "id", "hoodie.write.table.version", "7")));
+    assertTrue(e.getMessage().contains("7"), e.getMessage());
+    assertTrue(!Files.exists(p.resolve(".hoodie")));
+  }
+
   @Test
   void aMissingRecordKeyIsRefusedBeforeAnyFile() {
     Path p = dir.resolve("none");
