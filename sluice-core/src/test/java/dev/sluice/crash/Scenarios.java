@@ -508,7 +508,9 @@ public final class Scenarios {
   }
 
   private static Table create(Path dir, TableType type, Map<String, String> o) {
-    return Tables.create(dir.toString(), TripFixture.spec().type(type).build(), Config.of(o));
+    // version 6, as before version 9 became the default: TableChecks.unreferenced reads version 6's archive only, so
+    // the scenarios that archive cannot be checked on 9 yet (mor-upsert-ri-compaction-v9 covers 9)
+    return Tables.create(dir.toString(), TripFixture.spec().type(type).tableVersion(6).build(), Config.of(o));
   }
 
   /** 10 updates (ids 0..9, in p0 and p1) and 10 inserts, some into a new partition p2. */
