@@ -64,10 +64,10 @@ final class CreateCommand implements Callable<Integer> {
           + "commit-time (the latest write wins).")
   String mergeMode;
 
-  @Option(names = "--table-version", paramLabel = "N", defaultValue = "6",
-      description = "The Hudi table version: 6 (default; read by Hudi 0.14 and later), 8 (Hudi 1.0 and later) or 9 "
-          + "(Hudi 1.1 and later). On 8 and 9 Sluice writes and rolls back failed writes; table services "
-          + "(compaction, clean, archival, savepoint, restore, repair) are refused there for now.")
+  @Option(names = "--table-version", paramLabel = "N", defaultValue = "" + TableSpec.DEFAULT_TABLE_VERSION,
+      description = "The Hudi table version: 9 (default; read by Hudi 1.1 and later), 8 (Hudi 1.0 and later) or 6 "
+          + "(Hudi 0.14 and later: give 6 when Hudi 0.14/0.15 engines must read or write the table). An existing "
+          + "table is always written at its own version.")
   int tableVersion;
 
   @Option(names = "--concurrency-mode", paramLabel = "MODE",

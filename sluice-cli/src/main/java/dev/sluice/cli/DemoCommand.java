@@ -78,7 +78,8 @@ final class DemoCommand implements Callable<Integer> {
     step("1. Create a Copy-on-Write table partitioned by city (record key trip_id, precombine ts)");
     Table t = Tables.create(cow.toString(), TableSpec.builder("trips_cow").type(TableType.COPY_ON_WRITE)
         .recordKey("trip_id").precombine("ts").partitionBy("city").schema(schema).build(), demoConfig());
-    say("wrote " + rel(root, cow.resolve(".hoodie/hoodie.properties")) + " (Hudi table version 6) and the .hoodie/ folders");
+    say("wrote " + rel(root, cow.resolve(".hoodie/hoodie.properties")) + " (Hudi table version " + t.tableVersion()
+        + ", the default) and the .hoodie/ folders");
 
     step("2. Insert 3,000 trips");
     Random rnd = new Random(42);
@@ -126,10 +127,9 @@ final class DemoCommand implements Callable<Integer> {
     say("time travel to the first commit " + c1.instantTime() + ": " + count(t, null, c1.instantTime()) + " rows");
 
     step("6. The timeline in .hoodie/");
-    try (Stream<Path> s = Files.list(cow.resolve(".hoodie"))) {
-      s.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).sorted().forEach(n -> say(".hoodie/" + n));
-    }
-    say("each write is <instant>.commit.requested -> .inflight -> .commit; the completed file appears last, in one step.");
+    timelineFiles(cow).forEach(this::say);
+    say("each write is <instant>.commit.requested -> <instant>.inflight -> the completed file, which appears last, in");
+    say("one step (on table version 9, under .hoodie/timeline/, named <instant>_<completion time>.commit).");
 
     mergeOnRead(root, mor, schema, trips);
     out.println();
@@ -140,7 +140,7 @@ final class DemoCommand implements Callable<Integer> {
     out.println("  bin/sluice files " + mor + "          (file slices: base file, log files, their blocks)");
     out.println("  bin/sluice logs " + mor + " " + morLogFile + "   (the blocks of one log file)");
     out.println("  bin/sluice stats " + mor);
-    out.println("  bin/sluice query " + mor + " --type incremental --from " + morInsert + " --include-deletes --meta --limit 5");
+    out.println("  bin/sluice query " + mor + " --type incremental --from " + morInsert + " --meta --limit 5");
     out.flush();
     return 0;
   }
@@ -154,7 +154,9 @@ final class DemoCommand implements Callable<Integer> {
     Table t = Tables.create(mor.toString(), TableSpec.builder("trips_mor").type(TableType.MERGE_ON_READ)
         .recordKey("trip_id").precombine("ts").partitionBy("city").schema(schema).build(), demoConfig());
     CommitResult inserted = t.insert(trips.iterator());
-    morInsert = inserted.instantTime();
+    // an incremental query's range is of completion times on table versions 8 and 9 (version 6 records none: there
+    // it is the instant time); the insert completed after it was requested, and a range from there leaves it out
+    morInsert = t.inspect().completionTime(inserted.instantTime()).orElse(inserted.instantTime());
     describe(inserted);
     say("inserts go to base files, as on Copy-on-Write; the commit is a deltacommit.");
 
@@ -174,8 +176,9 @@ final class DemoCommand implements Callable<Integer> {
       gone.add(key(t, trips.get(i * 10 + 5)));
     }
     describe(t.delete(gone.iterator()));
-    say("Merge-on-Read rewrote no base file: each file group got a log file (.<file id>_<base instant>.log.1_...)");
-    say("holding a data block of its changed rows, then a second version (.log.2_...) holding a delete block:");
+    say("Merge-on-Read rewrote no base file: each file group got log files (.<file id>_<instant>.log.<n>_...): a");
+    say("data block of its changed rows, then a delete block (table version 9: one new log file per delta commit,");
+    say("named after that commit; version 6 appends .log.1_, .log.2_, ... named after the base file's instant):");
     listFiles(root, mor);
 
     step("9. Snapshot vs read-optimized query");
@@ -199,8 +202,10 @@ final class DemoCommand implements Callable<Integer> {
     step("11. Compaction: schedule a plan, then run it");
     TableCompaction compaction = t.compaction();
     String planned = compaction.scheduleNow().orElseThrow();
-    say(String.format("scheduled compaction %s: %d file groups (.hoodie/%s.compaction.requested)", planned,
-        compaction.plan(planned).operations().size(), planned));
+    say(String.format("scheduled compaction %s: %d file groups (%s)", planned,
+        compaction.plan(planned).operations().size(),
+        timelineFiles(mor).filter(f -> f.endsWith("/" + planned + ".compaction.requested")).findFirst()
+            .orElse(planned + ".compaction.requested")));
     CompactionInfo compacted = compaction.run(planned);
     say(String.format("compaction %s: %d base files written, %d records, %d log files compacted", compacted.instantTime(),
         compacted.baseFilesWritten(), compacted.recordsWritten(), compacted.logFilesCompacted()));
@@ -211,11 +216,11 @@ final class DemoCommand implements Callable<Integer> {
     say("each file group has a new base file holding the merged rows, so both queries now read the same rows.");
     say("(sluice compact TABLE --schedule / --run does this from the command line; see docs/merge-on-read.md)");
 
-    step("12. Incremental query: what changed since the insert " + morInsert);
-    long[] changes = incremental(t, morInsert);
-    say("incremental from " + morInsert + ": " + changes[0] + " rows, the trips updated after it (the compaction");
-    say("rewrote rows but is not a write, so it adds none); with --include-deletes also " + changes[1] + " rows");
-    say("flagged _hoodie_is_deleted = true: the deleted trips as they were at " + morInsert + ".");
+    step("12. Incremental query: what changed since the insert completed (" + morInsert + ")");
+    say("incremental from " + morInsert + ": " + incremental(t, morInsert) + " rows, the trips updated after it (the");
+    say("compaction rewrote rows but is not a write, so it adds none). On table version 9 (and 8) the range is");
+    say("of completion times and, as in Hudi 1.x, the deleted trips are absent; on a version 6 table");
+    say("--include-deletes adds them, flagged _hoodie_is_deleted = true.");
   }
 
   private static GenericRecord key(Table t, GenericRecord src) {
@@ -237,16 +242,9 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  /** Rows of an incremental query from {@code begin}: {live rows, rows flagged deleted}. */
-  private static long[] incremental(Table t, String begin) {
-    long[] n = new long[2];
-    try (CloseableIterator<GenericRecord> rows = t.newScan().incremental(begin)
-        .includeDeletes(true).open()) {
-      while (rows.hasNext()) {
-        n[Boolean.TRUE.equals(rows.next().get("_hoodie_is_deleted")) ? 1 : 0]++;
-      }
-    }
-    return n;
+  /** Rows of an incremental query from {@code begin}. */
+  private static long incremental(Table t, String begin) {
+    return count(t.newScan().incremental(begin));
   }
 
   private static Config demoConfig() {
@@ -317,6 +315,20 @@ final class DemoCommand implements Callable<Integer> {
     for (FileWriteResult f : r.files()) {
       String kind = f.logAppend().isPresent() ? "logged" : f.prevCommit().equals(FileWriteResult.NULL_COMMIT) ? "new   " : "merged";
       say(String.format("  %s %s  (%d rows)", kind, f.relativePath(), f.numWrites()));
+    }
+  }
+
+  /**
+   * The table's timeline files relative to the table ({@code .hoodie/...}), sorted: on version 6 the files in
+   * {@code .hoodie/}, on 8 and 9 those in {@code .hoodie/timeline/} (its {@code history/} archive aside).
+   */
+  private static Stream<String> timelineFiles(Path table) {
+    Path hoodie = table.resolve(".hoodie");
+    Path timeline = Files.isDirectory(hoodie.resolve("timeline")) ? hoodie.resolve("timeline") : hoodie;
+    try (Stream<Path> s = Files.list(timeline)) {
+      return s.filter(Files::isRegularFile).map(p -> table.relativize(p).toString()).sorted().toList().stream();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

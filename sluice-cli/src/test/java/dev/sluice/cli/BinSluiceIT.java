@@ -77,6 +77,35 @@ class BinSluiceIT {
     assertTrue(bad.exit() != 0 && bad.err().startsWith("error: "), bad.err());
   }
 
+  /** {@code create} without {@code --table-version} makes a version 9 table (timeline layout 2); 6 on request. */
+  @Test
+  void createWithoutAVersionMakesVersion9() throws IOException, InterruptedException {
+    String t = dir.resolve("v9").toString();
+    Result c = sluice("create", t, "--type", "mor", "--record-key", "id", "--precombine", "ts",
+        "--columns", "id string, ts long, fare double");
+    assertEquals(0, c.exit(), c.err());
+    assertTrue(c.out().contains("(table version 9)"), c.out());
+    String props = Files.readString(dir.resolve("v9/.hoodie/hoodie.properties"));
+    assertTrue(props.contains("hoodie.table.version=9") && props.contains("hoodie.timeline.layout.version=2")
+        && props.contains("hoodie.timeline.path=timeline"), props);
+    Path in = dir.resolve("in.jsonl");
+    Files.writeString(in, "{\"id\":\"a\",\"ts\":1,\"fare\":2.5}\n");
+    Result ins = sluice("insert", t, in.toString());
+    assertEquals(0, ins.exit(), ins.err());
+    try (var names = Files.list(dir.resolve("v9/.hoodie/timeline"))) {
+      assertEquals(1, names.filter(n -> n.getFileName().toString().matches("\\d{17}_\\d{17}\\.deltacommit")).count());
+    }
+    Result d = sluice("describe", t);
+    assertEquals(0, d.exit(), d.err());
+    assertTrue(d.out().contains("table version 9"), d.out());
+
+    Result six = sluice("create", dir.resolve("v6").toString(), "--record-key", "id", "--precombine", "ts",
+        "--columns", "id string, ts long", "--table-version", "6");
+    assertEquals(0, six.exit(), six.err());
+    assertTrue(Files.readString(dir.resolve("v6/.hoodie/hoodie.properties")).contains("hoodie.table.version=6"));
+    assertTrue(!Files.exists(dir.resolve("v6/.hoodie/timeline")), "version 6 keeps its instants in .hoodie/");
+  }
+
   /**
    * {@code -h} through the launcher. The default run takes a command of each kind (top level, nested, a write verb,
    * the help and completion commands) - one JVM each; HelpCliTest walks every command in process. The extended run,

@@ -31,11 +31,12 @@ class CleanArchiveCliTest {
     }
   }
 
+  /** Version 6's archive ({@code .hoodie/archived}); {@link #archiveSavepointAndRestoreAVersion9Table} has 9's. */
   @Test
   void cleanThenArchiveThenListTheArchivedTimeline() throws IOException {
     CliTest.Run c = run("create", table(), "--type", "cow", "--record-key", "id", "--precombine", "ts",
         "--partition-path", "city", "--columns", "id string, ts long, city string, fare double", "--conf",
-        "hoodie.index.bloom.num_entries=1000");
+        "hoodie.index.bloom.num_entries=1000", "--table-version", "6");
     assertEquals(0, c.exit(), c.err());
     List<String> commits = new ArrayList<>();
     for (int i = 0; i < 6; i++) {

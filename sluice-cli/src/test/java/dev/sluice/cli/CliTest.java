@@ -287,20 +287,20 @@ class CliTest {
     Run stats = run("stats", mor.toString());
     assertTrue(stats.out().contains("read amplification 1.00"), stats.out());
 
-    // the incremental query from the insert returns exactly the updated trips, and with deletes the deleted ones
+    // the demo's tables are of the default version 9: the incremental query from the insert's completion returns
+    // exactly the updated trips; deleted keys are absent there (Hudi 1.x's rule) and --include-deletes is refused
+    assertTrue(out.contains("(Hudi table version 9, the default)"), out);
+    assertTrue(Files.readString(mor.resolve(".hoodie/hoodie.properties")).contains("hoodie.table.version=9"));
     String insert = numberText(out, "incremental from (\\d{17}): (\\d+) rows");
     Set<String> updated = IntStream.range(0, 300).mapToObj(i -> String.format("trip-%05d", i * 10)).collect(toSet());
-    Set<String> deleted = IntStream.range(0, 30).mapToObj(i -> String.format("trip-%05d", i * 10 + 5)).collect(toSet());
     Run inc = run("query", mor.toString(), "--type", "incremental", "--from", insert, "--columns", "trip_id");
     assertEquals(0, inc.exit(), inc.err());
     assertEquals(updated, tripIds(inc.out(), l -> true));
     assertEquals(300, inc.out().lines().count());
     Run withDeletes = run("query", mor.toString(), "--type", "incremental", "--from", insert, "--include-deletes",
         "--columns", "trip_id");
-    assertEquals(deleted, tripIds(withDeletes.out(), l -> l.contains("\"_hoodie_is_deleted\":true")));
-    assertEquals(330, withDeletes.out().lines().count());
-    assertTrue(out.contains(": 300 rows, the trips updated after it") && out.contains("with --include-deletes also 30 rows"),
-        out);
+    assertTrue(withDeletes.exit() != 0 && withDeletes.err().contains("version 9"), withDeletes.err());
+    assertTrue(out.contains(": 300 rows, the trips updated after it"), out);
   }
 
   private static long[] numbers(String text, String regex) {

@@ -34,8 +34,10 @@ class DamagedTableCliTest {
     Files.writeString(in, "{\"id\": \"a\", \"ts\": 1}\n");
     assertEquals(0, CliTest.run("insert", table, in.toString()).exit());
     Path commit;
-    try (Stream<Path> s = Files.list(dir.resolve("t/.hoodie"))) {
-      commit = s.filter(p -> p.getFileName().toString().endsWith(".commit")).findFirst().orElseThrow();
+    // the completed commit: .hoodie/<instant>.commit (version 6) or .hoodie/timeline/<instant>_<completion>.commit
+    try (Stream<Path> s = Files.walk(dir.resolve("t/.hoodie"), 2)) {
+      commit = s.filter(p -> p.getFileName().toString().endsWith(".commit") && !p.toString().contains("/metadata/"))
+          .findFirst().orElseThrow();
     }
     Files.writeString(commit, "{ not json");
     assertOneLineError(CliTest.run("query", table), commit.toString());

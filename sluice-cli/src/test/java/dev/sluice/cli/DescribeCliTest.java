@@ -99,6 +99,12 @@ class DescribeCliTest {
     return new long[] {groups.size(), newestBase.size(), logCount, bytes};
   }
 
+  /** The folder of the instant files: {@code .hoodie/timeline} on versions 8 and 9 (the default), else {@code .hoodie}. */
+  private static Path timelineOf(Path table) {
+    Path layout2 = table.resolve(".hoodie/timeline");
+    return Files.isDirectory(layout2) ? layout2 : table.resolve(".hoodie");
+  }
+
   /** The newest completed commit, delta commit or replacecommit file of the timeline folder. */
   private static String[] lastCommitOnDisk(Path timelineDir) throws IOException {
     Pattern done = Pattern.compile("(\\d+)(?:_(\\d+))?\\.(commit|deltacommit|replacecommit)");
@@ -156,7 +162,7 @@ class DescribeCliTest {
         + "{\"id\":\"b\",\"ts\":1,\"city\":\"rome\",\"fare\":2.5}\n").toString());
     ok("upsert", t.toString(), write("b.jsonl", "{\"id\":\"a\",\"ts\":2,\"city\":\"oslo\",\"fare\":3.5}\n").toString());
     JsonNode d = JSON.readTree(ok("describe", t.toString(), "--json").out());
-    assertMatchesFiles(t, d, t.resolve(".hoodie"));
+    assertMatchesFiles(t, d, timelineOf(t));
     assertEquals("EVENT_TIME_ORDERING", d.get("mergeMode").asText());
     assertEquals("id string not null, ts long not null, city string, fare double", d.get("schema").get("ddl").asText());
     assertEquals(2, d.get("latestSlices").get("fileGroups").asInt(), "one per city; the rewrite replaced oslo's");
@@ -177,7 +183,7 @@ class DescribeCliTest {
     ok("upsert", t.toString(), write("b.jsonl", "{\"id\":\"a\",\"ts\":2,\"fare\":3.5}\n").toString());
     ok("upsert", t.toString(), write("c.jsonl", "{\"id\":\"b\",\"ts\":2,\"fare\":4.5}\n").toString());
     JsonNode d = JSON.readTree(ok("describe", t.toString(), "--json").out());
-    assertMatchesFiles(t, d, t.resolve(".hoodie"));
+    assertMatchesFiles(t, d, timelineOf(t));
     assertEquals("MERGE_ON_READ", d.get("tableType").asText());
     assertEquals("COMMIT_TIME_ORDERING", d.get("mergeMode").asText());
     assertEquals(2, d.get("latestSlices").get("logFiles").asInt(), d.toString());

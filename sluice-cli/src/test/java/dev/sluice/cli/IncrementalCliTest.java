@@ -27,12 +27,14 @@ class IncrementalCliTest {
     assertEquals(0, r.exit(), r.err());
   }
 
+  /** Version 6's incremental query: ranges of instant times, deleted keys with --include-deletes. */
   @ParameterizedTest
   @ValueSource(strings = {"cow", "mor"})
   void incrementalQueryWithDeletesAndBadRanges(String type) throws IOException {
     CliTest.Run c = CliTest.run("create", table(), "--type", type, "--record-key", "id", "--precombine", "ts",
         "--partition-path", "city", "--columns", "id string, ts long, city string, fare double",
-        "--conf", "hoodie.index.bloom.num_entries=1000", "--conf", "hoodie.parquet.small.file.limit=0");
+        "--conf", "hoodie.index.bloom.num_entries=1000", "--conf", "hoodie.parquet.small.file.limit=0",
+        "--table-version", "6");
     assertEquals(0, c.exit(), c.err());
     write("insert", "a.jsonl", """
         {"id": "a", "ts": 1, "city": "oslo", "fare": 10.5}

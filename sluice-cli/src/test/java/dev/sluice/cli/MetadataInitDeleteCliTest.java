@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,13 +51,22 @@ class MetadataInitDeleteCliTest {
   void createAndInsertWithoutOptionsBuildTheMetadataTable() throws IOException {
     Path t = table(new String[0]);
     assertEquals("files", props(t).getProperty("hoodie.table.metadata.partitions"));
-    assertTrue(Files.isRegularFile(t.resolve(".hoodie/metadata/.hoodie/00000000000000010.deltacommit")),
-        "built on the new table before its first write");
+    // its initialization: 00000000000000010.deltacommit (version 6) or, on 8/9, 00000000000000000_<completion>
+    try (Stream<Path> s = Files.list(timeline(t.resolve(".hoodie/metadata")))) {
+      assertTrue(s.anyMatch(p -> p.getFileName().toString().matches("0{15}[01]0(_\\d{17})?\\.deltacommit")),
+          "built on the new table before its first write");
+    }
     CliTest.Run listed = run("metadata", t.toString());
     assertEquals(0, listed.exit(), listed.err());
     assertTrue(listed.out().contains("metadata table: used for listings"), listed.out());
     CliTest.Run valid = run("metadata", "validate", t.toString());
     assertEquals(0, valid.exit(), valid.out() + valid.err());
+  }
+
+  /** The folder of a table's instant files: {@code .hoodie/timeline} (versions 8 and 9) or {@code .hoodie} (6). */
+  private static Path timeline(Path t) {
+    Path layout2 = t.resolve(".hoodie/timeline");
+    return Files.isDirectory(layout2) ? layout2 : t.resolve(".hoodie");
   }
 
   private static Properties props(Path t) throws IOException {
@@ -123,7 +133,7 @@ class MetadataInitDeleteCliTest {
   @Test
   void initRefusesATableWithAPendingInstant() throws IOException {
     Path t = table();
-    Files.writeString(t.resolve(".hoodie/20990101000000000.commit.requested"), "");
+    Files.writeString(timeline(t).resolve("20990101000000000.commit.requested"), "");
     CliTest.Run init = run("metadata", "init", t.toString());
     assertEquals(1, init.exit(), init.out() + init.err());
     assertTrue(init.err().contains("pending instant"), init.err());

@@ -30,7 +30,7 @@ class RepairCliTest {
   private String table() throws IOException {
     String t = dir.resolve("t").toString();
     assertEquals(0, CliTest.run("create", t, "--type", "mor", "--record-key", "id", "--precombine", "ts",
-        "--columns", "id string, ts long, v string").exit());
+        "--columns", "id string, ts long, v string", "--table-version", "6").exit()); // repair: version 6 only
     assertEquals(0, CliTest.run("insert", t, input("a", 0, 100, 1).toString()).exit());
     assertEquals(0, CliTest.run("upsert", t, input("b", 0, 50, 2).toString()).exit());
     assertEquals(0, CliTest.run("upsert", t, input("c", 50, 100, 3).toString()).exit());

@@ -32,7 +32,7 @@ class UpgradeCliTest {
   @Test
   void upgradeTo9ThenDowngradeTo8() throws IOException {
     CliTest.Run c = CliTest.run("create", table(), "--type", "cow", "--record-key", "id", "--precombine", "ts",
-        "--partition-path", "city", "--columns", "id string, ts long, city string, fare double");
+        "--partition-path", "city", "--columns", "id string, ts long, city string, fare double", "--table-version", "6");
     assertEquals(0, c.exit(), c.err());
     Path in = dir.resolve("in.jsonl");
     Files.writeString(in, "{\"id\": \"a\", \"ts\": 1, \"city\": \"oslo\", \"fare\": 1.5}\n"

@@ -20,15 +20,19 @@ import org.apache.avro.Schema;
  * @param schema the Avro record schema of the table (no {@code _hoodie_*} fields)
  * @param mergeMode event-time ordering (default) or commit-time overwrite
  * @param properties more table properties for {@code hoodie.properties}
- * @param tableVersion the Hudi table version to create: 6 (default; Hudi 0.14 and later read it), 8 (Hudi 1.0 and
- *     later) or 9 (Hudi 1.1 and later)
+ * @param tableVersion the Hudi table version to create: 9 (default; Hudi 1.1 and later read it), 8 (Hudi 1.0 and
+ *     later) or 6 (Hudi 0.14 and later: the one to choose when Hudi 0.x engines must read or write the table)
  */
 public record TableSpec(String name, TableType type, List<String> recordKeyFields, Optional<String> precombineField,
     List<String> partitionFields, boolean hiveStylePartitioning, Schema schema, MergeMode mergeMode,
     Map<String, String> properties, int tableVersion) {
 
-  /** The version of a table created without {@link Builder#tableVersion}. */
-  public static final int DEFAULT_TABLE_VERSION = 6;
+  /**
+   * The version of a table created without {@link Builder#tableVersion}: 9, the version Hudi 1.1 and later write.
+   * Hudi 0.14/0.15 read only version 6 and Hudi 1.0 reads 6 and 8, so a table those engines must read is created
+   * with {@code tableVersion(6)} (or 8). An existing table keeps its own version; this applies to new tables only.
+   */
+  public static final int DEFAULT_TABLE_VERSION = 9;
 
   /** A builder for a table called {@code name}. */
   public static Builder builder(String name) {

@@ -83,7 +83,7 @@ class ConfinementTest {
   @Test
   void rollbackOfAMarkerListPointingOutsideDeletesNothingThere() throws IOException {
     Path base = tmp.resolve("a/b/t");
-    Table t = TripFixture.create(base, TripFixture.spec().build(), Map.of());
+    Table t = TripFixture.create(base, TripFixture.spec().tableVersion(6).build(), Map.of());
     t.write(WriteOperation.INSERT, TripFixture.trips(0, 10, 2, 1).iterator());
     String failed = "20300101000000000";
     String victimName = "11111111-2222-3333-4444-555555555555-0_0-0-0_" + failed + ".parquet";
@@ -108,7 +108,7 @@ class ConfinementTest {
   @Test
   void archiveFolderOutsideTheTableIsRefused() throws IOException {
     Path base = tmp.resolve("a/b/t");
-    TableSpec spec = TripFixture.spec().property("hoodie.archivelog.folder", "../../../escaped").build();
+    TableSpec spec = TripFixture.spec().tableVersion(6).property("hoodie.archivelog.folder", "../../../escaped").build();
     Map<String, Long> before = tree(tmp, base);
     SluiceException e = assertThrows(SluiceException.class, () -> TripFixture.create(base, spec, Map.of()));
     assertTrue(e.getMessage().contains("outside the table's base path"), e.getMessage());

@@ -41,7 +41,11 @@ class CopyOnWriteTest {
     List<Instant> instants = t.timeline().instants();
     assertEquals(1, instants.size());
     assertEquals(State.COMPLETED, instants.get(0).state());
-    assertTrue(Files.exists(dir.resolve(".hoodie").resolve(r.instantTime() + ".commit")));
+    // version 9 (the default): .hoodie/timeline/<instant>_<completion time>.commit
+    try (Stream<Path> timeline = Files.list(dir.resolve(".hoodie/timeline"))) {
+      assertEquals(1, timeline.filter(f -> f.getFileName().toString().matches(r.instantTime() + "_\\d{17}\\.commit"))
+          .count());
+    }
     assertFalse(Files.exists(dir.resolve(".hoodie/.temp").resolve(r.instantTime())), "markers are removed after commit");
 
     Map<String, GenericRecord> rows = rows(t.newScan().withMetaColumns(true).open());
@@ -79,12 +83,18 @@ class CopyOnWriteTest {
   }
 
   @Test
-  void commitTimeModeLetsTheLatestWriteWin() {
+  void commitTimeModeLetsTheLatestWriteWin(@TempDir Path v6) {
     Table t = TripFixture.create(dir, TripFixture.spec().mergeMode(MergeMode.COMMIT_TIME_ORDERING).build(), Map.of());
     t.insert(it(trips(0, 5, 1, 10)));
     t.upsert(it(List.of(trip("id-000001", 1, "p0", "older-but-later", 0.0))));
     assertEquals("older-but-later", rows(t).get("id-000001").get("name").toString());
-    assertEquals(MergeMode.COMMIT_TIME_ORDERING.payloadClass(), t.config().payloadClass().orElseThrow());
+    // recorded in hoodie.properties as the merge mode (version 9 writes no payload class)
+    assertEquals(MergeMode.COMMIT_TIME_ORDERING, t.config().mergeMode());
+    assertEquals(MergeMode.COMMIT_TIME_ORDERING, Tables.open(dir.toString()).config().mergeMode());
+    // version 6 records it as the payload class, on Copy-on-Write too
+    Table six = TripFixture.create(v6, TripFixture.spec().mergeMode(MergeMode.COMMIT_TIME_ORDERING).tableVersion(6).build(),
+        Map.of());
+    assertEquals(MergeMode.COMMIT_TIME_ORDERING.payloadClass(), six.config().payloadClass().orElseThrow());
   }
 
   @Test

@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Incremental queries: bad ranges, projection, filters and partition pruning, which files are opened, records
- * only in logs, and ranges over cleaned or archived commits (error, or the full-table-scan fallback).
+ * only in logs, and ranges over cleaned or archived commits (error, or the full-table-scan fallback). On version 6
+ * tables (ranges of instant times, deleted keys), except where a test names version 9 (ranges of completion times).
  */
 class IncrementalOptionsTest {
   private static final String FALLBACK = "hoodie.datasource.read.incr.fallback.fulltablescan.enable";
@@ -41,7 +42,22 @@ class IncrementalOptionsTest {
   Path dir;
 
   private Table cow() {
-    return TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+    return TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of());
+  }
+
+  /** Version 9's completion times are checked as version 6's instant times: 17 digits that are a date and time. */
+  @Test
+  void badCompletionTimesAreClearErrorsOnVersion9() {
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(9).build(), Map.of());
+    String c1 = t.insert(it(trips(0, 4, 2, 10))).instantTime();
+    for (String bad : List.of("2026", "abc", c1 + "0", "20261399000000000")) {
+      SluiceException e = assertThrows(SluiceException.class, () -> t.newScan().incremental(bad).open().close());
+      assertEquals(SluiceException.Kind.BAD_INPUT, e.kind());
+      assertTrue(e.getMessage().contains(bad) && e.getMessage().contains("17 digits"), e.getMessage());
+      SluiceException to = assertThrows(SluiceException.class, () -> t.newScan().incremental(c1, bad).open().close());
+      assertTrue(to.getMessage().contains("--to '" + bad + "'"), to.getMessage());
+    }
+    assertEquals(4, TripFixture.rows(t.newScan().incremental("earliest").open()).size());
   }
 
   @Test
@@ -78,8 +94,8 @@ class IncrementalOptionsTest {
   @ValueSource(strings = {"cow", "mor"})
   void projectionFiltersAndPartitionPruningWorkAsOnSnapshots(String kind) {
     RecordingStorage storage = new RecordingStorage(dir.toString());
-    Table t = Tables.create(storage.storage(), dir.toString(), (kind.equals("cow") ? TripFixture.spec()
-        : TripFixture.spec().type(TableType.MERGE_ON_READ)).build(), Config.of(Map.of(
+    Table t = Tables.create(storage.storage(), dir.toString(), (kind.equals("cow") ? TripFixture.spec().tableVersion(6)
+        : TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ)).build(), Config.of(Map.of(
             "hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0")));
     WriteModel model = new WriteModel();
     List<GenericRecord> first = trips(0, 30, 3, 10);
@@ -149,8 +165,8 @@ class IncrementalOptionsTest {
   @ValueSource(strings = {"cow", "mor"})
   void onlyTheFileGroupsTheRangeTouchedAreOpened(String kind) {
     RecordingStorage storage = new RecordingStorage(dir.toString());
-    Table t = Tables.create(storage.storage(), dir.toString(), (kind.equals("cow") ? TripFixture.spec()
-        : TripFixture.spec().type(TableType.MERGE_ON_READ)).build(), Config.of(Map.of(
+    Table t = Tables.create(storage.storage(), dir.toString(), (kind.equals("cow") ? TripFixture.spec().tableVersion(6)
+        : TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ)).build(), Config.of(Map.of(
             "hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0")));
     // four inserts, each a new file group in each of 2 partitions: 8 file groups
     List<String> instants = new ArrayList<>();
@@ -194,7 +210,7 @@ class IncrementalOptionsTest {
 
   @Test
   void aRangeWhoseFilesWereCleanedFailsOrFallsBackToAFullTableScan() {
-    Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of("hoodie.cleaner.commits.retained", "1",
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of("hoodie.cleaner.commits.retained", "1",
         "hoodie.keep.min.commits", "20", "hoodie.keep.max.commits", "30"));
     WriteModel model = new WriteModel();
     List<GenericRecord> base = trips(0, 6, 1, 10);
@@ -226,7 +242,7 @@ class IncrementalOptionsTest {
   void aRangeReachingArchivedCommitsFailsOrFallsBackToAFullTableScan() {
     // the data table's archival never passes the metadata table's latest compaction (on by default): compacted
     // every second delta commit here, so that archival can reach the early commits within six writes
-    Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of("hoodie.cleaner.commits.retained", "1",
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of("hoodie.cleaner.commits.retained", "1",
         "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3", "hoodie.metadata.compact.max.delta.commits",
         "2"));
     WriteModel model = new WriteModel();

@@ -33,10 +33,10 @@ class IncrementalQueryTest {
   /** A table of each kind: CoW; MoR with updates in logs; MoR whose small file groups take inserts and updates. */
   static Table table(Path dir, String kind) {
     return switch (kind) {
-      case "cow" -> TripFixture.create(dir, TripFixture.spec().build(), Map.of());
-      case "mor" -> TripFixture.create(dir, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+      case "cow" -> TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of());
+      case "mor" -> TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ).build(),
           Map.of("hoodie.parquet.small.file.limit", "0"));
-      case "mor-small-files" -> TripFixture.create(dir, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+      case "mor-small-files" -> TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ).build(),
           Map.of());
       default -> throw new IllegalArgumentException(kind);
     };

@@ -28,6 +28,10 @@ class MergeOnReadFailureTest {
   @TempDir
   Path dir;
 
+  /**
+   * A table of version 6, whose log files these tests are about (versions of a slice's log, appends where the store
+   * appends, rollback command blocks); version 9's one log file per delta commit: Version9WriteTest.
+   */
   private Table create(FailingStorage failing, boolean appending, Map<String, String> extra) {
     return create(failing, appending, extra, 6);
   }
@@ -175,7 +179,7 @@ class MergeOnReadFailureTest {
     assertEquals(2, MorFixture.logFiles(dir).size());
 
     Path other = dir.resolve("big");
-    Table roomy = Tables.create(new AppendingStorage(new LocalStorage()), other.toString(), MorFixture.spec().build(),
+    Table roomy = Tables.create(new AppendingStorage(new LocalStorage()), other.toString(), MorFixture.spec().tableVersion(6).build(),
         Config.of(Map.of("hoodie.parquet.small.file.limit", "0")));
     roomy.insert(it(trips(0, 6, 1, 10)));
     roomy.upsert(it(List.of(trip("id-000000", 11, "p0", "a", 0))));

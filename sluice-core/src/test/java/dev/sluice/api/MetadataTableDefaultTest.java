@@ -66,7 +66,7 @@ class MetadataTableDefaultTest {
 
   @Test
   void unsetBuildsTheMetadataTableOnTheFirstWriteOfANewTableAndKeepsIt() {
-    Table t = TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of());
     assertFalse(Files.exists(dir.resolve(".hoodie/metadata")), "creating a table builds none (as Hudi)");
     String c1 = t.insert(trips(0, 12, 2, 1).iterator()).instantTime();
     String c2 = t.upsert(trips(0, 4, 2, 2).iterator()).instantTime();
@@ -79,7 +79,7 @@ class MetadataTableDefaultTest {
 
   @Test
   void aTableWrittenWithoutOneGetsOneAtItsLatestInstantOnTheNextWriteAndFalseRemovesIt() {
-    Table off = TripFixture.create(dir, TripFixture.spec().type(TableType.MERGE_ON_READ).build(), OFF);
+    Table off = TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ).build(), OFF);
     off.insert(trips(0, 10, 2, 1).iterator());
     String last = off.upsert(trips(0, 3, 2, 2).iterator()).instantTime();
     assertFalse(Files.exists(dir.resolve(".hoodie/metadata")), "false: none is built");
@@ -127,7 +127,7 @@ class MetadataTableDefaultTest {
 
   @Test
   void aFailedWriteIsRolledBackFirstThenTheMetadataTableIsBuiltForTheSameWrite() {
-    Table off = TripFixture.create(dir, TripFixture.spec().build(), OFF);
+    Table off = TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), OFF);
     off.insert(trips(0, 10, 2, 1).iterator());
     // a write that dies before its instant completes and whose own rollback fails: it stays pending, with its files
     // and markers, until the next write rolls it back
@@ -156,7 +156,7 @@ class MetadataTableDefaultTest {
 
   @Test
   void aPendingCompactionDefersTheBootstrapUntilItCompletes() {
-    Table off = TripFixture.create(dir, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+    Table off = TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ).build(),
         Map.of("hoodie.metadata.enable", "false", "hoodie.compact.inline", "false"));
     off.insert(trips(0, 10, 2, 1).iterator());
     off.upsert(trips(0, 4, 2, 2).iterator());

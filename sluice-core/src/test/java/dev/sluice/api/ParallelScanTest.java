@@ -29,6 +29,8 @@ import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Scans with a parallelism above 1 return the rows of the sequential scan (in another order across file groups),
@@ -81,15 +83,19 @@ class ParallelScanTest {
     assertTrue(ids.contains("id-012003"), "inserted after the deletes");
   }
 
-  @Test
-  void incrementalQueriesReadTheSameRows() {
-    Table t = TripFixture.create(dir, MorFixture.spec().build(), OPTIONS);
+  @ParameterizedTest
+  @ValueSource(ints = {6, 9})
+  void incrementalQueriesReadTheSameRows(int version) {
+    Table t = TripFixture.create(dir, MorFixture.spec().tableVersion(version).build(), OPTIONS);
     String first = t.insert(it(trips(0, ROWS, 4, 10))).instantTime();
     t.upsert(it(trips(0, 2000, 4, 20)));
     t.delete(it(List.of(trip("id-000010", 0, "p2", null, 0))));
     t.upsert(it(trips(3000, 100, 4, 30)));
     assertSameRows(t, s -> s.incremental(first));
-    assertSameRows(t, s -> s.incremental(first).includeDeletes(true));
+    if (version == 6) {
+      // deleted keys: version 6 only (Hudi 1.x's incremental query has none; refused on 8 and 9)
+      assertSameRows(t, s -> s.incremental(first).includeDeletes(true));
+    }
     assertSameRows(t, s -> s.incremental(first).filter(Expressions.gt("ts", 25L)));
   }
 

@@ -15,6 +15,8 @@ import java.util.function.Function;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A scan split by file slice ({@link Scan#slices()}, {@link Scan#onlySlice}), as a distributed reader runs it: the
@@ -29,9 +31,10 @@ class ScanSlicesTest {
   @TempDir
   Path dir;
 
-  @Test
-  void slicesReadOneByOneMakeTheWholeScan() {
-    Table t = TripFixture.create(dir, MorFixture.spec().build(), OPTIONS);
+  @ParameterizedTest
+  @ValueSource(ints = {6, 9})
+  void slicesReadOneByOneMakeTheWholeScan(int version) {
+    Table t = TripFixture.create(dir, MorFixture.spec().tableVersion(version).build(), OPTIONS);
     String first = t.insert(it(trips(0, 400, 4, 10))).instantTime();
     t.upsert(it(trips(0, 150, 4, 20)));
     t.delete(it(List.of(trip("id-000010", 0, "p2", null, 0))));
@@ -44,10 +47,11 @@ class ScanSlicesTest {
     assertSplitReadsTheSame(t, s -> s.filter(Expressions.eq("part", "p1")));
     assertEquals(1, t.newScan().filter(Expressions.eq("part", "p1")).slices().stream()
         .map(FileSliceInfo::partitionPath).distinct().count(), "partition pruning in the planned slices");
-    // an incremental query with deleted keys compares two states over all its slices: it does not split
+    // an incremental query with deleted keys compares two states over all its slices: it does not split (version 6);
+    // on 8 and 9 it is refused at planning (Hudi 1.x's incremental query has no deleted keys)
     Scan withDeletes = t.newScan().incremental(first).includeDeletes(true);
-    FileSliceInfo any = withDeletes.slices().get(0);
-    SluiceException e = assertThrows(SluiceException.class, () -> withDeletes.onlySlice(any).open());
+    SluiceException e = assertThrows(SluiceException.class,
+        () -> withDeletes.onlySlice(withDeletes.slices().get(0)).open());
     assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
   }
 

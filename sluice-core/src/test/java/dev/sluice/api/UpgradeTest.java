@@ -46,7 +46,7 @@ class UpgradeTest {
 
   /** A version-6 table of {@code type} with eight writes: archived instants, a metadata table, log files (MoR). */
   static Table version6(Path base, TableType type) {
-    Table t = TripFixture.create(base, TripFixture.spec().type(type).build(), ARCHIVING);
+    Table t = TripFixture.create(base, TripFixture.spec().tableVersion(6).type(type).build(), ARCHIVING);
     t.insert(trips(0, 40, 4, 1).iterator());
     for (int i = 1; i <= 7; i++) {
       t.upsert(List.of(trip(String.format("id-%06d", i), 10 + i, "p" + (i % 4), "u" + i, i),
@@ -205,7 +205,7 @@ class UpgradeTest {
   @Test
   void writesKeepTheTableVersionAndAStaleHandleRefusesToWrite() throws IOException {
     Path base = dir.resolve("t");
-    Table t = TripFixture.create(base, TripFixture.spec().build(), Map.of());
+    Table t = TripFixture.create(base, TripFixture.spec().tableVersion(6).build(), Map.of());
     t.insert(trips(0, 4, 2, 1).iterator());
     t.upsert(trips(0, 2, 2, 2).iterator());
     assertEquals("6", properties(base).getProperty("hoodie.table.version"), "writes do not upgrade");

@@ -66,7 +66,8 @@ class Version9WriteStatsTest {
   @Test
   void version6CommitMetadataHasNoPrevBaseFile() throws IOException {
     Path path = dir.resolve("v6");
-    Table t = TripFixture.create(path, TripFixture.spec().type(TableType.COPY_ON_WRITE).build(), Map.of());
+    Table t = TripFixture.create(path, TripFixture.spec().type(TableType.COPY_ON_WRITE).tableVersion(6).build(),
+        Map.of());
     t.insert(List.of(trip("a", 1, "p1", "a1", 1)).iterator());
     CommitResult upsert = t.upsert(List.of(trip("a", 2, "p1", "a2", 2)).iterator());
     String json = Files.readString(path.resolve(".hoodie").resolve(upsert.instantTime() + ".commit"));

@@ -62,6 +62,38 @@ class Version9WriteTest {
   }
 
   @Test
+  void aTableCreatedWithoutAVersionIsVersion9() throws IOException {
+    // no tableVersion(...) on the builder: the default, Hudi 1.1's version
+    TableSpec spec = TableSpec.builder("trips").type(TableType.MERGE_ON_READ).recordKey("id").precombine("ts")
+        .partitionBy("part").schema(TripFixture.SCHEMA).build();
+    assertEquals(9, spec.tableVersion());
+    Table t = Tables.create(dir.resolve("t").toString(), spec, Config.empty());
+    assertEquals(9, t.tableVersion());
+    Properties p = properties(dir.resolve("t"));
+    assertEquals("9", p.getProperty("hoodie.table.version"));
+    assertEquals("2", p.getProperty("hoodie.timeline.layout.version"));
+    String instant = t.insert(TripFixture.trips(0, 3, 1, 1).iterator()).instantTime();
+    try (Stream<Path> names = Files.list(dir.resolve("t/.hoodie/timeline"))) {
+      List<String> completed = names.map(n -> n.getFileName().toString())
+          .filter(n -> COMPLETED.matcher(n).matches()).toList();
+      assertEquals(1, completed.size(), "one completed instant under .hoodie/timeline: " + completed);
+      assertTrue(completed.get(0).startsWith(instant + "_") && completed.get(0).endsWith(".deltacommit"),
+          completed.toString());
+    }
+    try (Stream<Path> top = Files.list(dir.resolve("t/.hoodie"))) {
+      assertFalse(top.anyMatch(f -> f.getFileName().toString().startsWith(instant)),
+          "no layout-1 instant file directly in .hoodie/");
+    }
+    try (CloseableIterator<GenericRecord> rows = Tables.open(dir.resolve("t").toString()).newScan().open()) {
+      int n = 0;
+      for (; rows.hasNext(); rows.next()) {
+        n++;
+      }
+      assertEquals(3, n);
+    }
+  }
+
+  @Test
   void version8PropertiesAreHudi102s() throws IOException {
     TripFixture.create(dir.resolve("t"), TripFixture.spec().tableVersion(8).mergeMode(MergeMode.COMMIT_TIME_ORDERING)
         .build(), Map.of());

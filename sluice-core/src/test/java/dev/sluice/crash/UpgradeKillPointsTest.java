@@ -52,7 +52,7 @@ class UpgradeKillPointsTest {
   Path dir;
 
   private static void version6(Path base) {
-    Table t = Tables.create(base.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+    Table t = Tables.create(base.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build(),
         dev.sluice.api.Config.of(OPTIONS));
     t.insert(trips(0, 20, 2, 1).iterator());
     // compactions after the 3rd and 6th delta commit let archival go on; the last two stay in log files

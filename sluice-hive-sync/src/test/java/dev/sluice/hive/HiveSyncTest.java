@@ -52,8 +52,13 @@ class HiveSyncTest {
   }
 
   static Table create(Path location, TableType type, Config options) {
+    return create(location, type, options, TableSpec.DEFAULT_TABLE_VERSION);
+  }
+
+  /** As {@link #create(Path, TableType, Config)} at table version {@code version}. */
+  static Table create(Path location, TableType type, Config options, int version) {
     return Tables.create(location.toString(), TableSpec.builder("trips").type(type).recordKey("id").precombine("ts")
-        .partitionBy("city").schema(SCHEMA).build(), options);
+        .partitionBy("city").schema(SCHEMA).tableVersion(version).build(), options);
   }
 
   static List<GenericRecord> rows(Schema schema, String city, int from, int n) {

@@ -70,7 +70,7 @@ class CompactionInteropTest {
 
   private Table sluiceTableWithLogs(Path path) {
     Table t = Tables.create(path.toString(), TableSpec.builder("compact").type(TableType.MERGE_ON_READ).recordKey("id")
-        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(), SLUICE);
+        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).tableVersion(6).build(), SLUICE);
     t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p1", "b"), row("k3", 1, "p1", "c"), row("k4", 1, "p2", "d"),
         row("k5", 1, "p2", "e"), row("k6", 1, "p2", "f")).iterator());
     t.upsert(List.of(row("k1", 5, "p1", "a5"), row("k4", 5, "p2", "d5", "x"), row("k6", 0, "p2", "late")).iterator());

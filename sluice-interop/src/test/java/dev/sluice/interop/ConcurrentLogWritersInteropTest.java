@@ -73,7 +73,7 @@ class ConcurrentLogWritersInteropTest {
         "hoodie.write.concurrency.mode", "optimistic_concurrency_control",
         "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider",
         "hoodie.write.lock.wait_time_ms_between_retry", "5"));
-    Table t = Tables.create(path.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ).build(), Config.of(o));
+    Table t = Tables.create(path.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build(), Config.of(o));
     List<String> instants = new ArrayList<>();
     instants.add(t.insert(version("seed-", 1, i -> true).iterator()).instantTime());
     instants.add(t.upsert(version("c1-", 2, i -> true).iterator()).instantTime());

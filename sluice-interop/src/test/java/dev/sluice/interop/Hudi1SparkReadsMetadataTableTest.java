@@ -63,7 +63,7 @@ class Hudi1SparkReadsMetadataTableTest {
 
   private static Path build(TableType type) throws IOException {
     Path path = dir.resolve(type == TableType.COPY_ON_WRITE ? "cow" : "mor");
-    Table t = TripFixture.create(path, TripFixture.spec().type(type).build(), options());
+    Table t = TripFixture.create(path, TripFixture.spec().type(type).tableVersion(6).build(), options());
     t.insert(TripFixture.trips(0, 60, 3, 1).iterator());
     t.upsert(TripFixture.trips(0, 20, 3, 2).iterator());
     t.delete(TripFixture.trips(30, 6, 3, 2).iterator());

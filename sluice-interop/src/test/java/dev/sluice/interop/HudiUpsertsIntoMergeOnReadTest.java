@@ -71,7 +71,7 @@ class HudiUpsertsIntoMergeOnReadTest {
     ExpectedTable.Write upsert;
     if (writer == Writer.SLUICE) {
       TableSpec spec = TableSpec.builder("t").type(TableType.MERGE_ON_READ).precombine("ts").schema(WideRows.SCHEMA)
-          .mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part").build();
+          .mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part").tableVersion(6).build();
       table = WideRows.create(location, spec, Map.of("hoodie.parquet.small.file.limit", "0",
           "hoodie.metadata.enable", "false"));
       insert = rs -> table.insert(rs.iterator()).instantTime();

@@ -87,7 +87,7 @@ class MergeOnReadInteropTest {
   void hudiReadsASluiceTableAfterSeveralDeltaCommits() {
     Path path = dir.resolve("sluice_mor");
     Table t = Tables.create(path.toString(), TableSpec.builder("sluice_mor").type(TableType.MERGE_ON_READ).recordKey("id")
-        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(),
+        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).tableVersion(6).build(),
         Config.of(Map.of("hoodie.index.bloom.num_entries", "1000")));
     t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p1", "b"), row("k3", 1, "p1", null), row("k4", 1, "p2", "d"),
         row("k5", 1, "p2", "e"), row("k6", 1, "p2", "f")).iterator());
@@ -127,7 +127,7 @@ class MergeOnReadInteropTest {
     Config small = Config.of(Map.of("hoodie.index.bloom.num_entries", "1000", "hoodie.memory.merge.max.size", "1",
         "hoodie.parquet.small.file.limit", "0"));
     Table t = Tables.create(path.toString(), TableSpec.builder("spilled_mor").type(TableType.MERGE_ON_READ).recordKey("id")
-        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(), small);
+        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).tableVersion(6).build(), small);
     List<GenericRecord> inserts = new ArrayList<>();
     List<GenericRecord> updates = new ArrayList<>();
     List<GenericRecord> deletes = new ArrayList<>();
@@ -214,7 +214,7 @@ class MergeOnReadInteropTest {
     Config options = Config.of(Map.of("hoodie.index.bloom.num_entries", "1000", "hoodie.parquet.small.file.limit", "0",
         "hoodie.metadata.enable", "false"));
     Table t = Tables.create(path.toString(), TableSpec.builder("both").type(TableType.MERGE_ON_READ).recordKey("id")
-        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.COMMIT_TIME_ORDERING).build(), options);
+        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.COMMIT_TIME_ORDERING).tableVersion(6).build(), options);
     t.insert(List.of(row("b1", 1, "p1", "a"), row("b2", 1, "p1", "b"), row("b3", 1, "p2", "c")).iterator());
     oracle.write(path, "upsert", SCHEMA, List.of(row("b1", 2, "p1", "hudi"), row("b3", 2, "p2", "hudi"),
         row("b4", 2, "p2", "new")), HUDI_LOGS);

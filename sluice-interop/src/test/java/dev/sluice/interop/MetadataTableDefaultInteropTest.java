@@ -60,7 +60,7 @@ class MetadataTableDefaultInteropTest {
   @Test
   void aTableWrittenWithNoOptionHasAMetadataTableHudiListsExactlyAndFalseRemovesIt() throws IOException {
     Path table = dir.resolve("t");
-    Table t = Tables.create(table.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ).build(), Config.empty());
+    Table t = Tables.create(table.toString(), TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build(), Config.empty());
     t.insert(TripFixture.trips(0, 30, 3, 1).iterator());
     t.upsert(TripFixture.trips(0, 12, 3, 2).iterator());
     t.delete(TripFixture.trips(25, 3, 3, 3).iterator());

@@ -47,7 +47,7 @@ class MetadataTableWriteInteropTest {
   private Table create(Path table, TableType type, Map<String, String> more) {
     Map<String, String> options = new HashMap<>(ON);
     options.putAll(more);
-    return Tables.create(table.toString(), TripFixture.spec().type(type).build(), Config.of(options));
+    return Tables.create(table.toString(), TripFixture.spec().type(type).tableVersion(6).build(), Config.of(options));
   }
 
   private void assertHudiListsWhatIsOnDisk(Path table, String step, String... readers) throws IOException {
@@ -86,7 +86,7 @@ class MetadataTableWriteInteropTest {
   @Test
   void copyOnWriteCleansAndBootstrapsAnExistingTable() throws IOException {
     Path table = dir.resolve("cow");
-    Table off = Tables.create(table.toString(), TripFixture.spec().build(), Config.of(Map.of(
+    Table off = Tables.create(table.toString(), TripFixture.spec().tableVersion(6).build(), Config.of(Map.of(
         "hoodie.index.bloom.num_entries", "1000")));
     off.insert(TripFixture.trips(0, 20, 2, 1).iterator());
     off.upsert(TripFixture.trips(0, 10, 2, 2).iterator());

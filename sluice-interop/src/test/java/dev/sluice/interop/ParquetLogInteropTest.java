@@ -87,7 +87,7 @@ class ParquetLogInteropTest {
   void hudiReadsAndCompactsParquetLogBlocksSluiceWrote() {
     Path path = dir.resolve("sluice_plog");
     Table t = Tables.create(path.toString(), TableSpec.builder("sluice_plog").type(TableType.MERGE_ON_READ).recordKey("id")
-        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(), SLUICE);
+        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).tableVersion(6).build(), SLUICE);
     t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p1", "b"), row("k3", 1, "p1", "c"), row("k4", 1, "p2", "d"),
         row("k5", 1, "p2", "e")).iterator());
     t.upsert(List.of(row("k1", 5, "p1", "a5", "x"), row("k4", 5, "p2", "d5"), row("k5", 0, "p2", "late")).iterator());

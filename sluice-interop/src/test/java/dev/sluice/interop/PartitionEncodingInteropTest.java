@@ -43,7 +43,7 @@ class PartitionEncodingInteropTest {
     Path location = dir.resolve("encoded");
     TableSpec spec = TableSpec.builder("encoded").type(TableType.COPY_ON_WRITE).precombine("ts")
         .schema(WideRows.SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part")
-        .property("hoodie.datasource.write.partitionpath.urlencode", "true").build();
+        .property("hoodie.datasource.write.partitionpath.urlencode", "true").tableVersion(6).build();
     Table table = WideRows.create(location, spec, WideRows.NO_METADATA_TABLE);
     List<GenericRecord> sluiceRows = new ArrayList<>();
     List<GenericRecord> hudiRows = new ArrayList<>();

@@ -108,7 +108,7 @@ class RecordIndexInteropTest {
   @Test
   void sparkWithHudi015AndSluiceUpsertATableThroughTheRecordIndexWithoutDuplicates() throws IOException {
     Path path = dir.resolve("trips");
-    Table t = TripFixture.create(path, TripFixture.spec().build(), Map.of("hoodie.metadata.enable", "true",
+    Table t = TripFixture.create(path, TripFixture.spec().tableVersion(6).build(), Map.of("hoodie.metadata.enable", "true",
         "hoodie.parquet.small.file.limit", "0"));
     t.insert(TripFixture.trips(0, 60, 3, 1).iterator());
 

@@ -66,7 +66,7 @@ class RecordIndexShardCountInteropTest {
     Path path = dir.resolve("by-sluice");
     Map<String, String> options = new HashMap<>(Map.of("hoodie.metadata.enable", "true",
         "hoodie.parquet.small.file.limit", "0"));
-    Table t = TripFixture.create(path, TripFixture.spec().build(), options);
+    Table t = TripFixture.create(path, TripFixture.spec().tableVersion(6).build(), options);
     t.insert(TripFixture.trips(0, KEYS, 3, 1).iterator());
     options.putAll(sizing());
     options.put("hoodie.metadata.record.index.enable", "true");

@@ -56,7 +56,7 @@ class RecordIndexWriteInteropTest {
   }
 
   private Table create(Path table, TableType type, Map<String, String> more) {
-    return Tables.create(table.toString(), TripFixture.spec().type(type).build(), Config.of(with(more)));
+    return Tables.create(table.toString(), TripFixture.spec().type(type).tableVersion(6).build(), Config.of(with(more)));
   }
 
   /** Every key the tests write ({@code id-000000} ... {@code id-000199}). */

@@ -82,7 +82,8 @@ class ReliabilityInteropTest {
   void hudiDecodesSluicesRollbackSavepointAndRestoreMetadataAndReadsAndWritesOn(TableType type) {
     Path location = dir.resolve(type.name().toLowerCase());
     dev.sluice.storage.CrashingStorage crashing = new dev.sluice.storage.CrashingStorage(new LocalStorage());
-    Table t = Tables.create(crashing.storage(), location.toString(), TripFixture.spec().type(type).build(), Config.of(OPTIONS));
+    Table t = Tables.create(crashing.storage(), location.toString(), TripFixture.spec().type(type).tableVersion(6).build(),
+        Config.of(OPTIONS));
     t.insert(TripFixture.trips(0, 20, 2, 1).iterator());
     // a write that dies just before its commit file: base files (CoW) or log blocks (MoR) and markers are left
     crashing.crashAt(c -> c.startsWith("CREATE_EXCLUSIVE ") && (c.endsWith(".commit") || c.endsWith(".deltacommit")), 1);
@@ -152,7 +153,7 @@ class ReliabilityInteropTest {
         .requiredString("part").requiredInt("count").requiredFloat("score").optionalString("note").endRecord();
     Path location = dir.resolve("evo-" + type.name().toLowerCase());
     Table t = Tables.create(location.toString(), dev.sluice.api.TableSpec.builder("evo").type(type).recordKey("id")
-        .precombine("ts").partitionBy("part").schema(v1).build(), Config.of(OPTIONS));
+        .precombine("ts").partitionBy("part").schema(v1).tableVersion(6).build(), Config.of(OPTIONS));
     List<GenericRecord> first = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       GenericData.Record r = new GenericData.Record(v1);

@@ -44,7 +44,7 @@ class RepairInteropTest {
   void hudiReadsARepairedMergeOnReadTable() throws IOException {
     Path location = dir.resolve("repaired");
     TableSpec spec = TableSpec.builder("repaired").type(TableType.MERGE_ON_READ).precombine("ts").schema(WideRows.SCHEMA)
-        .mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part").build();
+        .mergeMode(MergeMode.EVENT_TIME_ORDERING).recordKey("id").partitionBy("part").tableVersion(6).build();
     Table table = WideRows.create(location, spec, Map.of("hoodie.parquet.small.file.limit", "0",
         "hoodie.metadata.enable", "false"));
     ExpectedTable model = KeyLayout.PARTITIONED.model(true);

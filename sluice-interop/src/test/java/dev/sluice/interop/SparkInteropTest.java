@@ -52,7 +52,7 @@ class SparkInteropTest {
   void sparkWithHudi015UpsertsASluiceTableAndHudi111ReadsWhatSluiceReads() {
     Path path = dir.resolve("trips");
     // the metadata table off as for Spark's writer below (WideRows.NO_METADATA_TABLE says why)
-    Table t = TripFixture.create(path, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+    Table t = TripFixture.create(path, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build(),
         Map.of("hoodie.parquet.small.file.limit", "0", "hoodie.metadata.enable", "false"));
     t.insert(TripFixture.trips(0, 40, 3, 1).iterator());
     t.upsert(TripFixture.trips(0, 10, 3, 2).iterator());

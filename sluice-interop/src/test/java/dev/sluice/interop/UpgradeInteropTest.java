@@ -75,7 +75,7 @@ class UpgradeInteropTest {
   /** A version-6 table with nine writes: some archived, a metadata table, log files if Merge-on-Read. */
   private Table version6(String name, TableType type) {
     Table t = Tables.create(dir.resolve(name).toString(), TableSpec.builder(name).type(type).recordKey("id")
-        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).build(),
+        .precombine("ts").partitionBy("part").schema(SCHEMA).mergeMode(MergeMode.EVENT_TIME_ORDERING).tableVersion(6).build(),
         Config.of(SLUICE));
     t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p1", "b"), row("k3", 1, "p2", "c"),
         row("k4", 1, "p2", "d")).iterator());

@@ -131,6 +131,7 @@ public final class SluiceSpark {
         .recordKey(o.recordKey().toArray(String[]::new)).partitionBy(o.partitionPath().toArray(String[]::new))
         .hiveStyle(o.hiveStyle()).schema(RowRecords.schemaOf(df.schema(), o.tableName()));
     o.precombine().ifPresent(spec::precombine);
+    o.tableVersion().ifPresent(spec::tableVersion);
     return Tables.create(tablePath, spec.build(), o.config());
   }
 

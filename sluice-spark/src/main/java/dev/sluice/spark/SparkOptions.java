@@ -24,10 +24,13 @@ import java.util.Optional;
  * @param tableType {@code hoodie.datasource.write.table.type} (default COPY_ON_WRITE)
  * @param hiveStyle {@code hoodie.datasource.write.hive_style_partitioning} (default false)
  * @param operation {@code hoodie.datasource.write.operation} (default upsert), for {@link SluiceSpark#write}
+ * @param tableVersion {@code hoodie.write.table.version} (Hudi 1.x's name): the version a write that creates the table
+ *     creates it at; absent: {@link dev.sluice.api.TableSpec#DEFAULT_TABLE_VERSION}. An existing table keeps its own
  * @param engineOptions the other options, for the engine
  */
 record SparkOptions(String tableName, List<String> recordKey, Optional<String> precombine, List<String> partitionPath,
-    TableType tableType, boolean hiveStyle, WriteOperation operation, Map<String, String> engineOptions)
+    TableType tableType, boolean hiveStyle, WriteOperation operation, Optional<Integer> tableVersion,
+    Map<String, String> engineOptions)
     implements Serializable {
   static final String TABLE_NAME = "hoodie.table.name";
   static final String RECORD_KEY = "hoodie.datasource.write.recordkey.field";
@@ -36,6 +39,7 @@ record SparkOptions(String tableName, List<String> recordKey, Optional<String> p
   static final String TABLE_TYPE = "hoodie.datasource.write.table.type";
   static final String HIVE_STYLE = "hoodie.datasource.write.hive_style_partitioning";
   static final String OPERATION = "hoodie.datasource.write.operation";
+  static final String TABLE_VERSION = "hoodie.write.table.version";
   private static final String DATASOURCE = "hoodie.datasource.";
   /** The datasource keys the engine reads: the catalog sync after each commit (Hudi's names). */
   private static final List<String> SYNC_PREFIXES = List.of("hoodie.datasource.meta.sync.",
@@ -50,6 +54,7 @@ record SparkOptions(String tableName, List<String> recordKey, Optional<String> p
       }
     });
     engine.remove(TABLE_NAME);
+    engine.remove(TABLE_VERSION);
     String type = options.getOrDefault(TABLE_TYPE, "COPY_ON_WRITE").toUpperCase(Locale.ROOT);
     TableType tableType = switch (type) {
       case "COPY_ON_WRITE", "COW" -> TableType.COPY_ON_WRITE;
@@ -67,7 +72,16 @@ record SparkOptions(String tableName, List<String> recordKey, Optional<String> p
     return new SparkOptions(options.getOrDefault(TABLE_NAME, ""), fields(options.getOrDefault(RECORD_KEY, "")),
         Optional.ofNullable(options.get(PRECOMBINE)).filter(s -> !s.isBlank()),
         fields(options.getOrDefault(PARTITION_PATH, "")), tableType,
-        Boolean.parseBoolean(options.getOrDefault(HIVE_STYLE, "false")), operation, Map.copyOf(engine));
+        Boolean.parseBoolean(options.getOrDefault(HIVE_STYLE, "false")), operation,
+        Optional.ofNullable(options.get(TABLE_VERSION)).map(SparkOptions::version), Map.copyOf(engine));
+  }
+
+  private static int version(String v) {
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw SluiceException.badConfig(TABLE_VERSION, v, "6, 8 or 9");
+    }
   }
 
   /** The engine's options. */

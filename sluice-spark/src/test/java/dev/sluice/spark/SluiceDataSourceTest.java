@@ -124,13 +124,16 @@ class SluiceDataSourceTest {
     }
     String first = FIRST.get(type);
     String second = SECOND.get(type);
-    assertEquals(engine(t, s -> s.incremental(first)), spark(r -> r.option("hoodie.datasource.query.type",
-        "incremental").option("hoodie.datasource.read.begin.instanttime", first), p));
-    Map<String, String> range = engine(t, s -> s.incremental(first, second));
+    // incremental ranges are of completion times on version 9 (the tables' default version), of instant times on 6
+    String from = t.inspect().completionTime(first).orElse(first);
+    String to = t.inspect().completionTime(second).orElse(second);
+    assertEquals(engine(t, s -> s.incremental(from)), spark(r -> r.option("hoodie.datasource.query.type",
+        "incremental").option("hoodie.datasource.read.begin.instanttime", from), p));
+    Map<String, String> range = engine(t, s -> s.incremental(from, to));
     assertEquals(60, range.size());
     assertEquals(range, spark(r -> r.option("hoodie.datasource.query.type", "incremental")
-        .option("hoodie.datasource.read.begin.instanttime", first)
-        .option("hoodie.datasource.read.end.instanttime", second), p));
+        .option("hoodie.datasource.read.begin.instanttime", from)
+        .option("hoodie.datasource.read.end.instanttime", to), p));
     Map<String, String> travelled = engine(t, s -> s.asOf(first));
     assertEquals(240, travelled.size());
     assertEquals(travelled, spark(r -> r.option("as.of.instant", first), p));

@@ -248,7 +248,10 @@ class SluiceSparkTest {
   private static List<String> shape(CommitResult r) {
     List<String> out = new ArrayList<>();
     for (FileWriteResult f : r.files()) {
-      String group = FileWriteResult.NULL_COMMIT.equals(f.prevCommit()) ? "new" : f.fileId() + "@" + f.prevCommit();
+      // a log file's slice on version 9 can be the write's own (a log-only slice named after its delta commit):
+      // the two sides' writes have different instant times, so it is compared as "this commit"
+      String prev = f.prevCommit().equals(r.instantTime()) ? "this commit" : f.prevCommit();
+      String group = FileWriteResult.NULL_COMMIT.equals(f.prevCommit()) ? "new" : f.fileId() + "@" + prev;
       out.add(f.partitionPath() + " " + group + (f.logAppend().isPresent() ? " log" : " base") + " writes="
           + f.numWrites() + " inserts=" + f.numInserts() + " updates=" + f.numUpdates() + " deletes="
           + f.numDeletes());
@@ -321,6 +324,35 @@ class SluiceSparkTest {
     }
     assertEquals(Map.of("a", "{\"street\": \"Main St\", \"zip\": 10} [x, y]",
         "b", "{\"street\": \"High St\", \"zip\": null} []", "c", "null null"), engine);
+  }
+
+  /** A write that creates the table: version 9 by default, {@code hoodie.write.table.version} picks another. */
+  @ParameterizedTest
+  @CsvSource({"'', 9", "6, 6", "8, 8"})
+  void aCreatingWriteTakesTheTableVersionOption(String option, int expected) throws java.io.IOException {
+    Map<String, String> options = new HashMap<>(Map.of("hoodie.table.name", "t",
+        "hoodie.datasource.write.recordkey.field", "id", "hoodie.datasource.write.precombine.field", "ts"));
+    if (!option.isEmpty()) {
+      options.put("hoodie.write.table.version", option);
+    }
+    Path p = dir.resolve("v" + expected);
+    SluiceSpark.insert(spark.createDataFrame(rows(0, 3, 1, "a"), ROWS), p.toString(), options);
+    assertEquals(expected, Tables.open(p.toString()).tableVersion());
+    assertTrue(Files.readString(p.resolve(".hoodie/hoodie.properties")).contains("hoodie.table.version=" + expected));
+    // an existing table keeps its version whatever the option says
+    options.put("hoodie.write.table.version", expected == 6 ? "9" : "6");
+    SluiceSpark.upsert(spark.createDataFrame(rows(0, 3, 2, "b"), ROWS), p.toString(), options);
+    assertEquals(expected, Tables.open(p.toString()).tableVersion());
+  }
+
+  @Test
+  void aBadTableVersionOptionIsRefusedBeforeAnyFile() {
+    Path p = dir.resolve("bad");
+    SluiceException e = assertThrows(SluiceException.class, () -> SluiceSpark.insert(
+        spark.createDataFrame(rows(0, 3, 1, "a"), ROWS), p.toString(), Map.of("hoodie.table.name", "t",
+            "hoodie.datasource.write.recordkey.field", "id", "hoodie.write.table.version", "7")));
+    assertTrue(e.getMessage().contains("7"), e.getMessage());
+    assertTrue(!Files.exists(p.resolve(".hoodie")));
   }
 
   @Test

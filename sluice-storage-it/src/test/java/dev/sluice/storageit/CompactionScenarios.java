@@ -49,7 +49,7 @@ interface CompactionScenarios {
   }
 
   private Table morTableWithLogs(String location) {
-    Table t = Tables.create(location, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+    Table t = Tables.create(location, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build(),
         RemoteTables.options(morSettings()));
     t.insert(it(trips(0, 20, 2, 10)));
     t.upsert(it(List.of(trip("id-000000", 11, "p0", "upd", 1), trip("id-000003", 11, "p1", "upd3", 3))));

@@ -84,7 +84,7 @@ class HdfsKilledWriterProcessTest {
     // updates go to the log files of the existing file groups
     settings.put("hoodie.parquet.small.file.limit", "0");
     String location = hdfs.newFolder("tables/killed-appender");
-    Table first = Tables.create(location, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+    Table first = Tables.create(location, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build(),
         RemoteTables.options(settings));
     first.insert(it(trips(0, 30, 3, 1)));
     CommitResult c2 = first.upsert(it(List.of(trip("id-000001", 2, "p1", "logged", 0))));

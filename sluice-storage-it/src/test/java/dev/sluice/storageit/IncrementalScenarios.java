@@ -62,7 +62,7 @@ interface IncrementalScenarios {
     Map<String, String> s = new HashMap<>(settings());
     // Merge-on-Read: updates go to log files, so the ranges read logs too
     s.put("hoodie.parquet.small.file.limit", "0");
-    Table t = Tables.create(location, TripFixture.spec().type(type).build(), RemoteTables.options(s));
+    Table t = Tables.create(location, TripFixture.spec().type(type).tableVersion(6).build(), RemoteTables.options(s));
     CommitResult c1 = t.insert(it(trips(0, 20, 2, 1)));
     CommitResult c2 = t.upsert(it(List.of(trip("id-000001", 2, "p1", "second", 1), trip("id-000100", 2, "p0", "new", 2))));
     CommitResult c3 = t.upsert(it(List.of(trip("id-000002", 3, "p0", "third", 3), trip("id-000001", 3, "p1", "again", 4))));

@@ -54,7 +54,7 @@ interface MergeOnReadScenarios {
   }
 
   private Table createMor(String location) {
-    return Tables.create(location, TripFixture.spec().type(TableType.MERGE_ON_READ).build(),
+    return Tables.create(location, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build(),
         RemoteTables.options(morSettings()));
   }
 

@@ -31,9 +31,13 @@ final class RemoteTables {
     return Config.of(o);
   }
 
-  /** Creates a CoW trips table (partitioned by {@code part}) at {@code location}, storage chosen by scheme. */
+  /**
+   * Creates a CoW trips table (partitioned by {@code part}) at {@code location}, storage chosen by scheme, at table
+   * version 6: the scenarios check version 6's file names (appended log versions on HDFS, {@code .hoodie/<instant>}
+   * files) and Hudi 0.15.0 reads their tables.
+   */
   static Table createTrips(String location, Map<String, String> settings) {
-    return Tables.create(location, TripFixture.spec().build(), options(settings));
+    return Tables.create(location, TripFixture.spec().tableVersion(6).build(), options(settings));
   }
 
   /** The table opened afresh, storage chosen by scheme, as a new process would. */

@@ -330,6 +330,10 @@ final class CompletionTimeIncremental {
             "17 digits, yyyyMMddHHmmssSSS, as 'sluice timeline' shows them after 'completed'"
                 + (option.equals("--from") ? ", or 'earliest'" : ""));
       }
+      if (!IncrementalRange.isDateAndTime(time)) {
+        throw Errors.badInput(option + " '" + time + "'", null, "not a valid date and time",
+            "17 digits, yyyyMMddHHmmssSSS, as 'sluice timeline' shows them after 'completed'");
+      }
       return time;
     }
 

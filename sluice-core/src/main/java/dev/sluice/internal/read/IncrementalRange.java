@@ -44,14 +44,25 @@ record IncrementalRange(String begin, String end) {
       throw Errors.badInput(option + " '" + time + "'", null, "not an instant time",
           "17 digits, yyyyMMddHHmmssSSS, as 'sluice timeline' shows them");
     }
+    if (!isDateAndTime(time)) {
+      throw Errors.badInput(option + " '" + time + "'", null, "not a valid date and time",
+          "17 digits, yyyyMMddHHmmssSSS, as 'sluice timeline' shows them");
+    }
+  }
+
+  /**
+   * True if the 17 digits {@code time} are a date and time (or all zeros, "from the beginning"): instant and
+   * completion times alike, so that a month 13 is refused on every table version.
+   */
+  static boolean isDateAndTime(String time) {
     if (time.equals(ZEROS)) {
-      return;
+      return true;
     }
     try {
       InstantTimes.toTime(time);
+      return true;
     } catch (SluiceException e) {
-      throw Errors.badInput(option + " '" + time + "'", null, "not a valid date and time",
-          "17 digits, yyyyMMddHHmmssSSS, as 'sluice timeline' shows them");
+      return false;
     }
   }
 

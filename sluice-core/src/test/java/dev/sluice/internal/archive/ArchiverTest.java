@@ -104,7 +104,7 @@ class ArchiverTest {
 
   @Test
   void timeTravelToAnArchivedCommitIsRefusedEvenWhenOlderCleansAreStillActive() {
-    dev.sluice.api.Table table = TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+    dev.sluice.api.Table table = TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of());
     TimelineFixture f = TimelineFixture.at(dir);
     for (int i = 1; i <= 12; i += 2) {
       f.completedCommit(t(i));
@@ -154,7 +154,7 @@ class ArchiverTest {
   }
 
   private TimelineFixture fixture(TableType type) {
-    TripFixture.create(dir, TripFixture.spec().type(type).build(), Map.of());
+    TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(type).build(), Map.of());
     return TimelineFixture.at(dir);
   }
 

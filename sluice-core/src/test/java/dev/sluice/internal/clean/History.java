@@ -36,7 +36,7 @@ public final class History {
 
   /** A new table in {@code dir} with {@code options}, and its first commit. */
   public static History start(Path dir, Map<String, String> options) {
-    History h = new History(dir, TripFixture.create(dir, TripFixture.spec().build(), options));
+    History h = new History(dir, TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), options));
     List<GenericRecord> rows = TripFixture.trips(0, 8, 2, 0);
     String t = h.table.insert(rows.iterator()).instantTime();
     rows.forEach(r -> h.current.put(r.get("id").toString(), (Double) r.get("amount")));

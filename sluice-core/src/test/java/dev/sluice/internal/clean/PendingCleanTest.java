@@ -28,7 +28,7 @@ class PendingCleanTest {
 
   @Test
   void aVersionOnePlanOfFileNamesIsRunUnderTheBasePath() {
-    TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+    TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of());
     String old = "a-0_0-0-0_001.parquet";
     TimelineFixture f = TimelineFixture.at(dir).partition("p0").completedCommit("001").dataFile("p0", old, 10)
         .completedCommit("002").dataFile("p0", "a-0_0-0-0_002.parquet", 10);
@@ -52,7 +52,7 @@ class PendingCleanTest {
 
   @Test
   void aFileAlreadyGoneIsRecordedAsNotDeletedAndTheCleanCompletes() {
-    TripFixture.create(dir, TripFixture.spec().build(), Map.of());
+    TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of());
     TimelineFixture f = TimelineFixture.at(dir).partition("p0").completedCommit("001");
     String gone = dir.resolve("p0/b-0_0-0-0_001.parquet").toString();
     CleanPlan plan = new CleanPlan(java.util.Optional.empty(), "001", CleanPolicy.KEEP_LATEST_COMMITS,
@@ -75,7 +75,7 @@ class PendingCleanTest {
     Map<String, String> o = Map.of("hoodie.metadata.enable", "false", "hoodie.cleaner.commits.retained", "1",
         "hoodie.clean.automatic", "false", "hoodie.archive.automatic", "false", "hoodie.keep.min.commits", "2",
         "hoodie.keep.max.commits", "3");
-    dev.sluice.api.Table t = TripFixture.create(dir, TripFixture.spec().build(), o);
+    dev.sluice.api.Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), o);
     for (int v = 0; v < 4; v++) {
       t.upsert(TripFixture.trips(0, 20, 2, v).iterator());
     }

@@ -47,7 +47,7 @@ class ProtectedFilesTest {
 
   @BeforeEach
   void lay() {
-    TripFixture.create(dir, TripFixture.spec().type(TableType.MERGE_ON_READ).build(), Map.of());
+    TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ).build(), Map.of());
     TimelineFixture f = TimelineFixture.at(dir).partition("p0");
     f.completedDeltaCommit("010").dataFile("p0", base("a-0", "010"), 10).dataFile("p0", base("b-0", "010"), 10)
         .dataFile("p0", base("d-0", "010"), 10)

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.Table;
+import dev.sluice.api.TableSpec;
+import dev.sluice.api.TableType;
 import dev.sluice.api.TripFixture;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.timeline.avro.AvroContainer;
@@ -34,7 +36,11 @@ class CompactionRunTest {
   Path dir;
 
   private Table withLogs(CompactFixture.Model model) {
-    Table t = CompactFixture.create(dir, Map.of());
+    return withLogs(model, CompactFixture.spec());
+  }
+
+  private Table withLogs(CompactFixture.Model model, TableSpec spec) {
+    Table t = TripFixture.create(dir, spec, CompactFixture.BASE);
     List<GenericRecord> first = round(0, 40, 10, "r0");
     t.insert(first.iterator());
     model.upsert(first);
@@ -53,7 +59,8 @@ class CompactionRunTest {
   @Test
   void scheduledPlanIsHudisAvroAndRunningItKeepsTheSnapshotAndFillsReadOptimized() throws java.io.IOException {
     CompactFixture.Model model = new CompactFixture.Model();
-    Table t = withLogs(model);
+    // version 6: the timeline file names checked below (CompactFixture.timelineFiles) are version 6's
+    Table t = withLogs(model, TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(6).build());
     Map<String, String> before = CompactFixture.snapshot(t);
     assertEquals(model.expected(), before);
     assertNotEquals(before, CompactFixture.readOptimized(t), "read-optimized lags before compaction");
@@ -61,7 +68,10 @@ class CompactionRunTest {
         .map(FileSlice::fileId).collect(Collectors.toSet());
 
     String instant = t.compaction().scheduleNow().orElseThrow();
-    Path requested = dir.resolve(".hoodie/" + instant + ".compaction.requested");
+    // .hoodie/timeline on versions 8 and 9 (the default), .hoodie on 6
+    Path timeline = Files.isDirectory(dir.resolve(".hoodie/timeline")) ? dir.resolve(".hoodie/timeline")
+        : dir.resolve(".hoodie");
+    Path requested = timeline.resolve(instant + ".compaction.requested");
     assertTrue(Files.exists(requested));
     GenericRecord plan = AvroContainer.read(readAll(requested), requested.toString()).orElseThrow();
     assertEquals("org.apache.hudi.avro.model.HoodieCompactionPlan", plan.getSchema().getFullName());
@@ -87,7 +97,7 @@ class CompactionRunTest {
     assertTrue(files.contains(instant + ".compaction.requested"));
     assertTrue(files.contains(instant + ".compaction.inflight"));
     assertTrue(files.contains(instant + ".commit"));
-    assertEquals(0, Files.size(dir.resolve(".hoodie/" + instant + ".compaction.inflight")));
+    assertEquals(0, Files.size(timeline.resolve(instant + ".compaction.inflight")));
     assertTrue(t.compaction().pending().isEmpty());
     assertFalse(Files.exists(dir.resolve(".hoodie/.temp/" + instant)), "markers removed");
 

@@ -57,7 +57,7 @@ class SavepointRestoreTest {
 
   @Test
   void savepointRecordsTheLatestFilesAndRestoreRollsBackEveryLaterWrite() {
-    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().tableVersion(6).build(), Config.of(OPTIONS));
     t.insert(it(trips(0, 30, 2, 1)));
     String c2 = t.upsert(it(changes(1))).instantTime();
     Map<String, GenericRecord> atSavepoint = rows(t);
@@ -110,7 +110,7 @@ class SavepointRestoreTest {
 
   @Test
   void restoreNeedsASavepointAndNoLaterOne() {
-    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().tableVersion(6).build(), Config.of(OPTIONS));
     String c1 = t.insert(it(trips(0, 10, 2, 1))).instantTime();
     SluiceException none = assertThrows(SluiceException.class, () -> t.restore(c1));
     assertTrue(none.getMessage().contains("no savepoint at that instant"), none.getMessage());
@@ -132,7 +132,7 @@ class SavepointRestoreTest {
 
   @Test
   void aRestoreThatDiedBlocksWritesUntilItIsRunAgain() {
-    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().build(), Config.of(OPTIONS));
+    Table t = Tables.create(storage.storage(), dir.toString(), TripFixture.spec().tableVersion(6).build(), Config.of(OPTIONS));
     t.insert(it(trips(0, 20, 2, 1)));
     String sp = t.upsert(it(changes(1))).instantTime();
     Map<String, GenericRecord> atSavepoint = rows(t);

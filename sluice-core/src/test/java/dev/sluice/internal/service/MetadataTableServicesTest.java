@@ -81,7 +81,7 @@ class MetadataTableServicesTest {
 
   @Test
   void manyWritesCleanAndArchiveTheMetadataTableInHudisForm() throws IOException {
-    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.COPY_ON_WRITE).build(), SMALL);
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.COPY_ON_WRITE).build(), SMALL);
     List<String> removedInits = null;
     for (int i = 1; i <= 30; i++) {
       t.upsert(trips(0, 6, 2, i).iterator());
@@ -135,7 +135,7 @@ class MetadataTableServicesTest {
   @Test
   void aCleanLeftPendingIsFinishedByTheNextWrite() throws IOException {
     Map<String, String> o = new HashMap<>(SMALL);
-    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.COPY_ON_WRITE).build(), o);
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.COPY_ON_WRITE).build(), o);
     int i = 1;
     while (mdt().filter(x -> x.action() == Action.CLEAN).isEmpty()) {
       t.upsert(trips(0, 6, 2, i++).iterator());
@@ -153,7 +153,7 @@ class MetadataTableServicesTest {
 
   @Test
   void afterARestoreListingsStillComeFromTheMetadataTable() {
-    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.COPY_ON_WRITE).build(), SMALL);
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.COPY_ON_WRITE).build(), SMALL);
     String savepoint = t.upsert(trips(0, 6, 2, 1).iterator()).instantTime();
     t.savepoint(java.util.Optional.of(savepoint));
     t.upsert(trips(0, 8, 2, 2).iterator());
@@ -170,7 +170,7 @@ class MetadataTableServicesTest {
 
   @Test
   void blocksAndBaseFilesOfArchivedMetadataInstantsStayInTheListing() {
-    Table t = TripFixture.create(dir, TripFixture.spec().type(TableType.COPY_ON_WRITE).build(),
+    Table t = TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(TableType.COPY_ON_WRITE).build(),
         Map.of("hoodie.metadata.enable", "true", "hoodie.clean.automatic", "false"));
     for (int i = 1; i <= 3; i++) {
       t.upsert(trips(i, 6, 2, i).iterator());

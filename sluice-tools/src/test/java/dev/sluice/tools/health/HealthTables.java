@@ -30,11 +30,16 @@ final class HealthTables {
   }
 
   static Table create(Path dir, TableType type, Map<String, String> extra) {
+    return create(dir, type, extra, dev.sluice.api.TableSpec.DEFAULT_TABLE_VERSION);
+  }
+
+  /** As {@link #create(Path, TableType, Map)}, at table version {@code version}. */
+  static Table create(Path dir, TableType type, Map<String, String> extra, int version) {
     Map<String, String> o = new HashMap<>(Map.of("hoodie.copyonwrite.record.size.estimate", "1000",
         "hoodie.parquet.max.file.size", String.valueOf(1000 * PER_GROUP), "hoodie.parquet.small.file.limit", "0",
         "hoodie.clean.automatic", "false", "hoodie.archive.automatic", "false"));
     o.putAll(extra);
-    Table t = TripFixture.create(dir, TripFixture.spec().type(type).build(), o);
+    Table t = TripFixture.create(dir, TripFixture.spec().type(type).tableVersion(version).build(), o);
     t.bulkInsert(TripFixture.trips(0, GROUPS * PER_GROUP, 1, 1).iterator());
     return t;
   }

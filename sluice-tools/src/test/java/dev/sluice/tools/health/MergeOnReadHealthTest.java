@@ -29,7 +29,11 @@ class MergeOnReadHealthTest {
   Path dir;
 
   private Table morWithUpserts(Map<String, String> options) {
-    Table t = HealthTables.create(dir, TableType.MERGE_ON_READ, options);
+    return morWithUpserts(options, dev.sluice.api.TableSpec.DEFAULT_TABLE_VERSION);
+  }
+
+  private Table morWithUpserts(Map<String, String> options, int version) {
+    Table t = HealthTables.create(dir, TableType.MERGE_ON_READ, options, version);
     for (int i = 0; i < UPSERTS; i++) {
       t.upsert(HealthTables.scattered(10 + i).iterator());
     }
@@ -80,7 +84,8 @@ class MergeOnReadHealthTest {
 
   @Test
   void agedPendingCompactionWarnsAndCountsAsScheduled() {
-    Table t = morWithUpserts(Map.of());
+    // version 6: TimelineFixture plants the pending compaction as a version-6 timeline file
+    Table t = morWithUpserts(Map.of(), 6);
     FileGroupId first = new FileGroupId("p0", TableHealth.of(t, Clock.systemUTC()).slices().get(0).fileId());
     String compaction = InstantTimes.newInstantTime();
     TimelineFixture.at(dir).instantFile(Instant.requested(compaction, Action.COMPACTION),

@@ -49,7 +49,7 @@ class MetadataTableWriterTest {
   private final LocalStorage storage = new LocalStorage();
 
   private Table create(TableType type, Map<String, String> options) {
-    return TripFixture.create(dir, TripFixture.spec().type(type).build(), options);
+    return TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(type).build(), options);
   }
 
   private Timeline mdtTimeline() {

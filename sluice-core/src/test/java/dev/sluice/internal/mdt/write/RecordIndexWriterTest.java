@@ -57,7 +57,7 @@ class RecordIndexWriterTest {
   private Table create(TableType type, Map<String, String> more) {
     Map<String, String> o = new HashMap<>(RI);
     o.putAll(more);
-    return TripFixture.create(dir, TripFixture.spec().type(type).build(), o);
+    return TripFixture.create(dir, TripFixture.spec().tableVersion(6).type(type).build(), o);
   }
 
   private Table open(Map<String, String> options) {
