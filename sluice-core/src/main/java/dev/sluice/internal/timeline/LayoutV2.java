@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * as an Avro container. A completed file without a completion time (left by Hudi's upgrade from version 6) holds
  * JSON and has no known completion time here. Sluice writes commits, delta commits, rollbacks, compactions, cleans,
  * savepoints and restores into it (completion times taken as {@link #newCompletionTime} says) and archives it into the
- * LSM archived timeline, and keeps its metadata table in Hudi 1.x's form; repair on it is refused.
+ * LSM archived timeline, keeps its metadata table in Hudi 1.x's form, and repairs it (the repair asks this layout
+ * for instant file names and the commit metadata codec).
  */
 final class LayoutV2 implements TimelineLayout {
   /** The default {@code hoodie.timeline.path}. */
@@ -72,7 +73,16 @@ final class LayoutV2 implements TimelineLayout {
 
   @Override
   public CommitMetadata commitMetadata(byte[] content, String where) {
+    if (content.length > 0 && content[0] == '{') {
+      // a legacy completed file (no completion time in its name, left by Hudi's upgrade): JSON, as Hudi 1.x reads it
+      return CommitMetadataJson.read(content, where);
+    }
     return CommitMetadataAvro.read(content, where);
+  }
+
+  @Override
+  public byte[] encode(CommitMetadata metadata, InstantFile file) {
+    return file.completionTime().isPresent() || !file.instant().isCompleted() ? encode(metadata) : metadata.toJson();
   }
 
   @Override
@@ -126,9 +136,9 @@ final class LayoutV2 implements TimelineLayout {
   @Override
   public void requireServices(String what) {
     throw Errors.unsupported(what + " on a Hudi table of version " + tableVersion,
-        "Sluice writes (insert, upsert, delete, bulk insert), rolls back, compacts, cleans, archives, savepoints and "
-            + "restores tables of versions 8 and 9 and keeps their metadata table's files partition, but does not "
-            + "repair them yet: do that with Hudi 1.x.");
+        "Sluice writes (insert, upsert, delete, bulk insert), rolls back, compacts, cleans, archives, savepoints, "
+            + "restores and repairs tables of versions 8 and 9 and keeps their metadata table's files partition, but "
+            + "does not run clustering, log compaction or indexing on them: do that with Hudi 1.x.");
   }
 
   @Override
