@@ -106,6 +106,7 @@ public final class Scenarios {
     out.add(compaction());
     out.add(repair("cow-repair", TableType.COPY_ON_WRITE));
     out.add(repair("mor-repair", TableType.MERGE_ON_READ));
+    out.add(repair("mor-repair-v9", TableType.MERGE_ON_READ, 9));
     return out;
   }
 
@@ -116,15 +117,21 @@ public final class Scenarios {
    * of a log file (a crashed append). Killed anywhere, the table reads as before; running the repair again finishes it.
    */
   private static CrashScenario repair(String name, TableType type) {
+    return repair(name, type, 6);
+  }
+
+  /** As {@link #repair(String, TableType)} on a table of {@code version} (9: the timeline under .hoodie/timeline). */
+  private static CrashScenario repair(String name, TableType type, int version) {
     Map<String, String> o = options(type == TableType.MERGE_ON_READ ? Map.of("hoodie.parquet.small.file.limit", "0")
         : Map.of());
     return new CrashScenario(name, o, (dir, crashing) -> {
-      Table t = create(dir, type, o);
+      Table t = Tables.create(dir.toString(), TripFixture.spec().type(type).tableVersion(version).build(),
+          Config.of(o));
       t.insert(trips(0, 40, 2, 1).iterator());
       t.upsert(upsertBatch().iterator());
       t.upsert(updates(10, 20, 20).iterator());
       try {
-        damage(dir, type);
+        damage(dir, type, version);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -133,11 +140,13 @@ public final class Scenarios {
         .withFinalCheck(t -> t.repair(false).items().stream().map(i -> "left after repair: " + i).toList());
   }
 
-  private static void damage(Path dir, TableType type) throws IOException {
+  private static void damage(Path dir, TableType type, int version) throws IOException {
     Path meta = dir.resolve(".hoodie");
+    // version 9: instant files under .hoodie/timeline, completed ones named <requested>_<completion>.<action>
+    Path timeline = version >= 8 ? meta.resolve("timeline") : meta;
     String suffix = type == TableType.MERGE_ON_READ ? ".deltacommit" : ".commit";
     List<Path> commits;
-    try (Stream<Path> s = Files.list(meta)) {
+    try (Stream<Path> s = Files.list(timeline)) {
       commits = s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
     }
     Files.writeString(commits.get(1), "{\"partitionToWriteStats\": {");
@@ -154,7 +163,7 @@ public final class Scenarios {
     Files.copy(meta.resolve("hoodie.properties"), meta.resolve("hoodie.properties.backup"));
     Files.writeString(meta.resolve("hoodie.properties"), Files.readString(meta.resolve("hoodie.properties"))
         .replaceAll("hoodie.table.checksum=\\d+", "hoodie.table.checksum=1"));
-    Files.writeString(meta.resolve(Long.parseLong(latest) + 5 + ".clean.requested"), "not avro");
+    Files.writeString(timeline.resolve(Long.parseLong(latest) + 5 + ".clean.requested"), "not avro");
     if (type == TableType.MERGE_ON_READ) {
       Path log;
       try (Stream<Path> s = Files.list(dir.resolve("p1"))) {
