@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link Table#repair} on a version 9 table (timeline layout 2: instant files under {@code .hoodie/timeline}, completed
+ * {@link Table#repair} on a version 9 table (and one test on version 8, which has the same layout)
+ * (timeline layout 2: instant files under {@code .hoodie/timeline}, completed
  * ones named {@code <requested>_<completion>.<action>} holding Avro, one log file per delta commit named after it):
  * each kind of damage, made on the files Sluice wrote, is found by a dry run that changes nothing, fixed by an
  * applied run after which the table reads the right rows, and the originals are in the repair's backup folder.
@@ -45,9 +46,13 @@ class RepairV9Test {
   }
 
   private Table table(Map<String, String> options) {
-    Table t = TripFixture.create(root(), TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(9).build(),
-        options);
-    assertEquals(9, t.tableVersion());
+    return table(9, options);
+  }
+
+  private Table table(int version, Map<String, String> options) {
+    Table t = TripFixture.create(root(), TripFixture.spec().type(TableType.MERGE_ON_READ).tableVersion(version)
+        .build(), options);
+    assertEquals(version, t.tableVersion());
     t.insert(trips(0, 40, 2, 1).iterator());
     t.upsert(updates(0, 10, 10).iterator());
     return t;
@@ -221,6 +226,30 @@ class RepairV9Test {
       String k = String.format("id-%06d", i);
       assertEquals(expected.get(k), now.get(k));
     }
+  }
+
+  @Test
+  void onVersion8TooADamagedDeltaCommitIsRebuiltAndAFailedWritesLeftoversGo() throws IOException {
+    // version 8 shares layout 2 with 9: the same repair, asked of the same seam
+    Table t = table(8, Map.of());
+    Map<String, String> expected = rows(t);
+    Path last = completedDeltaCommits().get(completedDeltaCommits().size() - 1);
+    byte[] damaged = Arrays.copyOf(Files.readAllBytes(last), (int) Files.size(last) / 2);
+    Files.write(last, damaged);
+    RepairReport r = repair(t, "BROKEN_INSTANT", last);
+    assertArrayEquals(damaged, Files.readAllBytes(inBackup(r, last)));
+    assertEquals(10, t.inspect().completedCommits().get(time(last)).stats().stream()
+        .mapToLong(WriteStatInfo::numWrites).sum());
+    assertEquals(expected, rows(t));
+    t.upsert(updates(10, 20, 20).iterator());
+    String time = time(completedDeltaCommits().get(completedDeltaCommits().size() - 1));
+    List<Path> logs = logsOf(time);
+    for (Path p : instantFiles(time)) {
+      Files.delete(p);
+    }
+    repair(t, "LEFTOVER_FILE", logs.toArray(Path[]::new));
+    assertEquals(expected, rows(t));
+    assertEquals(8, Tables.open(t.location()).tableVersion());
   }
 
   @Test

@@ -20,6 +20,7 @@ import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.timeline.WriteStat;
 import dev.sluice.internal.util.KillPoints;
@@ -147,7 +148,7 @@ public final class RepairPlanner {
       if (handled.contains(key)) {
         continue;
       }
-      Optional<String> broken = brokenState(i, listing, logs, readable);
+      Optional<String> broken = brokenState(tl, i, listing, logs, readable);
       if (broken.isEmpty()) {
         continue;
       }
@@ -157,7 +158,7 @@ public final class RepairPlanner {
   }
 
   /** Why the state file of {@code i} is damaged, if it is. */
-  private Optional<String> brokenState(Instant i, Listing listing, Map<String, LogFileCheck> logs,
+  private Optional<String> brokenState(Timeline tl, Instant i, Listing listing, Map<String, LogFileCheck> logs,
       Map<String, CommitMetadata> readable) {
     byte[] bytes = store.readIfExists(i).orElse(new byte[0]);
     String where = store.pathOf(i);
@@ -169,9 +170,11 @@ public final class RepairPlanner {
             // a clustering plan (Avro); Sluice neither writes nor runs those
             return Optional.empty();
           }
-          // the layout decodes: JSON on version 6, an Avro container on 8/9; both read an empty file as empty
+          // the layout decodes, by the file's name as Hudi does: JSON on version 6, an Avro container on 8/9 (JSON for a
+          // completed file without completion time, which Hudi's upgrade leaves); both read an empty file as empty
           // metadata, as Hudi's readers do (0.15's JSON serde and 1.x's CommitMetadataSerDeV2 alike)
-          CommitMetadata md = store.layout().commitMetadata(bytes, where);
+          CommitMetadata md = store.layout().commitMetadata(bytes,
+              new TimelineLayout.InstantFile(i, i.isCompleted() ? tl.completionTime(i) : Optional.empty()), where);
           if (i.isCompleted()) {
             if (bytes.length == 0 && !CommitRebuild.filesOf(i.time(), listing, logs).isEmpty()) {
               return Optional.of("the commit file is empty, but the instant wrote files");

@@ -73,16 +73,23 @@ final class LayoutV2 implements TimelineLayout {
 
   @Override
   public CommitMetadata commitMetadata(byte[] content, String where) {
-    if (content.length > 0 && content[0] == '{') {
-      // a legacy completed file (no completion time in its name, left by Hudi's upgrade): JSON, as Hudi 1.x reads it
-      return CommitMetadataJson.read(content, where);
-    }
     return CommitMetadataAvro.read(content, where);
   }
 
   @Override
+  public CommitMetadata commitMetadata(byte[] content, InstantFile file, String where) {
+    // Hudi 1.x decides by the name, not the content: a legacy completed file is JSON, every other one Avro
+    return legacy(file) ? CommitMetadataJson.read(content, where) : commitMetadata(content, where);
+  }
+
+  @Override
   public byte[] encode(CommitMetadata metadata, InstantFile file) {
-    return file.completionTime().isPresent() || !file.instant().isCompleted() ? encode(metadata) : metadata.toJson();
+    return legacy(file) ? metadata.toJson() : encode(metadata);
+  }
+
+  /** A completed file without a completion time in its name (left by Hudi's upgrade from version 6). */
+  private static boolean legacy(InstantFile file) {
+    return file.instant().isCompleted() && file.completionTime().isEmpty();
   }
 
   @Override

@@ -58,6 +58,15 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   byte[] encode(CommitMetadata metadata);
 
   /**
+   * Decodes the commit metadata in {@code file} as Hudi reads it by its name: {@link #commitMetadata(byte[], String)},
+   * except for layout 2's completed files without a completion time (left by Hudi's upgrade from version 6), which
+   * Hudi 1.x reads as JSON ({@code CommitMetadataSerDeV2}: legacy instants).
+   */
+  default CommitMetadata commitMetadata(byte[] content, InstantFile file, String where) {
+    return commitMetadata(content, where);
+  }
+
+  /**
    * The content of the completed commit, deltacommit or replacecommit file {@code file} as Hudi reads it by its name:
    * {@link #encode(CommitMetadata)}, except for layout 2's completed files without a completion time (left by Hudi's
    * upgrade from version 6), which Hudi 1.x reads as JSON ({@code CommitMetadataSerDeV2}: legacy instants).
