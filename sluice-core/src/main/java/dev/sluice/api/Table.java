@@ -66,14 +66,6 @@ public final class Table implements AutoCloseable {
     return layout.tableVersion();
   }
 
-  /**
-   * Fails with UNSUPPORTED, naming the table version, if Sluice does not run the table services other than compaction,
-   * clean, archival, savepoint and restore on this table (versions 8 and 9: repair and metadata table changes).
-   */
-  private void requireServices(String what) {
-    layout.requireServices(what);
-  }
-
   /** The table's base path or URI. */
   public String location() {
     return location;
@@ -406,11 +398,9 @@ public final class Table implements AutoCloseable {
    * rewritten without them), files no instant accounts for, stale markers and heartbeats, and partition folders readers
    * cannot see. Without {@code apply} nothing is changed. Every file a repair changes is first copied to
    * {@code .hoodie/.repair/<time>/}. Run it with no writer running; under the table lock when several writers are
-   * configured.
+   * configured. Every table version (6, 8, 9): the timeline layout names the instant files and decodes them.
    */
   public RepairReport repair(boolean apply) {
-    // even the dry run: the repair planner knows version 6's files only and would call 8/9's files leftovers
-    requireServices("Repair");
     return Infos.repair(actions().repair(apply));
   }
 

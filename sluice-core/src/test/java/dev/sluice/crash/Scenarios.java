@@ -135,12 +135,8 @@ public final class Scenarios {
     out.add(clean(version, named("mor-clean", version), TableType.MERGE_ON_READ));
     out.add(archive(version, named("cow-archive", version)));
     out.add(compaction(version));
-    if (version == 6) {
-      // Table.repair refuses tables of versions 8/9 (LayoutV2.requireServices): the repair scenarios have no -v9 form
-      // until it supports them
-      out.add(repair(version, named("cow-repair", version), TableType.COPY_ON_WRITE));
-      out.add(repair(version, named("mor-repair", version), TableType.MERGE_ON_READ));
-    }
+    out.add(repair(version, named("cow-repair", version), TableType.COPY_ON_WRITE));
+    out.add(repair(version, named("mor-repair", version), TableType.MERGE_ON_READ));
     return out;
   }
 
@@ -159,7 +155,7 @@ public final class Scenarios {
       t.upsert(upsertBatch().iterator());
       t.upsert(updates(10, 20, 20).iterator());
       try {
-        damage(dir, type);
+        damage(dir, type, version);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -168,7 +164,7 @@ public final class Scenarios {
         .withFinalCheck(t -> t.repair(false).items().stream().map(i -> "left after repair: " + i).toList());
   }
 
-  private static void damage(Path dir, TableType type) throws IOException {
+  private static void damage(Path dir, TableType type, int version) throws IOException {
     Path meta = dir.resolve(".hoodie");
     // versions 8/9 keep the instants in .hoodie/timeline; a completed one is <requested>_<completion>.<action>
     Path timeline = Path.of(new TimelineStore(new dev.sluice.storage.LocalStorage(), dir.toString()).layout()

@@ -66,7 +66,7 @@ class Hudi1ReadsSluiceTablesTest {
     oracle = HudiOracle.locateHudi1();
   }
 
-  private Table create(String name, TableType type, int version, boolean partitioned, MergeMode mode) {
+  Table create(String name, TableType type, int version, boolean partitioned, MergeMode mode) {
     TableSpec.Builder spec = TableSpec.builder(name).type(type).recordKey("id").precombine("ts").schema(SCHEMA)
         .mergeMode(mode).tableVersion(version);
     if (partitioned) {
@@ -76,7 +76,7 @@ class Hudi1ReadsSluiceTablesTest {
   }
 
   /** Insert, upsert (one lower ordering value), delete, soft delete, bulk insert, upsert. */
-  private static void writeAll(Table t) {
+  static void writeAll(Table t) {
     t.insert(List.of(row("k1", 1, "p1", "a"), row("k2", 1, "p1", "b"), row("k3", 1, "p1", "c"),
         row("k4", 1, "p2", "d"), row("k5", 1, "p2", "e"), row("k6", 1, "p2", "f")).iterator());
     t.upsert(List.of(row("k1", 5, "p1", "a5", "x"), row("k4", 5, "p2", "d5"), row("k2", 0, "p1", "b0")).iterator());
@@ -89,19 +89,19 @@ class Hudi1ReadsSluiceTablesTest {
   }
 
   /** What Hudi read of one table. */
-  private record HudiView(OracleBatch.Pending<List<GenericRecord>> snapshot,
+  record HudiView(OracleBatch.Pending<List<GenericRecord>> snapshot,
       Optional<OracleBatch.Pending<List<GenericRecord>>> readOptimized, OracleBatch.Pending<List<OracleFileSlice>> slices,
       OracleBatch.Pending<List<Map<String, String>>> timeline) {
   }
 
-  private static HudiView ask(OracleBatch batch, Table t, boolean useMetadata) {
+  static HudiView ask(OracleBatch batch, Table t, boolean useMetadata) {
     Path p = Path.of(t.location());
     return new HudiView(batch.read(p, "snapshot", Optional.empty(), useMetadata),
         t.type() == TableType.MERGE_ON_READ ? Optional.of(batch.read(p, "read_optimized", Optional.empty(), false))
             : Optional.empty(), batch.fsview(p), batch.timeline(p));
   }
 
-  private static void assertSame(HudiView hudi, Table t) {
+  static void assertSame(HudiView hudi, Table t) {
     String what = t.location() + " (table version " + t.tableVersion() + ")";
     assertEquals(byKey(hudi.snapshot().get()), byKey(rows(t.newScan())), "snapshot, Hudi 1.1.1 vs Sluice: " + what);
     hudi.readOptimized().ifPresent(ro -> assertEquals(byKey(ro.get()),

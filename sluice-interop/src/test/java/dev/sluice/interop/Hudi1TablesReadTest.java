@@ -6,12 +6,11 @@ import static dev.sluice.interop.MergeOnReadInteropTest.row;
 import static dev.sluice.interop.MergeOnReadInteropTest.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.QueryType;
-import dev.sluice.api.SluiceException;
+import dev.sluice.api.RepairReport;
 import dev.sluice.api.Table;
 import dev.sluice.api.Tables;
 import dev.sluice.internal.fsview.FileSlice;
@@ -160,11 +159,12 @@ class Hudi1TablesReadTest {
 
   /**
    * With Hudi 1.x's metadata table (on by default there): Sluice reads the rows Hudi reads (listing through the
-   * metadata table, {@link Hudi1MetadataTableReadTest}), and refuses the table services it does not run on version 9
-   * (all but compaction and clean). Writes on version 9 are Hudi1ReadsSluiceTablesTest's.
+   * metadata table, {@link Hudi1MetadataTableReadTest}), and a repair finds nothing to do on the table Hudi 1.1.1
+   * wrote (none of its files taken for damage or a leftover) and changes nothing. Writes on version 9 are
+   * Hudi1ReadsSluiceTablesTest's.
    */
   @Test
-  void servicesOnAVersion9TableAreRefusedAndChangeNothing() {
+  void aRepairFindsNothingOnAVersion9TableHudiWroteAndChangesNothing() {
     Path path = dir.resolve("refused_v9");
     Map<String, String> conf = new HashMap<>(HUDI);
     conf.put("hoodie.metadata.enable", "true");
@@ -179,15 +179,13 @@ class Hudi1TablesReadTest {
     Map<String, Long> before = files(path);
     Table table = Tables.open(path.toString());
     assertEquals(byKey(hudi.get()), byKey(rows(table.newScan())), "Sluice reads what Hudi 1.1.1 reads");
-    // compaction, clean, archival, savepoint and restore run on version 9 (Hudi1CompactionCleanInteropTest,
-    // Hudi1ArchiveRestoreInteropTest); repair does not yet
-    List<Runnable> attempts = List.of(() -> table.repair(false));
-    for (Runnable attempt : attempts) {
-      SluiceException e = assertThrows(SluiceException.class, attempt::run);
-      assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind(), e.getMessage());
-      assertTrue(e.getMessage().contains("version 9"), "the error names the table version: " + e.getMessage());
-    }
-    assertEquals(before, files(path), "the refused calls changed nothing");
+    // repair runs on version 9 through the timeline layout (sluice-core RepairV9Test): Hudi's own files are sound
+    RepairReport dry = table.repair(false);
+    assertTrue(dry.sound(), dry.items().toString());
+    assertEquals(before, files(path), "the dry run changed nothing");
+    // applied, nothing to fix either (an applied repair drops the metadata table, on every version)
+    RepairReport applied = table.repair(true);
+    assertTrue(applied.sound() && applied.backupFolder().isEmpty(), applied.items().toString());
     assertEquals(List.of(), table.inspect().archivedTimeline(), "nothing archived yet: the LSM timeline reads empty");
     try (CloseableIterator<GenericRecord> it = table.newScan().open()) {
       assertEquals("b", String.valueOf(it.next().get("name")), "the table still reads");

@@ -10,6 +10,7 @@ import dev.sluice.internal.fsview.LogFileName;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.timeline.WriteOperationType;
 import dev.sluice.internal.timeline.WriteStat;
@@ -30,7 +31,8 @@ import org.apache.avro.Schema;
  * The commit metadata of a completed commit or delta commit whose file is damaged (or empty although the instant wrote
  * files), rebuilt from what the instant left on storage: a write stat per base file named with its time (records from
  * the Parquet footer) and per log file holding its blocks (records and deleted keys counted by decoding them), the
- * writer schema from those files, operation {@code unknown} ({@code compact} for a compaction). Readers need only the
+ * writer schema from those files, operation {@code unknown} ({@code compact} for a compaction), encoded as the
+ * table's timeline layout encodes commit metadata (JSON on version 6, Avro on 8/9). Readers need only the
  * completed instant to see the files; the metadata is what incremental queries, cleaning, archival and health figures
  * read, and a rebuilt one lets them work again.
  */
@@ -40,13 +42,16 @@ final class CommitRebuild {
 
   private final Storage storage;
   private final String instantPath;
+  private final byte[] content;
   private final CommitMetadata metadata;
   private final int baseFiles;
   private final int logFiles;
 
-  private CommitRebuild(Storage storage, String instantPath, CommitMetadata metadata, int baseFiles, int logFiles) {
+  private CommitRebuild(Storage storage, String instantPath, byte[] content, CommitMetadata metadata, int baseFiles,
+      int logFiles) {
     this.storage = storage;
     this.instantPath = instantPath;
+    this.content = content;
     this.metadata = metadata;
     this.baseFiles = baseFiles;
     this.logFiles = logFiles;
@@ -68,8 +73,8 @@ final class CommitRebuild {
     return out;
   }
 
-  static CommitRebuild of(Storage storage, String basePath, Timeline tl, Instant instant, RepairPlanner.Listing listing,
-      Map<String, LogFileCheck> logs) {
+  static CommitRebuild of(Storage storage, TimelineStore store, Timeline tl, Instant instant,
+      RepairPlanner.Listing listing, Map<String, LogFileCheck> logs) {
     String time = instant.time();
     Map<String, List<WriteStat>> byPartition = new TreeMap<>();
     Optional<Schema> schema = Optional.empty();
@@ -118,11 +123,12 @@ final class CommitRebuild {
           schema = b.writerSchema();
         }
       }
+      String sliceBase = sliceBase(store.layout(), tl, instant, name, listing);
       String base = listing.baseFiles().stream().map(FileInfo::name)
           .filter(n -> FileNames.parseBase(n).filter(x -> x.fileId().equals(name.fileId())
-              && x.instantTime().equals(name.baseInstant())).isPresent()).findFirst().orElse("");
+              && x.instantTime().equals(sliceBase)).isPresent()).findFirst().orElse("");
       byPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(WriteStat.builder()
-          .fileId(name.fileId()).path(relative(partition, f.name())).prevCommit(name.baseInstant())
+          .fileId(name.fileId()).path(relative(partition, f.name())).prevCommit(sliceBase)
           .numWrites(records).numUpdateWrites(records).numDeletes(deletes).totalWriteBytes(bytes).partitionPath(partition)
           .fileSizeInBytes(f.length()).delta(true).logVersion(name.version()).logOffset(mine.get(0).offset())
           .baseFile(base).logFiles(List.of(f.name())).build());
@@ -134,7 +140,25 @@ final class CommitRebuild {
     extra.put(REBUILT_KEY, "rebuilt by sluice repair from the files the instant wrote");
     CommitMetadata md = new CommitMetadata(byPartition, compaction, extra,
         compaction ? WriteOperationType.COMPACT : WriteOperationType.UNKNOWN);
-    return new CommitRebuild(storage, new TimelineStore(storage, basePath).pathOf(instant), md, bases, logCount);
+    return new CommitRebuild(storage, store.pathOf(instant), store.layout().encode(md,
+        new TimelineLayout.InstantFile(instant, tl.completionTime(instant))), md, bases, logCount);
+  }
+
+  /**
+   * The base instant of the file slice a log file of {@code instant} belongs to: the one in its name on layout 1; on
+   * layout 2, where a log is named after its own delta commit, the latest base file of its file group whose instant
+   * is not after the delta commit's completion time (as the file-system view forms slices), else the log's own
+   * instant (a slice with no base file is named after its first log).
+   */
+  private static String sliceBase(TimelineLayout layout, Timeline tl, Instant instant, LogFileName name,
+      RepairPlanner.Listing listing) {
+    if (!layout.slicesByCompletionTime()) {
+      return name.baseInstant();
+    }
+    String until = tl.completionTime(instant).orElse(instant.time());
+    return listing.baseFiles().stream().map(f -> FileNames.parseBase(f.name()).orElseThrow())
+        .filter(b -> b.fileId().equals(name.fileId()) && b.instantTime().compareTo(until) <= 0)
+        .map(BaseFileName::instantTime).max(String::compareTo).orElse(name.baseInstant());
   }
 
   /** What the rebuilt metadata lists, for the report. */
@@ -152,7 +176,7 @@ final class CommitRebuild {
     String work = backup.workPath(instantPath);
     try {
       try (PositionOutputStream out = storage.create(work, true)) {
-        out.write(metadata.toJson());
+        out.write(content);
       }
       KillPoints.reach("repair.instant.rebuilt");
       storage.replace(work, instantPath);

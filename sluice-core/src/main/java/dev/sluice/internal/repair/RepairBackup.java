@@ -13,7 +13,8 @@ import java.io.OutputStream;
 
 /**
  * The folder {@code .hoodie/.repair/<time>/} where a repair keeps a copy of every file it changes, replaces or
- * removes the content of (log files it rewrites, instant files it rebuilds or removes, the table config), under the
+ * removes (log files it rewrites, instant files it rebuilds or removes, the table config, leftover data files, stale
+ * markers, heartbeats and temp files), under the
  * file's path relative to the table, and where it writes rewritten files before swapping them in. Readers of the table
  * (Sluice's and Hudi's) never look there; delete it once the repaired table is known good.
  */
@@ -59,6 +60,23 @@ final class RepairBackup {
       throw Errors.storage("copy into the repair backup folder", path, e);
     }
     KillPoints.reach("repair.backup");
+  }
+
+  /** Copies every file under the folder {@code dir} of the table (markers) into the backup folder. */
+  void keepTree(String dir) {
+    java.util.List<dev.sluice.storage.FileInfo> entries;
+    try {
+      entries = storage.list(dir);
+    } catch (IOException e) {
+      throw Errors.storage("list", dir, e);
+    }
+    for (dev.sluice.storage.FileInfo f : entries) {
+      if (f.directory()) {
+        keepTree(f.path());
+      } else {
+        keep(f.path());
+      }
+    }
   }
 
   /** A path in the backup folder's work area for a rewritten copy of {@code path}. */

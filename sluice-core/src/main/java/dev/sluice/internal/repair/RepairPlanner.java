@@ -20,6 +20,7 @@ import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
 import dev.sluice.internal.timeline.Instant;
 import dev.sluice.internal.timeline.Timeline;
+import dev.sluice.internal.timeline.TimelineLayout;
 import dev.sluice.internal.timeline.TimelineStore;
 import dev.sluice.internal.timeline.WriteStat;
 import dev.sluice.internal.util.KillPoints;
@@ -92,7 +93,7 @@ public final class RepairPlanner {
     List<Finding> out = new ArrayList<>();
     config(out);
     Timeline tl = store.load();
-    Listing listing = Listing.of(storage, basePath);
+    Listing listing = Listing.of(storage, basePath, store.layout().folder(basePath));
     Map<String, LogFileCheck> logs = new LinkedHashMap<>();
     for (FileInfo f : listing.logFiles()) {
       logs.put(f.path(), LogFileCheck.scan(storage, f.path(), f.length()));
@@ -147,7 +148,7 @@ public final class RepairPlanner {
       if (handled.contains(key)) {
         continue;
       }
-      Optional<String> broken = brokenState(i, listing, logs, readable);
+      Optional<String> broken = brokenState(tl, i, listing, logs, readable);
       if (broken.isEmpty()) {
         continue;
       }
@@ -157,7 +158,7 @@ public final class RepairPlanner {
   }
 
   /** Why the state file of {@code i} is damaged, if it is. */
-  private Optional<String> brokenState(Instant i, Listing listing, Map<String, LogFileCheck> logs,
+  private Optional<String> brokenState(Timeline tl, Instant i, Listing listing, Map<String, LogFileCheck> logs,
       Map<String, CommitMetadata> readable) {
     byte[] bytes = store.readIfExists(i).orElse(new byte[0]);
     String where = store.pathOf(i);
@@ -169,7 +170,11 @@ public final class RepairPlanner {
             // a clustering plan (Avro); Sluice neither writes nor runs those
             return Optional.empty();
           }
-          CommitMetadata md = CommitMetadata.fromJson(bytes);
+          // the layout decodes, by the file's name as Hudi does: JSON on version 6, an Avro container on 8/9 (JSON for a
+          // completed file without completion time, which Hudi's upgrade leaves); both read an empty file as empty
+          // metadata, as Hudi's readers do (0.15's JSON serde and 1.x's CommitMetadataSerDeV2 alike)
+          CommitMetadata md = store.layout().commitMetadata(bytes,
+              new TimelineLayout.InstantFile(i, i.isCompleted() ? tl.completionTime(i) : Optional.empty()), where);
           if (i.isCompleted()) {
             if (bytes.length == 0 && !CommitRebuild.filesOf(i.time(), listing, logs).isEmpty()) {
               return Optional.of("the commit file is empty, but the instant wrote files");
@@ -233,7 +238,7 @@ public final class RepairPlanner {
     switch (i.action()) {
       case COMMIT, DELTACOMMIT -> {
         if (i.isCompleted()) {
-          CommitRebuild rebuild = CommitRebuild.of(storage, basePath, tl, i, listing, logs);
+          CommitRebuild rebuild = CommitRebuild.of(storage, store, tl, i, listing, logs);
           rebuilt.add(i.time());
           return Finding.fix(k, path, what, "rebuild its commit metadata from the files it wrote (" + rebuild.summary()
               + "); the damaged file goes to the repair backup", rebuild::write);
@@ -346,6 +351,7 @@ public final class RepairPlanner {
 
   private Finding deleteFile(String path, String problem) {
     return Finding.fix(Finding.Kind.LEFTOVER_FILE, path, problem, "delete it (readers already ignore it)", b -> {
+      b.keep(path);
       KillPoints.reach("repair.delete-file");
       try {
         storage.delete(path);
@@ -396,7 +402,10 @@ public final class RepairPlanner {
       String name = d.name();
       if (d.directory() && name.chars().allMatch(Character::isDigit) && !tl.isInflight(name)) {
         out.add(Finding.fix(Finding.Kind.STALE_STATE, d.path(), "markers of instant " + name + ", which is not pending",
-            "delete them", b -> new Markers(storage, basePath, name).deleteAll()));
+            "delete them", b -> {
+              b.keepTree(d.path());
+              new Markers(storage, basePath, name).deleteAll();
+            }));
       }
     }
     Heartbeats hb = new Heartbeats(storage, basePath);
@@ -404,13 +413,17 @@ public final class RepairPlanner {
       String name = f.name();
       if (!f.directory() && name.chars().allMatch(Character::isDigit) && !tl.isInflight(name)) {
         out.add(Finding.fix(Finding.Kind.STALE_STATE, f.path(), "heartbeat of instant " + name + ", which is not pending",
-            "delete it", b -> hb.delete(name)));
+            "delete it", b -> {
+              b.keep(f.path());
+              hb.delete(name);
+            }));
       }
     }
     for (FileInfo f : listing.tempFiles()) {
       if (now - f.modificationTime() >= TEMP_FILE_MIN_AGE_MILLIS) {
         out.add(Finding.fix(Finding.Kind.STALE_STATE, f.path(), "temp file of a write that stopped before publishing it",
             "delete it", b -> {
+              b.keep(f.path());
               try {
                 storage.delete(f.path());
               } catch (IOException e) {
@@ -455,7 +468,7 @@ public final class RepairPlanner {
 
   /** One walk of the table's folders (outside {@code .hoodie}): data files by folder, partitions, temp files. */
   record Listing(Map<String, List<FileInfo>> dataFilesByFolder, Set<String> partitions, List<FileInfo> tempFiles) {
-    static Listing of(Storage storage, String basePath) {
+    static Listing of(Storage storage, String basePath, String timelineFolder) {
       Map<String, List<FileInfo>> data = new LinkedHashMap<>();
       Set<String> partitions = new HashSet<>();
       List<FileInfo> temps = new ArrayList<>();
@@ -485,15 +498,17 @@ public final class RepairPlanner {
           }
         }
       }
-      String meta = TableLayout.metaFolder(basePath);
-      try {
-        for (FileInfo f : storage.list(meta)) {
-          if (!f.directory() && f.name().startsWith(".") && f.name().endsWith(".tmp")) {
-            temps.add(f);
+      // .hoodie holds the config's temp files; the timeline folder (.hoodie/timeline on versions 8/9) its own
+      for (String meta : new java.util.LinkedHashSet<>(List.of(TableLayout.metaFolder(basePath), timelineFolder))) {
+        try {
+          for (FileInfo f : storage.list(meta)) {
+            if (!f.directory() && f.name().startsWith(".") && f.name().endsWith(".tmp")) {
+              temps.add(f);
+            }
           }
+        } catch (IOException e) {
+          throw Errors.storage("list", meta, e);
         }
-      } catch (IOException e) {
-        throw Errors.storage("list", meta, e);
       }
       return new Listing(data, partitions, temps);
     }

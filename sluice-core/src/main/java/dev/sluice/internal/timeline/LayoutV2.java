@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * as an Avro container. A completed file without a completion time (left by Hudi's upgrade from version 6) holds
  * JSON and has no known completion time here. Sluice writes commits, delta commits, rollbacks, compactions, cleans,
  * savepoints and restores into it (completion times taken as {@link #newCompletionTime} says) and archives it into the
- * LSM archived timeline, and keeps its metadata table in Hudi 1.x's form; repair on it is refused.
+ * LSM archived timeline, keeps its metadata table in Hudi 1.x's form, and repairs it (the repair asks this layout
+ * for instant file names and the commit metadata codec).
  */
 final class LayoutV2 implements TimelineLayout {
   /** The default {@code hoodie.timeline.path}. */
@@ -76,6 +77,22 @@ final class LayoutV2 implements TimelineLayout {
   }
 
   @Override
+  public CommitMetadata commitMetadata(byte[] content, InstantFile file, String where) {
+    // Hudi 1.x decides by the name, not the content: a legacy completed file is JSON, every other one Avro
+    return legacy(file) ? CommitMetadataJson.read(content, where) : commitMetadata(content, where);
+  }
+
+  @Override
+  public byte[] encode(CommitMetadata metadata, InstantFile file) {
+    return legacy(file) ? metadata.toJson() : encode(metadata);
+  }
+
+  /** A completed file without a completion time in its name (left by Hudi's upgrade from version 6). */
+  private static boolean legacy(InstantFile file) {
+    return file.instant().isCompleted() && file.completionTime().isEmpty();
+  }
+
+  @Override
   public byte[] encode(CommitMetadata metadata) {
     return CommitMetadataAvro.write(metadata);
   }
@@ -126,9 +143,9 @@ final class LayoutV2 implements TimelineLayout {
   @Override
   public void requireServices(String what) {
     throw Errors.unsupported(what + " on a Hudi table of version " + tableVersion,
-        "Sluice writes (insert, upsert, delete, bulk insert), rolls back, compacts, cleans, archives, savepoints and "
-            + "restores tables of versions 8 and 9 and keeps their metadata table's files partition, but does not "
-            + "repair them yet: do that with Hudi 1.x.");
+        "Sluice writes (insert, upsert, delete, bulk insert), rolls back, compacts, cleans, archives, savepoints, "
+            + "restores and repairs tables of versions 8 and 9 and keeps their metadata table's files partition, but "
+            + "does not run clustering, log compaction or indexing on them: do that with Hudi 1.x.");
   }
 
   @Override

@@ -58,6 +58,24 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
   byte[] encode(CommitMetadata metadata);
 
   /**
+   * Decodes the commit metadata in {@code file} as Hudi reads it by its name: {@link #commitMetadata(byte[], String)},
+   * except for layout 2's completed files without a completion time (left by Hudi's upgrade from version 6), which
+   * Hudi 1.x reads as JSON ({@code CommitMetadataSerDeV2}: legacy instants).
+   */
+  default CommitMetadata commitMetadata(byte[] content, InstantFile file, String where) {
+    return commitMetadata(content, where);
+  }
+
+  /**
+   * The content of the completed commit, deltacommit or replacecommit file {@code file} as Hudi reads it by its name:
+   * {@link #encode(CommitMetadata)}, except for layout 2's completed files without a completion time (left by Hudi's
+   * upgrade from version 6), which Hudi 1.x reads as JSON ({@code CommitMetadataSerDeV2}: legacy instants).
+   */
+  default byte[] encode(CommitMetadata metadata, InstantFile file) {
+    return encode(metadata);
+  }
+
+  /**
    * The completion time of an instant completing now (layout 2 names completed files with it): a time of the table's
    * clock strictly after {@code latestSeen}, the latest requested or completion time in the timeline folder, so that
    * completion times only grow among writers that take the table lock around the completion; empty for layout 1.
@@ -114,7 +132,8 @@ public sealed interface TimelineLayout permits LayoutV1, LayoutV2 {
 
   /**
    * Fails with UNSUPPORTED, naming the table version, if Sluice cannot run the table services other than compaction,
-   * clean, archival, savepoint and restore (repair) on a table of this layout: on layout 2 it does not run them yet.
+   * clean, archival, savepoint, restore and repair (clustering, log compaction, indexing) on a table of this layout: on
+   * layout 2 it does not run them yet.
    */
   void requireServices(String what);
 

@@ -125,6 +125,17 @@ class TimelineLayoutTest {
     SluiceException e = assertThrows(SluiceException.class,
         () -> V2.commitMetadata("{\"partitionToWriteStats\":{}}".getBytes(), "json.deltacommit"));
     assertEquals(SluiceException.Kind.BAD_TABLE, e.kind());
+    // by the name, as Hudi 1.x's CommitMetadataSerDeV2 decides: a completed file without completion time (left by
+    // Hudi's upgrade from 6) is JSON, written and read so; one with a completion time is Avro, JSON there refused
+    Instant done = Instant.completed("20261205051818061", Action.DELTACOMMIT);
+    TimelineLayout.InstantFile legacy = new TimelineLayout.InstantFile(done, Optional.empty());
+    TimelineLayout.InstantFile named = new TimelineLayout.InstantFile(done, Optional.of("20261205051818099"));
+    byte[] legacyBytes = V2.encode(read, legacy);
+    assertEquals('{', (char) legacyBytes[0]);
+    assertEquals(5, V2.commitMetadata(legacyBytes, legacy, "legacy").totalRecordsWritten());
+    assertEquals(5, V2.commitMetadata(V2.encode(read, named), named, "named").totalRecordsWritten());
+    assertEquals(SluiceException.Kind.BAD_TABLE, assertThrows(SluiceException.class,
+        () -> V2.commitMetadata(legacyBytes, named, "named")).kind());
   }
 
   @Test
