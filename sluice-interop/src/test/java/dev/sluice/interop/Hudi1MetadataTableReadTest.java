@@ -271,6 +271,45 @@ class Hudi1MetadataTableReadTest {
     assertEquals("\"a3\"", hudiRows.get("k1").get("name"));
   }
 
+  /**
+   * A Sluice commit that gave a new data partition its record-index file group, rolled back: the file group goes
+   * with the commit's metadata deltacommit, so Hudi 1.1.1 finds none of its keys and, writing into that partition
+   * afterwards, makes the partition's file group itself.
+   */
+  @Test
+  void aRolledBackWriteTakesTheNewPartitionsRecordIndexFileGroupWithIt() throws IOException {
+    Path copy = copy(partitionedIndex, dir.resolve("rolledback"));
+    Table table = Tables.open(copy.toString());
+    String instant = table.upsert(List.of(row("k7", 1, "p3", "g"), row("k1", 4, "p1", "a4")).iterator()).instant()
+        .orElseThrow();
+    assertTrue(recordIndexFiles(copy).stream().anyMatch(n -> n.startsWith("record-index-p3-")));
+    table.rollback(instant);
+    assertFalse(recordIndexFiles(copy).stream().anyMatch(n -> n.startsWith("record-index-p3-")),
+        recordIndexFiles(copy).toString());
+    Map<String, String> conf = new HashMap<>(HUDI);
+    conf.put("hoodie.metadata.record.level.index.enable", "true");
+    conf.put("hoodie.metadata.record.level.index.min.filegroup.count", "2");
+    OracleBatch batch = oracle.batch();
+    OracleBatch.Pending<Map<String, String>> k7 = batch.metadataRecordIndex(copy, List.of("k7"), Optional.of("p1"));
+    OracleBatch.Pending<Map<String, String>> k1 = batch.metadataRecordIndex(copy, List.of("k1"), Optional.of("p1"));
+    batch.write(copy, "upsert", SCHEMA, List.of(row("k8", 1, "p3", "h")), conf);
+    OracleBatch.Pending<Map<String, String>> k8 = batch.metadataRecordIndex(copy, List.of("k8"), Optional.of("p3"));
+    OracleBatch.Pending<List<GenericRecord>> after = batch.read(copy, "snapshot", Optional.empty(), true);
+    batch.run();
+    assertEquals(Map.of(), k7.get());
+    assertEquals(List.of("k1"), List.copyOf(k1.get().keySet()));
+    assertEquals(List.of("k8"), List.copyOf(k8.get().keySet()), "Hudi made p3's file groups and indexed k8");
+    Map<String, Map<String, String>> rows = byKey(after.get());
+    assertEquals(List.of("k1", "k2", "k3", "k4", "k5", "k8"), List.copyOf(rows.keySet()));
+    assertEquals("\"a2\"", rows.get("k1").get("name"), "the rolled-back update is gone");
+  }
+
+  private static List<String> recordIndexFiles(Path table) throws IOException {
+    try (Stream<Path> s = Files.list(table.resolve(".hoodie/metadata/record_index"))) {
+      return s.map(p -> p.getFileName().toString().replaceFirst("^\\.", "")).sorted().toList();
+    }
+  }
+
   /** A string field as {@code byKey} shows it, without Avro's quotes. */
   private static String text(String shown) {
     return shown.substring(1, shown.length() - 1);
