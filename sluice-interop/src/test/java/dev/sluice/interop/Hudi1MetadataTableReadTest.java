@@ -213,42 +213,110 @@ class Hudi1MetadataTableReadTest {
   }
 
   /**
-   * Sluice keeps only the global record index: a write into a table with Hudi 1.1's partitioned one drops it (as any
-   * metadata partition Sluice does not keep, for Hudi to rebuild) instead of appending keys where Hudi never looks,
-   * whether or not the write asks for a record index; the {@code files} partition goes on and the rows are right.
+   * Sluice keeps Hudi 1.1's partitioned record index: upserts, inserts and deletes (Copy-on-Write rewrites and a
+   * new data partition, which gets its own file group as Hudi gives it) put each key's entry into a file group of its
+   * data partition, compactions of the metadata table included (every second deltacommit here). Hudi 1.1.1's own
+   * per-partition lookup then finds exactly the live keys at the file groups that hold their rows, and Hudi 1.1.1
+   * upserts on without duplicates, its metadata writer appending to the file groups Sluice made (its Java client
+   * cannot tag with {@code RECORD_LEVEL_INDEX}: it tags with its default index).
    */
   @Test
-  void aWriteDropsAPartitionedRecordIndexInsteadOfAppendingToIt() throws IOException {
-    for (String ask : List.of("", "true")) {
-      Path copy = copy(partitionedIndex, dir.resolve("partitioned" + ask));
-      Map<String, String> conf = ask.isEmpty() ? Map.of() : Map.of("hoodie.metadata.record.index.enable", ask);
-      Table table = Tables.open(new LocalStorage(), copy.toString(), Config.of(conf));
-      table.upsert(List.of(row("k1", 3, "p1", "a3"), row("k6", 1, "p2", "f")).iterator());
-      String props = Files.readString(copy.resolve(".hoodie/hoodie.properties"));
-      assertTrue(props.contains("hoodie.table.metadata.partitions=files\n"), props);
-      assertFalse(Files.exists(copy.resolve(".hoodie/metadata/record_index")), "the partitioned index is dropped");
-      Table reopened = Tables.open(copy.toString());
-      assertTrue(reopened.metadataTable().usedForListings());
-      assertTrue(reopened.metadataTable().validate().differences().isEmpty(), "files still lists storage");
-      Map<String, Map<String, String>> rows = byKey(rows(reopened.newScan()));
-      assertEquals(List.of("k1", "k2", "k3", "k4", "k5", "k6"), List.copyOf(new java.util.TreeSet<>(rows.keySet())));
-      assertEquals("\"a3\"", rows.get("k1").get("name"));
-      if (!ask.isEmpty()) {
-        // asked for, the index Sluice keeps is built by the next write: global, not partitioned
-        table.upsert(List.of(row("k2", 3, "p1", "b3")).iterator());
-        Table again = Tables.open(copy.toString());
-        MetadataTableReader reader = MetadataTableReader.open(new LocalStorage(), copy.toString(),
-            TableInternals.timeline(again)).orElseThrow();
-        assertFalse(reader.recordIndexPartitioned());
-        assertEquals(List.of("k1", "k2", "k3", "k4", "k5", "k6"), List.copyOf(reader.recordLocations(List.of("k1", "k2",
-            "k3", "k4", "k5", "k6", "absent")).keySet()));
-      } else {
-        // a writer that opens the table now finds no index and builds none unasked (one opened before the drop
-        // still has the index on, as it found it, and builds the global one at its next write)
-        Tables.open(copy.toString()).upsert(List.of(row("k2", 3, "p1", "b3")).iterator());
-        assertFalse(Files.exists(copy.resolve(".hoodie/metadata/record_index")), "not built unasked");
+  void aWriteMaintainsAPartitionedRecordIndexThatHudiLooksUpAndWritesOn() throws IOException {
+    Path copy = copy(partitionedIndex, dir.resolve("partitioned"));
+    Table table = Tables.open(new LocalStorage(), copy.toString(),
+        Config.of(Map.of("hoodie.metadata.compact.max.delta.commits", "2")));
+    table.upsert(List.of(row("k1", 3, "p1", "a3"), row("k6", 1, "p2", "f"), row("k7", 1, "p3", "g")).iterator());
+    table.delete(List.of(row("k2", 9, "p1", null), row("k4", 9, "p2", null)).iterator());
+    table.upsert(List.of(row("k7", 2, "p3", "g2"), row("k8", 1, "p3", "h"), row("k3", 4, "p2", "c4")).iterator());
+    String props = Files.readString(copy.resolve(".hoodie/hoodie.properties"));
+    assertTrue(props.contains("hoodie.table.metadata.partitions=files,record_index\n"), props);
+    assertTrue(hasMetadataCompaction(copy), "the metadata table was compacted: " + timelineFiles(copy));
+    try (Stream<Path> s = Files.list(copy.resolve(".hoodie/metadata/record_index"))) {
+      List<String> names = s.map(p -> p.getFileName().toString()).toList();
+      assertTrue(names.stream().anyMatch(n -> n.startsWith("record-index-p3-0000-0_")), names.toString());
+      // p3's file group exists only since Sluice's first write: a base file of it is Sluice's compaction of it
+      assertTrue(names.stream().anyMatch(n -> n.startsWith("record-index-p3-0000-0_") && n.endsWith(".hfile")),
+          "the new partition's file group was compacted: " + names);
+      assertFalse(names.stream().anyMatch(n -> n.matches("record-index-\\d{4}-0_.*")), "no global file group: " + names);
+    }
+    Map<String, Map<String, String>> rows = byKey(rows(Tables.open(copy.toString()).newScan()));
+    Map<String, String> expected = new TreeMap<>();
+    rows.forEach((k, r) -> expected.put(k, text(r.get("_hoodie_partition_path")) + "/"
+        + fileIdOf(text(r.get("_hoodie_file_name")))));
+    assertEquals(List.of("k1", "k3", "k5", "k6", "k7", "k8"), List.copyOf(expected.keySet()));
+
+    Map<String, String> conf = new HashMap<>(HUDI);
+    conf.put("hoodie.metadata.record.level.index.enable", "true");
+    conf.put("hoodie.metadata.record.level.index.min.filegroup.count", "2");
+    OracleBatch batch = oracle.batch();
+    Map<String, OracleBatch.Pending<Map<String, String>>> lookups = new TreeMap<>();
+    for (String p : List.of("p1", "p2", "p3")) {
+      for (String k : List.of("k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8")) {
+        lookups.put(k + " " + p, batch.metadataRecordIndex(copy, List.of(k), Optional.of(p)));
       }
     }
+    batch.write(copy, "upsert", SCHEMA, List.of(row("k7", 5, "p3", "g5"), row("k5", 5, "p2", "e5"),
+        row("k9", 1, "p3", "i")), conf);
+    OracleBatch.Pending<List<GenericRecord>> after = batch.read(copy, "snapshot", Optional.empty(), true);
+    batch.run();
+    Map<String, String> hudi = new TreeMap<>();
+    lookups.forEach((kp, found) -> found.get().forEach((k, at) -> {
+      assertEquals(null, hudi.put(k, at), "key " + k + " found in one partition only (" + kp + ")");
+    }));
+    assertEquals(expected, hudi, "Hudi 1.1.1's lookups: the live keys at the file groups holding their rows");
+    Map<String, Map<String, String>> hudiRows = byKey(after.get());
+    assertEquals(List.of("k1", "k3", "k5", "k6", "k7", "k8", "k9"), List.copyOf(hudiRows.keySet()));
+    assertEquals("\"g5\"", hudiRows.get("k7").get("name"));
+    assertEquals("\"e5\"", hudiRows.get("k5").get("name"));
+    assertEquals("\"a3\"", hudiRows.get("k1").get("name"));
+  }
+
+  /**
+   * A Sluice commit that gave a new data partition its record-index file group, rolled back: the file group goes
+   * with the commit's metadata deltacommit, so Hudi 1.1.1 finds none of its keys and, writing into that partition
+   * afterwards, makes the partition's file group itself.
+   */
+  @Test
+  void aRolledBackWriteTakesTheNewPartitionsRecordIndexFileGroupWithIt() throws IOException {
+    Path copy = copy(partitionedIndex, dir.resolve("rolledback"));
+    Table table = Tables.open(copy.toString());
+    String instant = table.upsert(List.of(row("k7", 1, "p3", "g"), row("k1", 4, "p1", "a4")).iterator()).instant()
+        .orElseThrow();
+    assertTrue(recordIndexFiles(copy).stream().anyMatch(n -> n.startsWith("record-index-p3-")));
+    table.rollback(instant);
+    assertFalse(recordIndexFiles(copy).stream().anyMatch(n -> n.startsWith("record-index-p3-")),
+        recordIndexFiles(copy).toString());
+    Map<String, String> conf = new HashMap<>(HUDI);
+    conf.put("hoodie.metadata.record.level.index.enable", "true");
+    conf.put("hoodie.metadata.record.level.index.min.filegroup.count", "2");
+    OracleBatch batch = oracle.batch();
+    OracleBatch.Pending<Map<String, String>> k7 = batch.metadataRecordIndex(copy, List.of("k7"), Optional.of("p1"));
+    OracleBatch.Pending<Map<String, String>> k1 = batch.metadataRecordIndex(copy, List.of("k1"), Optional.of("p1"));
+    batch.write(copy, "upsert", SCHEMA, List.of(row("k8", 1, "p3", "h")), conf);
+    OracleBatch.Pending<Map<String, String>> k8 = batch.metadataRecordIndex(copy, List.of("k8"), Optional.of("p3"));
+    OracleBatch.Pending<List<GenericRecord>> after = batch.read(copy, "snapshot", Optional.empty(), true);
+    batch.run();
+    assertEquals(Map.of(), k7.get());
+    assertEquals(List.of("k1"), List.copyOf(k1.get().keySet()));
+    assertEquals(List.of("k8"), List.copyOf(k8.get().keySet()), "Hudi made p3's file groups and indexed k8");
+    Map<String, Map<String, String>> rows = byKey(after.get());
+    assertEquals(List.of("k1", "k2", "k3", "k4", "k5", "k8"), List.copyOf(rows.keySet()));
+    assertEquals("\"a2\"", rows.get("k1").get("name"), "the rolled-back update is gone");
+  }
+
+  private static List<String> recordIndexFiles(Path table) throws IOException {
+    try (Stream<Path> s = Files.list(table.resolve(".hoodie/metadata/record_index"))) {
+      return s.map(p -> p.getFileName().toString().replaceFirst("^\\.", "")).sorted().toList();
+    }
+  }
+
+  /** A string field as {@code byKey} shows it, without Avro's quotes. */
+  private static String text(String shown) {
+    return shown.substring(1, shown.length() - 1);
+  }
+
+  private static String fileIdOf(String fileName) {
+    return fileName.substring(0, fileName.indexOf('_'));
   }
 
   /**

@@ -120,7 +120,7 @@ final class AppendHandle {
           if (r.isDelete()) {
             deletes.add(new DeleteRecord(r.key(), r.partitionPath(), deleteOrdering(r)));
             // as Hudi's write statuses: a delete appended to the log leaves the index (its ordering is not weighed)
-            recordIndex.delete(r.key());
+            recordIndex.delete(r.key(), partition);
           } else {
             String seqNo = MetaFields.seqNo(instant, taskIndex, RECORD_COUNTER.getAndIncrement());
             rows.add(assembler.row(r, instant, seqNo, fileId));

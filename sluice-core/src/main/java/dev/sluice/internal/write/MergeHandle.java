@@ -93,7 +93,7 @@ final class MergeHandle {
 
             @Override
             public void delete(WriteRecord r) {
-              recordIndex.delete(r.key());
+              recordIndex.delete(r.key(), partition);
               n.deleted++;
             }
 

@@ -15,6 +15,7 @@ import dev.sluice.internal.mdt.FileEntry;
 import dev.sluice.internal.mdt.FilesRecord;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
+import dev.sluice.internal.mdt.RecordIndexFileGroups;
 import dev.sluice.internal.mdt.RecordLocation;
 import dev.sluice.internal.util.ParsedSchemas;
 import dev.sluice.internal.table.TableLayout;
@@ -250,23 +251,7 @@ public final class MetadataTableReader {
    * of file names turns {@code /}, {@code -} and {@code _} into escapes, so the part holds no dash).
    */
   static String dataPartitionOf(String fileId) {
-    String[] parts = fileId.split("-");
-    String escaped = parts.length > 3 ? parts[parts.length - 3] : "";
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < escaped.length(); i++) {
-      char c = escaped.charAt(i);
-      if (c == '%' && i + 2 < escaped.length() && isHex(escaped.charAt(i + 1)) && isHex(escaped.charAt(i + 2))) {
-        out.append((char) Integer.parseInt(escaped.substring(i + 1, i + 3), 16));
-        i += 2;
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
-  }
-
-  private static boolean isHex(char c) {
-    return Character.digit(c, 16) >= 0;
+    return RecordIndexFileGroups.dataPartitionOf(fileId);
   }
 
   /**

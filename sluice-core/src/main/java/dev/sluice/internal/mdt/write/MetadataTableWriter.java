@@ -13,6 +13,7 @@ import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.mdt.FilesRecord;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
+import dev.sluice.internal.mdt.RecordIndexFileGroups;
 import dev.sluice.internal.table.MetadataTable;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.table.TableConfigStore;
@@ -236,11 +237,9 @@ public final class MetadataTableWriter {
       return false;
     }
     boolean keepRecordIndex = !recordIndex.drop();
-    // Hudi 1.1's partitioned index is dropped, and not replaced by a global one in the same write: a writer that did
-    // not ask for an index only kept what was there; one that asked builds the global index in its next write
+    // a record index that is there is kept, global or Hudi 1.1's partitioned one (RecordIndexPartition.appendPartitioned)
     TableConfig config = TableConfigStore.read(storage, basePath);
-    boolean partitioned = config.metadataPartitions().contains(RecordIndexPartition.PATH) && partitionedRecordIndex();
-    config = dropUnmaintained(config, keepRecordIndex && !partitioned);
+    config = dropUnmaintained(config, keepRecordIndex);
     Timeline dt = null;
     if (!config.metadataPartitions().contains(MetadataPartition.FILES.path()) || !hasCompletedInstant()) {
       // listed but not usable, or a leftover of an interrupted bootstrap: it goes before anything is rebuilt
@@ -252,7 +251,7 @@ public final class MetadataTableWriter {
       new Bootstrap(storage, basePath, mdt, times()).run(dt);
       config = TableConfigStore.read(storage, basePath);
     }
-    if (keepRecordIndex && !partitioned && recordIndex.build()
+    if (keepRecordIndex && recordIndex.build()
         && !config.metadataPartitions().contains(RecordIndexPartition.PATH)) {
       dt = dt == null ? new TimelineStore(storage, basePath).load() : dt;
       if (!hasPending(dt)) {
@@ -323,29 +322,6 @@ public final class MetadataTableWriter {
    * {@code ...inflight} (the config first, so no reader finds a listed partition missing), then their folders, as a
    * Hudi writer with those indexes disabled does. Returns the config as it is now.
    */
-  /**
-   * True if the {@code record_index} folder holds Hudi 1.1's partitioned record index (file groups
-   * {@code record-index-<partition>-NNNN-0}, four dashes; the global index's have three). Sluice maintains only the
-   * global one: appending its keys to the partitioned index's file groups by the global hash would put them where
-   * Hudi 1.1 never looks, so that index is dropped like any partition Sluice does not keep.
-   */
-  private boolean partitionedRecordIndex() {
-    String dir = StoragePaths.join(mdtBase, RecordIndexPartition.PATH);
-    try {
-      for (FileInfo f : storage.list(dir)) {
-        String name = f.name().startsWith(".") ? f.name().substring(1) : f.name();
-        int end = name.indexOf('_');
-        String fileId = end < 0 ? name : name.substring(0, end);
-        if (fileId.startsWith("record-index-") && fileId.chars().filter(c -> c == '-').count() == 4) {
-          return true;
-        }
-      }
-      return false;
-    } catch (IOException e) {
-      throw Errors.storage("list the record index", dir, e);
-    }
-  }
-
   private TableConfig dropUnmaintained(TableConfig config, boolean keepRecordIndex) {
     Set<String> drop = new TreeSet<>(config.metadataPartitions());
     drop.addAll(config.metadataPartitionsInflight());
@@ -478,7 +454,9 @@ public final class MetadataTableWriter {
             "Drop the record index (hoodie.metadata.record.index.enable=false for one write); the next write with it"
                 + " on rebuilds it.");
       }
-      if (shards.size() == changes.shards()) {
+      if (RecordIndexFileGroups.isPartitioned(shards.firstKey())) {
+        stats.put(RecordIndexPartition.PATH, ri.appendPartitioned(instant, changes, shards));
+      } else if (shards.size() == changes.shards()) {
         stats.put(RecordIndexPartition.PATH, ri.append(instant, changes, shards));
       } else {
         try (RecordIndexChanges resharded = changes.resharded(shards.size())) {

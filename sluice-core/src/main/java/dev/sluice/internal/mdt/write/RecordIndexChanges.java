@@ -20,7 +20,7 @@ import java.util.NoSuchElementException;
  * <p>Thread-safe: the handles of one write run in parallel.
  */
 public final class RecordIndexChanges implements Closeable {
-  private static final String DELETE = "D";
+  private static final char DELETE = 'D';
   private static final char INSERT = 'I';
   private static final char SEPARATOR = '\0';
 
@@ -28,6 +28,8 @@ public final class RecordIndexChanges implements Closeable {
   private final ExternalSorter<String> sorter;
   private final long budgetBytes;
   private final Path spillDirectory;
+  /** The data partitions of the changes (few: one per partition a write touches). */
+  private final java.util.Set<String> partitions = new java.util.TreeSet<>();
 
   private RecordIndexChanges(int shards, long budgetBytes, Path spillDirectory) {
     this.shards = shards;
@@ -71,19 +73,29 @@ public final class RecordIndexChanges implements Closeable {
   /** {@code key} is in the file group {@code fileId} of {@code partition} since {@code instant}. */
   void insert(String key, String partition, String fileId, String instant) {
     if (sorter != null) {
-      add(key, INSERT + partition + SEPARATOR + fileId + SEPARATOR + instant);
+      add(MetadataPartition.fileGroupIndex(key, shards), key, partition,
+          INSERT + partition + SEPARATOR + fileId + SEPARATOR + instant);
     }
   }
 
-  /** {@code key} was deleted. */
-  public void delete(String key) {
+  /**
+   * {@code key} was deleted from data partition {@code partition} (a partitioned record index holds the key's entry in
+   * that partition's file groups).
+   */
+  public void delete(String key, String partition) {
     if (sorter != null) {
-      add(key, DELETE);
+      add(MetadataPartition.fileGroupIndex(key, shards), key, partition, DELETE + partition);
     }
   }
 
-  private synchronized void add(String key, String value) {
-    sorter.add(sortKey(MetadataPartition.fileGroupIndex(key, shards), key), value);
+  private synchronized void add(int shard, String key, String partition, String value) {
+    partitions.add(partition);
+    sorter.add(sortKey(shard, key), value);
+  }
+
+  /** The data partitions the changes are in, sorted. */
+  synchronized java.util.SortedSet<String> partitions() {
+    return new java.util.TreeSet<>(partitions);
   }
 
   /** How many changes were collected (before a key's insert and delete are netted). */
@@ -108,7 +120,7 @@ public final class RecordIndexChanges implements Closeable {
    *
    * @param shard the file group index of the key
    * @param key the record key
-   * @param partition the data partition of the new location ({@code ""} for a delete)
+   * @param partition the data partition of the new location, or of the deleted entry
    * @param fileId the file group of the new location ({@code ""} for a delete)
    * @param instant the instant of the location ({@code ""}: the write's own)
    */
@@ -151,18 +163,11 @@ public final class RecordIndexChanges implements Closeable {
             break;
           }
           // the insert wins over the delete; of two inserts (none expected) the later
-          if (!e.getValue().equals(DELETE)) {
+          if (e.getValue().charAt(0) != DELETE) {
             value = e.getValue();
           }
         }
-        String key = keyOf(sortKey);
-        if (value.equals(DELETE)) {
-          return new Change(sortKey.charAt(0), key, "", "", "");
-        }
-        int sep = value.indexOf(SEPARATOR);
-        int sep2 = value.indexOf(SEPARATOR, sep + 1);
-        return new Change(sortKey.charAt(0), key, value.substring(1, sep), value.substring(sep + 1, sep2),
-            value.substring(sep2 + 1));
+        return decode(sortKey, value);
       }
 
       @Override
@@ -179,13 +184,48 @@ public final class RecordIndexChanges implements Closeable {
       while (it.hasNext()) {
         Change c = it.next();
         if (c.isDelete()) {
-          out.delete(c.key());
+          out.delete(c.key(), c.partition());
         } else {
           out.insert(c.key(), c.partition(), c.fileId(), c.instant());
         }
       }
     }
     return out;
+  }
+
+  /**
+   * The same changes, not netted, sorted for {@code n} file groups of a partitioned record index, each change in file
+   * group {@code fileGroupOf} picks (an index into the partition's file ids sorted; negative: the change is left out,
+   * a delete in a data partition the index has no file group for). A key deleted from one data partition and written
+   * to another (a global index's move) keeps both changes, each in its own partition's file group.
+   */
+  RecordIndexChanges rerouted(int n, java.util.function.ToIntFunction<Change> fileGroupOf) {
+    RecordIndexChanges out = collecting(n, budgetBytes, spillDirectory);
+    if (sorter == null) {
+      return out;
+    }
+    try (CloseableIterator<Map.Entry<String, String>> sorted = sorter.sorted()) {
+      while (sorted.hasNext()) {
+        Map.Entry<String, String> e = sorted.next();
+        Change c = decode(e.getKey(), e.getValue());
+        int g = fileGroupOf.applyAsInt(c);
+        if (g >= 0) {
+          out.add(g, c.key(), c.partition(), e.getValue());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Change decode(String sortKey, String value) {
+    String key = keyOf(sortKey);
+    if (value.charAt(0) == DELETE) {
+      return new Change(sortKey.charAt(0), key, value.substring(1), "", "");
+    }
+    int sep = value.indexOf(SEPARATOR);
+    int sep2 = value.indexOf(SEPARATOR, sep + 1);
+    return new Change(sortKey.charAt(0), key, value.substring(1, sep), value.substring(sep + 1, sep2),
+        value.substring(sep2 + 1));
   }
 
   @Override

@@ -15,6 +15,7 @@ import dev.sluice.internal.log.LogWriter;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.MetadataRecords;
 import dev.sluice.internal.commit.RecordIndexSizing;
+import dev.sluice.internal.mdt.RecordIndexFileGroups;
 import dev.sluice.internal.mdt.RecordLocation;
 import dev.sluice.internal.table.PartitionMetadata;
 import dev.sluice.internal.timeline.Action;
@@ -31,10 +32,13 @@ import dev.sluice.storage.StoragePaths;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -57,6 +61,11 @@ final class RecordIndexPartition {
   static final int BLOCK_RECORDS = 50_000;
   /** The partition path Hudi's metadata append handle puts in a record-index delete. */
   private static final String DELETE_PARTITION = PATH;
+  /**
+   * File groups a new data partition gets in a partitioned record index: Hudi 1.1's default of
+   * {@code hoodie.metadata.record.level.index.min.filegroup.count}, which Sluice does not read.
+   */
+  static final int PARTITIONED_MIN_FILE_GROUPS = 1;
 
   private final Storage storage;
   private final String mdtBase;
@@ -180,6 +189,65 @@ final class RecordIndexPartition {
         Map.of(CommitMetadata.SCHEMA_KEY, MetadataRecords.schema().toString()), WriteOperationType.BULK_INSERT);
     KillPoints.reach("metadata.ri.bootstrap.commit");
     mdt.complete(inflight, mdt.layout().encode(md));
+  }
+
+  /**
+   * Appends {@code changes} to Hudi 1.1's partitioned record index: each key's entry goes to a file group of its own
+   * data partition, picked by the key hash among that partition's file groups (Hudi's tagging of partitioned index
+   * records); a data partition without file groups (new in this write) first gets
+   * {@value #PARTITIONED_MIN_FILE_GROUPS}, as Hudi 1.1 gives it
+   * {@code hoodie.metadata.record.level.index.min.filegroup.count} (default 1).
+   */
+  List<WriteStat> appendPartitioned(String instant, RecordIndexChanges changes,
+      SortedMap<String, FilesPartitionState> shards) {
+    Map<String, List<String>> byPartition = byDataPartition(shards.keySet());
+    boolean added = false;
+    for (String p : changes.partitions()) {
+      if (!byPartition.containsKey(p)) {
+        addPartitionFileGroups(p, PARTITIONED_MIN_FILE_GROUPS, instant);
+        added = true;
+      }
+    }
+    SortedMap<String, FilesPartitionState> all = added ? shards(mdt.load()) : shards;
+    Map<String, List<String>> groups = added ? byDataPartition(all.keySet()) : byPartition;
+    Map<String, Integer> position = new HashMap<>();
+    int n = 0;
+    for (String fileId : all.keySet()) {
+      position.put(fileId, n++);
+    }
+    try (RecordIndexChanges routed = changes.rerouted(all.size(), c -> {
+      List<String> own = groups.get(c.partition());
+      if (own == null) {
+        return -1;
+      }
+      return position.get(own.get(MetadataPartition.fileGroupIndex(c.key(), own.size())));
+    })) {
+      return append(instant, routed, all);
+    }
+  }
+
+  /** The file ids of a partitioned record index by data partition, each list sorted (the file group order). */
+  private static Map<String, List<String>> byDataPartition(Set<String> fileIds) {
+    Map<String, List<String>> out = new HashMap<>();
+    for (String id : new TreeSet<>(fileIds)) {
+      out.computeIfAbsent(RecordIndexFileGroups.dataPartitionOf(id), p -> new ArrayList<>()).add(id);
+    }
+    return out;
+  }
+
+  /**
+   * Adds {@code count} file groups for data partition {@code dataPartition} to a partitioned record index at metadata
+   * instant {@code instant} (a data partition that write creates; Hudi 1.1 gives it its configured minimum): each a
+   * log file of the instant with an empty delete block, so the file group exists before any key reaches it.
+   */
+  void addPartitionFileGroups(String dataPartition, int count, String instant) {
+    for (int i = 0; i < count; i++) {
+      try (LogWriter writer = LogWriter.builder(storage, dir,
+          RecordIndexFileGroups.fileId(dataPartition, i), instant)
+          .ownFileEachSession().writeToken(MetadataTableWriter.WRITE_TOKEN).open()) {
+        writer.appendBlocks(List.of(MetadataTableWriter.emptyDeleteBlock(instant)));
+      }
+    }
   }
 
   /**

@@ -37,8 +37,8 @@ class RecordIndexChangesTest {
     String pair = "k\uD83D\uDE00";
     try (RecordIndexChanges c = RecordIndexChanges.collecting(4, 1 << 20, spill)) {
       c.insert("moved", "p2", "f2");
-      c.delete("moved");
-      c.delete("gone");
+      c.delete("moved", "p1");
+      c.delete("gone", "p1");
       c.insert(high, "p0", "f0");
       c.insert(pair, "p0", "f0");
       for (int i = 0; i < 40; i++) {
@@ -86,10 +86,30 @@ class RecordIndexChangesTest {
     }
   }
 
+  @Test
+  void reroutedForAPartitionedIndexKeepsAMovedKeysDeleteInItsOldPartition() {
+    try (RecordIndexChanges c = RecordIndexChanges.collecting(4, 1 << 20, spill)) {
+      c.insert("moved", "p2", "f2");
+      c.delete("moved", "p1");
+      c.delete("gone", "p3");
+      c.insert("new", "p1", "f1");
+      // file groups: p1 -> 0, p2 -> 1; p3 has none, so its delete is left out
+      try (RecordIndexChanges r = c.rerouted(2, x -> switch (x.partition()) {
+        case "p1" -> 0;
+        case "p2" -> 1;
+        default -> -1;
+      })) {
+        List<RecordIndexChanges.Change> out = drain(r);
+        assertEquals(List.of("0 moved p1 delete", "0 new p1 f1", "1 moved p2 f2"), out.stream().map(x -> x.shard() + " "
+            + x.key() + " " + x.partition() + " " + (x.isDelete() ? "delete" : x.fileId())).toList());
+      }
+    }
+  }
+
   private static void fill(RecordIndexChanges c) {
     for (int i = 0; i < 2000; i++) {
       if (i % 7 == 0) {
-        c.delete("key-" + i);
+        c.delete("key-" + i, "p" + (i % 3));
       } else {
         c.insert("key-" + i, "p" + (i % 3), "file-" + (i % 5));
       }
