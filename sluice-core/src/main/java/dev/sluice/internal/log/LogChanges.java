@@ -2,8 +2,10 @@ package dev.sluice.internal.log;
 
 import dev.sluice.internal.merge.DeleteFlag;
 import dev.sluice.internal.merge.KeyedChanges;
+import dev.sluice.internal.merge.PartialUpdate;
 import dev.sluice.api.CloseableIterator;
 import java.util.Optional;
+import org.apache.avro.generic.GenericRecord;
 
 /**
  * A file slice's merged log records as the changes a base file's rows are merged with (snapshot read, compaction):
@@ -53,6 +55,20 @@ public final class LogChanges implements KeyedChanges<LogRecord> {
   @Override
   public boolean hardDelete(LogRecord change) {
     return change.hardDelete();
+  }
+
+  @Override
+  public boolean partial() {
+    return records.stats().partialUpdates();
+  }
+
+  @Override
+  public LogRecord fill(LogRecord change, GenericRecord stored) {
+    if (change.partialColumns().isEmpty() || change.record() == null) {
+      return change;
+    }
+    return new LogRecord(change.key(), change.partitionPath(),
+        PartialUpdate.overlay(change.record(), change.partialColumns(), stored), change.ordering(), false);
   }
 
   @Override
