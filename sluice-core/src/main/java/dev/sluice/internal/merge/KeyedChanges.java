@@ -61,6 +61,14 @@ public interface KeyedChanges<C> {
     return false;
   }
 
+  /**
+   * {@code change} as a row of its own, for a key no stored row holds; fails for a change that cannot stand alone
+   * (a partial update whose other columns nothing gives).
+   */
+  default C alone(C change) {
+    return change;
+  }
+
   /** {@code change} replacing {@code stored}: a partial change gets the columns it lacks from the stored row. */
   default C fill(C change, GenericRecord stored) {
     return change;

@@ -75,7 +75,7 @@ public final class KeyedMerge<C> implements AutoCloseable {
     while (rest.hasNext()) {
       C c = rest.next();
       if (!changes.deletes(c)) {
-        target.insert(c);
+        target.insert(changes.alone(c));
         return true;
       }
       target.unmatchedDelete(c);
