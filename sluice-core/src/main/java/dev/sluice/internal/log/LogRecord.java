@@ -1,5 +1,7 @@
 package dev.sluice.internal.log;
 
+import java.util.Optional;
+import java.util.Set;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -12,8 +14,17 @@ import org.apache.avro.generic.GenericRecord;
  *     null for a delete stored without ordering value); Avro strings are given as {@code String}
  * @param hardDelete true if the state comes from a delete block: it removes the key from the base file whatever
  *     the ordering values (Hudi's empty payload). Records with {@code _hoodie_is_deleted = true} are data records.
+ * @param partialColumns the columns {@code record} holds if it is a Hudi 1.x partial update (from an
+ *     {@code IS_PARTIAL} block, merged with no full version of the key yet): the others are null in it and are taken
+ *     from the older version of the key (the base file's row); empty for a whole record
  */
-public record LogRecord(String key, String partitionPath, GenericRecord record, Comparable<?> ordering, boolean hardDelete) {
+public record LogRecord(String key, String partitionPath, GenericRecord record, Comparable<?> ordering, boolean hardDelete,
+    Optional<Set<String>> partialColumns) {
+  /** A whole record (or a delete). */
+  public LogRecord(String key, String partitionPath, GenericRecord record, Comparable<?> ordering, boolean hardDelete) {
+    this(key, partitionPath, record, ordering, hardDelete, Optional.empty());
+  }
+
   /** True if the key's latest state is a delete. */
   public boolean isDelete() {
     return record == null;

@@ -12,7 +12,9 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -25,6 +27,7 @@ final class LogRecordSerializer implements RecordSerializer<LogRecord> {
   private static final int HAS_RECORD = 1;
   private static final int HARD_DELETE = 2;
   private static final int HAS_PARTITION = 4;
+  private static final int PARTIAL = 8;
   /** Object headers and fields of a LogRecord and its key/partition strings, roughly. */
   private static final long FIXED_HEAP = 96;
 
@@ -52,7 +55,7 @@ final class LogRecordSerializer implements RecordSerializer<LogRecord> {
   @Override
   public void write(LogRecord r, DataOutput out) throws IOException {
     int flags = (r.record() != null ? HAS_RECORD : 0) | (r.hardDelete() ? HARD_DELETE : 0)
-        | (r.partitionPath() != null ? HAS_PARTITION : 0);
+        | (r.partitionPath() != null ? HAS_PARTITION : 0) | (r.partialColumns().isPresent() ? PARTIAL : 0);
     out.writeByte(flags);
     strings.write(r.key(), out);
     if (r.partitionPath() != null) {
@@ -60,6 +63,12 @@ final class LogRecordSerializer implements RecordSerializer<LogRecord> {
     }
     if (r.record() != null) {
       records.write(r.record(), out);
+      if (r.partialColumns().isPresent()) {
+        out.writeInt(r.partialColumns().get().size());
+        for (String c : r.partialColumns().get()) {
+          strings.write(c, out);
+        }
+      }
     } else {
       writeOrdering(r.ordering(), out);
     }
@@ -72,7 +81,17 @@ final class LogRecordSerializer implements RecordSerializer<LogRecord> {
     String partition = (flags & HAS_PARTITION) != 0 ? strings.read(in) : null;
     if ((flags & HAS_RECORD) != 0) {
       GenericRecord record = records.read(in);
-      return new LogRecord(key, partition, record, Ordering.normalize(rawOrdering(record)), (flags & HARD_DELETE) != 0);
+      Optional<Set<String>> partial = Optional.empty();
+      if ((flags & PARTIAL) != 0) {
+        int n = in.readInt();
+        Set<String> columns = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+          columns.add(strings.read(in));
+        }
+        partial = Optional.of(Set.copyOf(columns));
+      }
+      return new LogRecord(key, partition, record, Ordering.normalize(rawOrdering(record)), (flags & HARD_DELETE) != 0,
+          partial);
     }
     return new LogRecord(key, partition, null, readOrdering(in), (flags & HARD_DELETE) != 0);
   }

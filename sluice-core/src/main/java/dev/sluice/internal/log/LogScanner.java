@@ -3,6 +3,7 @@ package dev.sluice.internal.log;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.merge.Ordering;
+import dev.sluice.internal.merge.PartialUpdate;
 import dev.sluice.internal.merge.RecordMerger;
 import dev.sluice.storage.Storage;
 import dev.sluice.internal.timeline.Instant;
@@ -14,13 +15,16 @@ import java.time.LocalTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 
@@ -133,7 +137,7 @@ public final class LogScanner {
       throw e;
     }
     out.finish(new ScanStats(logFiles, blocks, corrupt, rolledBack, merge.records, merge.deletes,
-        skipped(pending, corruptIn, completed)));
+        skipped(pending, corruptIn, completed), merge.partial));
     return out;
   }
 
@@ -170,6 +174,7 @@ public final class LogScanner {
     private final MutableLogRecords out;
     private long records;
     private long deletes;
+    private boolean partial;
 
     Merge(Builder o, MutableLogRecords out) {
       this.o = o;
@@ -178,19 +183,47 @@ public final class LogScanner {
 
     void data(DataBlock block) {
       if (Boolean.parseBoolean(block.header().getOrDefault(HeaderKey.IS_PARTIAL, "false"))) {
-        // its rows hold only the updated columns: merged as whole rows they would null out the others
-        throw Errors.unsupported("The partial-update log block in " + block.location(),
-            "Sluice does not merge Hudi 1.x partial updates yet; read this table with Hudi 1.x.");
+        partialData(block);
+        return;
       }
       try (CloseableIterator<GenericRecord> it = block.records(o.readerSchema)) {
         while (it.hasNext()) {
-          record(it.next(), block);
+          record(it.next(), block, Optional.empty());
           records++;
         }
       }
     }
 
-    private void record(GenericRecord r, DataBlock block) {
+    /**
+     * A Hudi 1.x partial-update block: its schema holds only the updated columns (and the meta fields). Read in its
+     * own schema (Avro resolution to the table schema would fail on required columns it lacks) and copied by name
+     * into the reader schema, the columns it lacks left null and remembered, so that merging fills them from the
+     * older version of the key.
+     */
+    private void partialData(DataBlock block) {
+      Schema writer = block.writerSchema();
+      Set<String> columns = new HashSet<>();
+      for (Schema.Field f : o.readerSchema.getFields()) {
+        if (writer.getField(f.name()) != null) {
+          columns.add(f.name());
+        }
+      }
+      Optional<Set<String>> partial = Optional.of(Set.copyOf(columns));
+      try (CloseableIterator<GenericRecord> it = block.records(writer)) {
+        while (it.hasNext()) {
+          GenericRecord in = it.next();
+          GenericData.Record r = new GenericData.Record(o.readerSchema);
+          for (String c : columns) {
+            r.put(c, in.get(c));
+          }
+          record(r, block, partial);
+          records++;
+          this.partial = true;
+        }
+      }
+    }
+
+    private void record(GenericRecord r, DataBlock block, Optional<Set<String>> partial) {
       Object keyValue = r.get(o.recordKeyField);
       if (keyValue == null) {
         throw Errors.badTable(block.location(), "a record has no value in '" + o.recordKeyField + "'",
@@ -202,8 +235,21 @@ public final class LogScanner {
       Object raw = rawOrdering(r);
       Comparable<?> ordering = Ordering.normalize(raw);
       LogRecord existing = out.current(key);
-      if (existing == null || newerWins(existing, raw, ordering)) {
-        out.put(new LogRecord(key, partition, r, ordering, false));
+      boolean newer = existing == null || newerWins(existing, raw, ordering);
+      if (existing == null || existing.isDelete() || (partial.isEmpty() && existing.partialColumns().isEmpty())) {
+        if (newer) {
+          out.put(new LogRecord(key, partition, r, ordering, false, partial));
+        }
+        return;
+      }
+      // a partial version on either side: the winner's columns, then the loser's for the columns the winner lacks
+      Optional<Set<String>> columns = PartialUpdate.union(partial, existing.partialColumns());
+      if (newer) {
+        out.put(new LogRecord(key, partition, PartialUpdate.overlay(r, partial, existing.record()), ordering, false,
+            columns));
+      } else {
+        out.put(new LogRecord(key, existing.partitionPath(),
+            PartialUpdate.overlay(existing.record(), existing.partialColumns(), r), existing.ordering(), false, columns));
       }
     }
 

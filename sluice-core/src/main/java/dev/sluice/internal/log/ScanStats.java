@@ -13,12 +13,20 @@ import java.util.List;
  * @param records data records merged ({@code totalLogRecords})
  * @param deletes deleted keys merged
  * @param skipped the corrupt blocks no rollback command accounted for (their rows, if any, were not read)
+ * @param partialUpdates true if a merged record is a Hudi 1.x partial update still lacking columns (the base
+ *     file's rows must then be read as records to fill them)
  */
 public record ScanStats(long logFiles, long blocks, long corruptBlocks, long rolledBackBlocks, long records, long deletes,
-    List<SkippedBlock> skipped) {
+    List<SkippedBlock> skipped, boolean partialUpdates) {
   /** Copies the list. */
   public ScanStats {
     skipped = List.copyOf(skipped);
+  }
+
+  /** Figures of a scan that merged no partial update. */
+  public ScanStats(long logFiles, long blocks, long corruptBlocks, long rolledBackBlocks, long records, long deletes,
+      List<SkippedBlock> skipped) {
+    this(logFiles, blocks, corruptBlocks, rolledBackBlocks, records, deletes, skipped, false);
   }
 
   /** Figures of a scan that skipped no corrupt block. */

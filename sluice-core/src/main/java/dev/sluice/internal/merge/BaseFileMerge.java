@@ -34,7 +34,7 @@ public final class BaseFileMerge {
     reader.bloomFilter().ifPresent(b -> writer.continueBloom(b, reader.footer().rowCount()));
     MergeRead read = MergeRead.open(reader, writer, precombine, fileName);
     StoredRows rows;
-    if (read.copier().isPresent()) {
+    if (read.copier().isPresent() && !changes.partial()) {
       rows = StoredRows.copied(read.copier().get());
     } else {
       Schema fileSchema = reader.footer().schema();

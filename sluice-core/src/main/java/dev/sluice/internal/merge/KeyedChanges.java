@@ -3,6 +3,7 @@ package dev.sluice.internal.merge;
 import dev.sluice.api.CloseableIterator;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 
 /**
@@ -51,4 +52,25 @@ public interface KeyedChanges<C> {
 
   /** True if {@code change} deletes its key (a hard delete, or {@code _hoodie_is_deleted = true}). */
   boolean deletes(C change);
+
+  /**
+   * True if some change may hold only some columns (a Hudi 1.x partial update): the stored rows must then be
+   * records, so that {@link #fill} can complete it.
+   */
+  default boolean partial() {
+    return false;
+  }
+
+  /**
+   * {@code change} as a row of its own, for a key no stored row holds; fails for a change that cannot stand alone
+   * (a partial update whose other columns nothing gives).
+   */
+  default C alone(C change) {
+    return change;
+  }
+
+  /** {@code change} replacing {@code stored}: a partial change gets the columns it lacks from the stored row. */
+  default C fill(C change, GenericRecord stored) {
+    return change;
+  }
 }

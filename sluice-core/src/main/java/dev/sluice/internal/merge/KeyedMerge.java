@@ -75,7 +75,7 @@ public final class KeyedMerge<C> implements AutoCloseable {
     while (rest.hasNext()) {
       C c = rest.next();
       if (!changes.deletes(c)) {
-        target.insert(c);
+        target.insert(changes.alone(c));
         return true;
       }
       target.unmatchedDelete(c);
@@ -107,8 +107,11 @@ public final class KeyedMerge<C> implements AutoCloseable {
         target.outvoted(c);
       }
       case REPLACE -> {
+        // a partial update takes the columns it lacks from the row it replaces (read before dropping it)
+        C replacing = changes.partial() ? changes.fill(c, rows.current().orElseThrow(() -> Errors.internal(
+            "a partial update met a base row not read as a record", null))) : c;
         rows.drop();
-        target.replace(c);
+        target.replace(replacing);
       }
       case DELETE -> {
         rows.drop();

@@ -22,6 +22,11 @@ public interface StoredRows extends AutoCloseable {
   /** The current row's ordering value as the row holds it (Avro's {@code Utf8} for strings), null without one. */
   Object ordering();
 
+  /** The current row as a record, if these rows are read as records (not copied column to column). */
+  default Optional<GenericRecord> current() {
+    return Optional.empty();
+  }
+
   /** Keeps the current row (copies it, or hands it on). */
   void keep();
 
@@ -136,6 +141,11 @@ public interface StoredRows extends AutoCloseable {
       @Override
       public Object ordering() {
         return orderingField == null ? null : orderingField.get(current);
+      }
+
+      @Override
+      public Optional<GenericRecord> current() {
+        return Optional.ofNullable(current);
       }
 
       @Override

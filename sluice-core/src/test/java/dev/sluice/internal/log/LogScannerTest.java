@@ -272,4 +272,46 @@ class LogScannerTest {
     assertThrows(SluiceException.class, () -> LogScanner.builder(storage).latestInstant("1").readerSchema(noKey)
         .merger(new RecordMerger(MergeMode.EVENT_TIME_ORDERING)).build());
   }
+
+  /** A Hudi 1.x partial-update block as Spark's MERGE INTO writes it: meta fields and the updated columns only. */
+  private static DataBlock partial(String instant, String key, long ts, int count) {
+    Schema schema = SchemaBuilder.record("Trip").namespace("test").fields()
+        .optionalString("_hoodie_commit_time").optionalString("_hoodie_commit_seqno")
+        .optionalString("_hoodie_record_key").optionalString("_hoodie_partition_path")
+        .optionalString("_hoodie_file_name").requiredLong("ts").requiredInt("count").endRecord();
+    GenericRecord r = new GenericData.Record(schema);
+    r.put("_hoodie_commit_time", instant);
+    r.put("_hoodie_record_key", key);
+    r.put("_hoodie_partition_path", "p1");
+    r.put("ts", ts);
+    r.put("count", count);
+    Map<HeaderKey, String> h = new EnumMap<>(HeaderKey.class);
+    h.put(HeaderKey.INSTANT_TIME, instant);
+    h.put(HeaderKey.SCHEMA, schema.toString());
+    h.put(HeaderKey.IS_PARTIAL, "true");
+    return new DataBlock(h, schema, List.of(r));
+  }
+
+  @Test
+  void partialUpdateBlocksMergeColumnWiseByOrdering() throws IOException {
+    session(data("001", rec("k1", 1, 1)));
+    session(partial("002", "k1", 5, 50), partial("002", "k2", 2, 20));
+    // older ordering value than the merged one: the merged version wins, this one only fills columns it lacks
+    session(partial("003", "k1", 3, 30));
+    try (MergedLogRecords m = scan()) {
+      GenericRecord k1 = m.get("k1").orElseThrow().record();
+      assertEquals(50, k1.get("count"), "the newest ordering value's columns");
+      assertEquals(5L, k1.get("ts"));
+      assertEquals(1.5, k1.get("fare"), "a column the partial updates lack keeps the older record's value");
+      assertEquals("002", k1.get("_hoodie_commit_time").toString());
+      assertTrue(m.get("k1").orElseThrow().partialColumns().isEmpty(), "merged with a whole record: whole");
+      LogRecord k2 = m.get("k2").orElseThrow();
+      assertEquals(java.util.Set.of("_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
+          "_hoodie_partition_path", "_hoodie_file_name", "ts", "count"), k2.partialColumns().orElseThrow(),
+          "no older version in the logs: the base row fills the rest later");
+      assertEquals(null, k2.record().get("fare"));
+      assertEquals(4, m.stats().records());
+      assertTrue(m.stats().partialUpdates());
+    }
+  }
 }
