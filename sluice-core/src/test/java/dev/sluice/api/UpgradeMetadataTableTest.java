@@ -64,7 +64,7 @@ class UpgradeMetadataTableTest {
       options.put("hoodie.metadata.record.index.enable", "true");
       options.put("hoodie.index.type", "RECORD_INDEX");
     }
-    Table t = TripFixture.create(base, TripFixture.spec().type(type).build(), options);
+    Table t = TripFixture.create(base, TripFixture.spec().tableVersion(6).type(type).build(), options);
     t.insert(trips(0, 40, 4, 1).iterator());
     for (int i = 1; i <= 5; i++) {
       t.upsert(List.of(trip(String.format("id-%06d", i), 10 + i, "p" + (i % 4), "u" + i, i)).iterator());
@@ -142,7 +142,8 @@ class UpgradeMetadataTableTest {
   @Test
   void theMetadataTableFollowsEachVersionStep() throws IOException {
     Path base = dir.resolve("steps");
-    Table t = TripFixture.create(base, TripFixture.spec().type(TableType.MERGE_ON_READ).build(), UpgradeTest.ARCHIVING);
+    Table t = TripFixture.create(base, TripFixture.spec().tableVersion(6).type(TableType.MERGE_ON_READ).build(),
+        UpgradeTest.ARCHIVING);
     t.insert(trips(0, 20, 2, 1).iterator());
     t.upsert(List.of(trip("id-000001", 10, "p1", "u", 1)).iterator());
     TreeSet<String> hfilesBefore = hfiles(base);
