@@ -73,9 +73,10 @@ class HdfsKilledWriterProcessTest {
 
   /**
    * Merge-on-Read: the writer dies in the middle of writing its own log file, which stays leased to the dead
-   * client (HDFS recovers the lease a minute or more later). Nothing needs to append there: its rollback finds no
-   * complete block of the dead instant in it, the next delta commit writes the next log version, and the table reads
-   * the same in Sluice and Hudi.
+   * client (HDFS recovers the lease a minute or more later). Nothing appends there: its rollback, as Hudi 0.15's for
+   * a file under an APPEND marker, writes a rollback command block, which rolls over to the next log version (the
+   * leased file cannot be appended to); the next delta commit writes the version after it, and the table reads the
+   * same in Sluice and Hudi.
    */
   @Test
   void aWriterKilledMidLogAppendLeavesALeasedLogThatTheNextDeltaCommitsRollOverFrom(HdfsServer hdfs)
@@ -106,13 +107,13 @@ class HdfsKilledWriterProcessTest {
     assertTrue(instants.stream().allMatch(Instant::isCompleted), "the dead delta commit is rolled back: " + instants);
     assertTrue(instants.stream().anyMatch(i -> i.action() == Action.ROLLBACK), instants.toString());
     List<String> logsAfter = logFiles(storage, location, "p1");
-    // the dead file holds no complete block of its instant, so the rollback leaves it (a cut block reads as corrupt
-    // and is skipped) and writes no command block; the next delta commit takes the next version
-    assertEquals(3, logsAfter.size(), "the leased log file is left as it is and a new version follows: " + logsAfter);
-    assertTrue(logsAfter.get(2).contains(".log.3_"), logsAfter.toString());
-    List<LogBlockType> newBlocks = LogDump.list(storage, StoragePaths.join(location, "p1", logsAfter.get(2))).stream()
-        .map(LogDump.BlockSummary::type).toList();
-    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK), newBlocks, "the next delta commit's data");
+    // the dead file is left as it is (a cut block reads as corrupt and is skipped); the rollback's command block
+    // takes the next version, the next delta commit the one after
+    assertEquals(4, logsAfter.size(), "the leased log file is left as it is and new versions follow: " + logsAfter);
+    assertTrue(logsAfter.get(2).contains(".log.3_") && logsAfter.get(3).contains(".log.4_"), logsAfter.toString());
+    assertEquals(List.of(LogBlockType.COMMAND_BLOCK), blocks(storage, location, logsAfter.get(2)), "the rollback");
+    assertEquals(List.of(LogBlockType.AVRO_DATA_BLOCK), blocks(storage, location, logsAfter.get(3)),
+        "the next delta commit's data");
 
     Map<String, GenericRecord> rows = rows(after);
     assertEquals(30, rows.size());
@@ -123,6 +124,11 @@ class HdfsKilledWriterProcessTest {
         HudiReadsScenarios.view(hudi.asOf().get(0)));
     assertEquals(instants.stream().map(Instant::time).toList(), HudiReadsScenarios.completed(hudi.timeline()),
         "Hudi's timeline, the rollback included");
+  }
+
+  private static List<LogBlockType> blocks(Storage storage, String location, String log) throws IOException {
+    return LogDump.list(storage, StoragePaths.join(location, "p1", log)).stream().map(LogDump.BlockSummary::type)
+        .toList();
   }
 
   private static List<String> logFiles(Storage storage, String location, String partition) {
