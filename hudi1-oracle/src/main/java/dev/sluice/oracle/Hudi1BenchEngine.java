@@ -11,18 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.generic.IndexedRecord;
-import org.apache.hudi.avro.HoodieAvroReaderContext;
-import org.apache.hudi.avro.HoodieAvroUtils;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.WriteStatus;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.config.RecordMergeMode;
-import org.apache.hudi.common.config.TypedProperties;
 import org.apache.hudi.common.engine.HoodieLocalEngineContext;
 import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.model.DefaultHoodieRecordPayload;
@@ -39,7 +34,6 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.view.FileSystemViewManager;
 import org.apache.hudi.common.table.view.HoodieTableFileSystemView;
 import org.apache.hudi.common.util.Option;
-import org.apache.hudi.common.util.collection.ClosableIterator;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.keygen.SimpleAvroKeyGenerator;
 import org.apache.hudi.keygen.constant.KeyGeneratorOptions;
@@ -209,41 +203,22 @@ final class Hudi1BenchEngine implements Engine {
     boolean mergeLogs = snapshot && mc.getTableType() == HoodieTableType.MERGE_ON_READ;
     HoodieLocalEngineContext local = Hudi1Env.localContext(NO_CONF);
     HoodieMetadataConfig noMetadata = HoodieMetadataConfig.newBuilder().enable(false).build();
-    long rows = 0;
-    long tsSum = 0;
+    // ts sum, rows
+    long[] sums = new long[2];
     try (HoodieTableFileSystemView view = FileSystemViewManager.createInMemoryFileSystemViewWithTimeline(local, mc,
         noMetadata, timeline)) {
       for (String partition : FSUtils.getAllPartitionPaths(local, mc, noMetadata)) {
         List<FileSlice> slices = view.getLatestMergedFileSlicesBeforeOrOn(partition, latest)
             .collect(Collectors.toList());
         for (FileSlice slice : slices) {
-          TypedProperties props = new TypedProperties();
-          HoodieAvroReaderContext ctx = new HoodieAvroReaderContext(mc.getStorageConf(), mc.getTableConfig(),
-              Option.empty(), Option.empty(), props);
-          try (HoodieFileGroupReader<IndexedRecord> reader = HoodieFileGroupReader.<IndexedRecord>newBuilder()
-              .withReaderContext(ctx)
-              .withHoodieTableMetaClient(mc)
-              .withLatestCommitTime(latest)
-              .withPartitionPath(slice.getPartitionPath())
-              .withBaseFileOption(slice.getBaseFile())
-              .withLogFiles(mergeLogs ? slice.getLogFiles() : Stream.empty())
-              .withDataSchema(schema)
-              .withRequestedSchema(schema)
-              .withProps(props)
-              .build();
-               ClosableIterator<IndexedRecord> it = reader.getClosableIterator()) {
-            while (it.hasNext()) {
-              IndexedRecord r = it.next();
-              IndexedRecord row = r.getSchema().equals(schema) ? r : HoodieAvroUtils.rewriteRecordWithNewSchema(r,
-                  schema);
-              tsSum += (Long) row.get(tsPos);
-              rows++;
-            }
-          }
+          SnapshotRead.forEachRow(mc, schema, slice, latest, mergeLogs, row -> {
+            sums[0] += (Long) row.get(tsPos);
+            sums[1]++;
+          });
         }
       }
     }
-    return new ReadResult(rows, tsSum);
+    return new ReadResult(sums[1], sums[0]);
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -108,11 +109,22 @@ final class SnapshotRead {
 
   private static List<GenericRecord> readSlice(HoodieTableMetaClient metaClient, Schema schema, FileSlice slice,
       String queryInstant, boolean mergeLogs) throws IOException {
+    List<GenericRecord> out = new ArrayList<>();
+    forEachRow(metaClient, schema, slice, queryInstant, mergeLogs, out::add);
+    return out;
+  }
+
+  /**
+   * Hands every row of {@code slice} as of {@code queryInstant} to {@code rows}, in {@code schema}: the base file
+   * merged with the log files by Hudi's file group reader when {@code mergeLogs}, the base file alone otherwise
+   * (shared with the benchmark's read).
+   */
+  static void forEachRow(HoodieTableMetaClient metaClient, Schema schema, FileSlice slice, String queryInstant,
+      boolean mergeLogs, Consumer<GenericRecord> rows) throws IOException {
     TypedProperties props = new TypedProperties();
     HoodieAvroReaderContext context = new HoodieAvroReaderContext(metaClient.getStorageConf(),
         metaClient.getTableConfig(), org.apache.hudi.common.util.Option.empty(),
         org.apache.hudi.common.util.Option.empty(), props);
-    List<GenericRecord> out = new ArrayList<>();
     try (HoodieFileGroupReader<IndexedRecord> reader = HoodieFileGroupReader.<IndexedRecord>newBuilder()
         .withReaderContext(context)
         .withHoodieTableMetaClient(metaClient)
@@ -126,10 +138,9 @@ final class SnapshotRead {
         .build();
          ClosableIterator<IndexedRecord> records = reader.getClosableIterator()) {
       while (records.hasNext()) {
-        out.add(conform(records.next(), schema));
+        rows.accept(conform(records.next(), schema));
       }
     }
-    return out;
   }
 
   private static GenericRecord conform(IndexedRecord record, Schema schema) {

@@ -21,6 +21,8 @@ import java.util.TreeMap;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** How many listings a write and a query make on local disk, counted at the Storage interface (issue 7). */
 class ListingBudgetTest {
@@ -48,29 +50,42 @@ class ListingBudgetTest {
     return out;
   }
 
-  @Test
-  void anUpsertListsTheTimelineOnceAndItsPartitionOnce() {
-    // the budget of listing storage, without the metadata table (on by default; its budget is the next test's), on
-    // version 6 (version 9's write lists .hoodie/timeline 4 times: not budgeted yet)
-    TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), NO_MDT).insert(it(trips(0, 30, 3, 1)));
+  /** The folder of the timeline of a table of {@code version}, relative to the table (layout 1 or 2). */
+  private static String timeline(int version) {
+    return version >= 8 ? ".hoodie/timeline" : ".hoodie";
+  }
+
+  /** As {@link #timeline(int)} for the metadata table's timeline. */
+  private static String metadataTimeline(int version) {
+    return ".hoodie/metadata/" + timeline(version);
+  }
+
+  @ParameterizedTest(name = "version {0}")
+  @ValueSource(ints = {6, 9})
+  void anUpsertListsTheTimelineOnceAndItsPartitionOnce(int version) {
+    // the budget of listing storage, without the metadata table (on by default; its budget is the next test's); the
+    // same on both layouts: version 9's completion time comes from the timeline listed under the lock, not another
+    // listing, and the planner reads commit metadata by the completion times the write's listing saw
+    TripFixture.create(dir, TripFixture.spec().tableVersion(version).build(), NO_MDT).insert(it(trips(0, 30, 3, 1)));
     FailingStorage counting = new FailingStorage(new LocalStorage());
     Table t = open(counting, NO_MDT);
 
     t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
-    // .hoodie twice: the timeline at the start, and once more under the lock at publish for the conflict check
-    // (every concurrency mode checks for writes that completed meanwhile)
-    assertEquals(Map.of(".hoodie", 2, "p1", 1), listings(counting), "no .temp, no .heartbeat, no other partition");
+    // the timeline twice: at the start, and once more under the lock at publish for the conflict check (every
+    // concurrency mode checks for writes that completed meanwhile)
+    Map<String, Integer> budget = Map.of(timeline(version), 2, "p1", 1);
+    assertEquals(budget, listings(counting), "no .temp, no .heartbeat, no other partition");
     assertEquals("x", rows(t).get("id-000001").get("name").toString());
     counting.forgetListed();
 
     t.upsert(it(List.of(trip("id-000004", 2, "p1", "y", 1))));
-    assertEquals(Map.of(".hoodie", 2, "p1", 1), listings(counting), "the same for the next write");
+    assertEquals(budget, listings(counting), "the same for the next write");
   }
 
-  @Test
-  void anUpsertWithTheDefaultsListsNoDataPartition() {
-    // version 6's budget (version 9's write lists its timeline 4 times and the metadata table's 5: not budgeted yet)
-    TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
+  @ParameterizedTest(name = "version {0}")
+  @ValueSource(ints = {6, 9})
+  void anUpsertWithTheDefaultsListsNoDataPartition(int version) {
+    TripFixture.create(dir, TripFixture.spec().tableVersion(version).build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
     FailingStorage counting = new FailingStorage(new LocalStorage());
     Table t = open(counting, Map.of());
     t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1))));
@@ -78,7 +93,7 @@ class ListingBudgetTest {
     // the data table's timeline as without the metadata table; the metadata table's timeline once for the services'
     // check, once for the view, once for the mirror under the lock and once for the cleaner's view; its files
     // partition for the view, the mirror's slice and log, and the cleaner; no data partition
-    assertEquals(Map.of(".hoodie", 2, ".hoodie/metadata/.hoodie", 4, ".hoodie/metadata/files", 5), first);
+    assertEquals(Map.of(timeline(version), 2, metadataTimeline(version), 4, ".hoodie/metadata/files", 5), first);
     assertEquals("x", rows(t).get("id-000001").get("name").toString());
     counting.forgetListed();
     t.upsert(it(List.of(trip("id-000004", 2, "p1", "y", 1))));
@@ -107,19 +122,21 @@ class ListingBudgetTest {
             + "its files partition; no data partition, not the base path");
   }
 
-  @Test
-  void aCommitThatTriggersACleanListsForTheCleanAndSweepsStaleMarkers() throws IOException {
+  @ParameterizedTest(name = "version {0}")
+  @ValueSource(ints = {6, 9})
+  void aCommitThatTriggersACleanListsForTheCleanAndSweepsStaleMarkers(int version) throws IOException {
     // the budget of listing storage, without the metadata table (on by default; its budget is the next test's)
     Map<String, String> retainOne = Map.of("hoodie.cleaner.commits.retained", "1", "hoodie.metadata.enable", "false");
-    // version 6's budget (version 9's lists .hoodie/timeline 4 times: not budgeted yet)
-    TripFixture.create(dir, TripFixture.spec().tableVersion(6).build(), retainOne).insert(it(trips(0, 30, 3, 1)));
+    TripFixture.create(dir, TripFixture.spec().tableVersion(version).build(), retainOne)
+        .insert(it(trips(0, 30, 3, 1)));
+    String tl = timeline(version);
     FailingStorage counting = new FailingStorage(new LocalStorage());
     Table t = open(counting, retainOne);
     // with one commit retained the clean is due after every commit, but nothing is deletable yet: the plan (made
     // from the writer's timeline) lists the partitions to find that out, and .hoodie/ is not listed again
     String first = t.upsert(it(List.of(trip("id-000001", 2, "p1", "x", 1)))).instantTime();
     Map<String, Integer> emptyPlan = listings(counting);
-    assertEquals(Map.of(".hoodie", 2, "", 1, "p0", 1, "p1", 2, "p2", 1), emptyPlan,
+    assertEquals(Map.of(tl, 2, "", 1, "p0", 1, "p1", 2, "p2", 1), emptyPlan,
         "the write: .hoodie (at the start and at publish) and p1; the plan: the base path and every partition; no .temp, no .heartbeat");
     assertTrue(t.timeline().filter(i -> i.action() == Action.CLEAN).isEmpty());
     // a crash between publishing and deleting the markers would leave this folder: harmless, and not listed
@@ -133,13 +150,13 @@ class ListingBudgetTest {
     assertEquals(1, t.timeline().filter(i -> i.action() == Action.CLEAN && i.isCompleted()).instants().size(),
         "this commit leaves the first commit's slice of p1 out of the retained window: a clean ran");
     // the clean plans from a fresh timeline (and lists the partitions it may clean), then sweeps .temp/.heartbeat
-    assertTrue(cleaning.get(".hoodie") >= 2, cleaning.toString());
+    assertTrue(cleaning.get(tl) >= 2, cleaning.toString());
     assertEquals(1, cleaning.get(".hoodie/.temp"), cleaning.toString());
     assertEquals(1, cleaning.get(".hoodie/.heartbeat"), cleaning.toString());
     assertTrue(cleaning.get("p1") >= 2, "the write's listing and the clean plan's: " + cleaning);
     for (String d : cleaning.keySet()) {
       // the base path ("") is listed to find the partitions
-      assertTrue(List.of(".hoodie", ".hoodie/.temp", ".hoodie/.heartbeat", "", "p0", "p1", "p2").contains(d),
+      assertTrue(List.of(tl, ".hoodie/.temp", ".hoodie/.heartbeat", "", "p0", "p1", "p2").contains(d),
           d + " in " + cleaning);
     }
     assertFalse(Files.exists(dir.resolve(".hoodie/.temp/" + first)), "the clean swept the stale marker folder");

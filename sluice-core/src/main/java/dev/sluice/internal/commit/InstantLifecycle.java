@@ -243,6 +243,7 @@ public final class InstantLifecycle {
     private final Optional<Heartbeat> heartbeat;
     private final Optional<Heartbeats> heartbeats;
     private volatile boolean published;
+    private Optional<Timeline> loadedUnderLock = Optional.empty();
 
     private Open(Instant pending, Optional<Heartbeat> heartbeat, Optional<Heartbeats> heartbeats) {
       this.pending = pending;
@@ -278,20 +279,31 @@ public final class InstantLifecycle {
      * heartbeat, runs {@code beforePublish} (a write's conflict check, later the metadata table's mirror commit),
      * then creates the completed file. Returns the completed instant.
      */
+    /**
+     * Tells the publish under way that {@code now} was loaded under its lock, by its {@code beforePublish}: the
+     * completion time (layout 2) is then taken from it instead of another listing of the timeline folder. Ignored by
+     * a publish not taken under the lock.
+     */
+    public void loadedUnderLock(Timeline now) {
+      loadedUnderLock = Optional.of(now);
+    }
+
     public Instant publish(Instant inflight, byte[] content, Publish publish, String purpose, Runnable beforePublish) {
       Supplier<Instant> commit = () -> {
         checkHeartbeat();
         beforePublish.run();
-        Instant completed = complete(inflight, content, publish == Publish.SHARED);
+        Optional<Timeline> fresh = publish == Publish.UNDER_LOCK ? loadedUnderLock : Optional.empty();
+        loadedUnderLock = Optional.empty();
+        Instant completed = complete(inflight, content, publish == Publish.SHARED, fresh);
         published = true;
         return completed;
       };
       return publish == Publish.UNDER_LOCK ? locked(purpose, commit) : commit.get();
     }
 
-    private Instant complete(Instant inflight, byte[] content, boolean shared) {
+    private Instant complete(Instant inflight, byte[] content, boolean shared, Optional<Timeline> fresh) {
       try {
-        return store.complete(inflight, content);
+        return fresh.isPresent() ? store.complete(inflight, content, fresh.get()) : store.complete(inflight, content);
       } catch (SluiceException e) {
         Instant completed = inflight.toState(State.COMPLETED);
         if (!shared || e.kind() != SluiceException.Kind.CONFLICT

@@ -260,6 +260,19 @@ public final class TimelineStore {
    * exists (another writer completed it) or the inflight file is gone (it was rolled back).
    */
   public Instant complete(Instant inflight, byte[] content) {
+    return complete(inflight, content, this::latestTime);
+  }
+
+  /**
+   * As {@link #complete(Instant, byte[])}, with {@code underLock} the timeline loaded under the lock this completion
+   * is taken under: its latest time is what a listing would find now, so the completion time needs no second
+   * listing of the timeline folder.
+   */
+  public Instant complete(Instant inflight, byte[] content, Timeline underLock) {
+    return complete(inflight, content, () -> latestTime(underLock));
+  }
+
+  private Instant complete(Instant inflight, byte[] content, Supplier<String> latestTime) {
     if (inflight.state() != State.INFLIGHT) {
       throw Errors.internal("complete needs an inflight instant, got " + inflight, null);
     }
@@ -267,7 +280,8 @@ public final class TimelineStore {
     Instant completed = inflight.toState(State.COMPLETED);
     TimelineLayout layout = layout();
     layout.requireWritable(completed.action(), "Writing instant " + completed.time() + " (" + completed.action().id() + ")");
-    Optional<String> completion = layout.newCompletionTime(latestTime());
+    Optional<String> completion = layout.slicesByCompletionTime() ? layout.newCompletionTime(latestTime.get())
+        : layout.newCompletionTime("");
     String key = Timeline.completionKey(completed.time(), completed.action());
     completion.ifPresent(c -> completionTimes.put(key, c));
     try {
@@ -295,6 +309,16 @@ public final class TimelineStore {
         latest = t.compareTo(latest) > 0 ? t : latest;
         latest = file.get().instant().time().compareTo(latest) > 0 ? file.get().instant().time() : latest;
       }
+    }
+    return latest;
+  }
+
+  /** As {@link #latestTime()}, from a timeline loaded under the lock instead of a listing. */
+  private static String latestTime(Timeline loaded) {
+    String latest = "";
+    for (Instant i : loaded.instants()) {
+      String t = loaded.completionTime(i).filter(c -> c.compareTo(i.time()) > 0).orElse(i.time());
+      latest = t.compareTo(latest) > 0 ? t : latest;
     }
     return latest;
   }

@@ -218,7 +218,8 @@ public final class TableWriter {
   }
 
   private WritePlanner planner(Timeline timeline) {
-    return new WritePlanner(setup, RecordSizeEstimator.averageRecordSize(timelineStore, timeline, setup.settings()));
+    return new WritePlanner(setup, RecordSizeEstimator.averageRecordSize(timelineStore.knowing(timeline), timeline,
+        setup.settings()));
   }
 
   /** The schema of the latest completed commit that recorded one. */

@@ -212,6 +212,7 @@ public final class WriteTransaction implements AutoCloseable {
           // check needs the timeline as it is now, under the lock (one listing)
           Timeline now = store.load();
           seenAtPublish = now;
+          open.loadedUnderLock(now);
           new ConflictDetector(storage, basePath).check(now, requested, lastCompleted, pendingAtStart, metadata);
           if (metadataEnabled) {
             // the metadata table's deltacommit at this instant completes first (Hudi's writeTableMetadata)

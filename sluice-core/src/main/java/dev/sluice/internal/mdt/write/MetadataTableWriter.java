@@ -467,7 +467,13 @@ public final class MetadataTableWriter {
     CommitMetadata md = new CommitMetadata(stats, false, Map.of(CommitMetadata.SCHEMA_KEY,
         MetadataRecords.schema().toString()), operation);
     KillPoints.reach("metadata.deltacommit.before");
-    mdt.complete(inflight, mdt.layout().encode(md));
+    byte[] content = mdt.layout().encode(md);
+    if (loaded.isPresent()) {
+      // listed under the lock, with this deltacommit's own files since: its latest time is the folder's
+      mdt.complete(inflight, content, loaded.get().plus(inflight));
+    } else {
+      mdt.complete(inflight, content);
+    }
     KillPoints.reach("metadata.deltacommit.after");
   }
 
