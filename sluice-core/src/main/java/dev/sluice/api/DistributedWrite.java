@@ -6,6 +6,7 @@ import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.read.MetadataTables;
+import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.internal.service.TableServices;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.timeline.Action;
@@ -36,7 +37,7 @@ import org.apache.avro.Schema;
  *   <li>{@link #abort} on failure (the instant rolled back), {@link #close} in every case.</li>
  * </ol>
  * Not supported yet: global indexes and the record-level index (keys would have to be looked up across
- * partitions, or in the metadata table), and a writer schema other than the table's.
+ * partitions, or in the metadata table), and a writer schema that widens a column's type.
  */
 public final class DistributedWrite implements AutoCloseable {
   private final Table table;
@@ -59,6 +60,17 @@ public final class DistributedWrite implements AutoCloseable {
 
   /** Starts a write of {@code op} on {@code table}: rolls back failed writes, then requests the instant. */
   public static DistributedWrite begin(Table table, WriteOperation op) {
+    return begin(table, op, Optional.empty());
+  }
+
+  /**
+   * As {@link #begin(Table, WriteOperation)}, the records written with {@code writerSchema} (without meta fields)
+   * when present: a schema the table accepts as {@link Table#write} does (new nullable columns, a required column
+   * the table holds as nullable) becomes the write's schema and, with the commit, the table's; anything else is
+   * refused before the instant is requested, naming the field. Widening a column's type (which rewrites every base
+   * file with the narrower type) is refused here: write it with {@link Table#write}.
+   */
+  public static DistributedWrite begin(Table table, WriteOperation op, Optional<Schema> writerSchema) {
     Config changes = table.changes();
     TableServices services = TableSettings.services(changes);
     services.prepareMetadataTable(table.storage(), table.location(),
@@ -68,7 +80,15 @@ public final class DistributedWrite implements AutoCloseable {
       throw SluiceException.unsupported("A distributed write to a table with a record index",
           "Write it with Table.write, or drop the record index (hoodie.metadata.record.index.enable=false).");
     }
-    Schema schema = table.schema();
+    Schema tableSchema = table.schema();
+    Schema schema = tableSchema;
+    if (writerSchema.isPresent() && op != WriteOperation.DELETE && !writerSchema.get().equals(tableSchema)) {
+      schema = SchemaEvolution.check(tableSchema, writerSchema.get(), tc);
+      if (SchemaEvolution.widens(tableSchema, schema)) {
+        throw SluiceException.unsupported("A distributed write that widens a column's type",
+            "Write it with Table.write, which rewrites the base files with the narrower type in the same commit.");
+      }
+    }
     WriteSetup setup = TableSettings.writeSetup(table.storage(), table.location(), tc, schema, changes);
     if (setup.globalIndex()) {
       throw SluiceException.unsupported("A distributed write with the global index " + setup.settings().index().type(),

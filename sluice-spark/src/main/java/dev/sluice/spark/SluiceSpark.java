@@ -104,7 +104,10 @@ public final class SluiceSpark {
 
   private static CommitResult write(WriteOperation op, Dataset<Row> df, String tablePath, SparkOptions o) {
     Table table = openOrCreate(df, tablePath, o);
-    try (DistributedWrite dw = DistributedWrite.begin(table, op)) {
+    // columns the table lacks evolve its schema, as Hudi's Spark writer does (a delete needs the key columns only)
+    Optional<Schema> declared = op == WriteOperation.DELETE ? Optional.empty()
+        : Optional.of(DatasetSchemas.writerSchema(table.schema(), df.schema()));
+    try (DistributedWrite dw = DistributedWrite.begin(table, op, declared)) {
       try {
         return run(dw, op, df, op == WriteOperation.DELETE ? table.keySchema() : dw.schema());
       } catch (RuntimeException e) {

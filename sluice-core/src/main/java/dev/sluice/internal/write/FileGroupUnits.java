@@ -116,7 +116,7 @@ public final class FileGroupUnits {
       Collection<Tagged> tagged, Map<String, Long> inserts, boolean bulkInsert) {
     TimelineStore store = new TimelineStore(setup.storage(), setup.basePath(), TimelineLayout.of(setup.tableConfig()));
     WritePlanner planner = new WritePlanner(setup,
-        RecordSizeEstimator.averageRecordSize(store, timeline, setup.settings()));
+        RecordSizeEstimator.averageRecordSize(store.knowing(timeline), timeline, setup.settings()));
     List<PlanSource.TaggedGroup> groups = new ArrayList<>(tagged.size());
     tagged.forEach(t -> groups.add(new PlanSource.TaggedGroup(t.id(), t.baseInstant(), t.updates())));
     return planner.plan(new Counts(groups, inserts), view, bulkInsert);
