@@ -128,7 +128,8 @@ final class KeyLookupIndex implements Index {
     };
     for (List<Match> matches : Parallel.map(tasks, threads, counted)) {
       for (Match m : matches) {
-        found.computeIfAbsent(global ? "" : m.location().partitionPath(), p -> new HashMap<>()).put(m.key(), m.location());
+        found.computeIfAbsent(global ? "" : m.location().partitionPath(), p -> new HashMap<>())
+            .merge(m.key(), m.location(), KeyLookupIndex::liveCopy);
       }
     }
     List<TaggedRecord> out = new ArrayList<>(records.size());
@@ -144,6 +145,17 @@ final class KeyLookupIndex implements Index {
       }
     }
     return out;
+  }
+
+  /**
+   * Of two file groups whose base files both hold a key (only a global lookup finds one key twice), the one that
+   * holds its live copy: the newer base file. A key that moved partition on Merge-on-Read stays in its old base file,
+   * deleted by a log block, until that file group is compacted (which drops it); the move wrote the new copy's base
+   * file at or after that delete, so the newer base file is the live one (Copy-on-Write rewrites the old base file
+   * without the key, so never finds it twice).
+   */
+  public static Location liveCopy(Location a, Location b) {
+    return b.baseInstant().compareTo(a.baseInstant()) > 0 ? b : a;
   }
 
   /**
