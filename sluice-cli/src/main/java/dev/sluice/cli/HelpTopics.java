@@ -139,7 +139,8 @@ final class HelpTopics {
         "SLUICE_JAVA_OPTS gives C2 back (a very long query or a large upsert).",
         "",
         "The first run of each kind of command records a class-data sharing archive (faster starts after) under",
-        "~/.cache/sluice/cds; SLUICE_CACHE_DIR=DIR moves it to DIR/cds, SLUICE_CDS=off turns it off.");
+        "~/.cache/sluice/cds; SLUICE_CACHE_DIR=DIR moves it to DIR/cds, SLUICE_CDS=off turns it off. With",
+        "JAVA_HOME at a JDK 25 or later that archive is the JDK's ahead-of-time cache (classes linked ahead).");
   }
 
   /** Splits {@code text} into lines of at most {@code width} characters at spaces. */

@@ -19,10 +19,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,12 +67,48 @@ class CliSpeedIT {
   }
 
   private List<Path> archives() throws IOException {
+    return archives(".jsa");
+  }
+
+  private List<Path> archives(String suffix) throws IOException {
     Path cds = dir.resolve("cache/cds");
     if (!Files.isDirectory(cds)) {
       return List.of();
     }
     try (Stream<Path> s = Files.list(cds)) {
-      return s.filter(p -> p.getFileName().toString().endsWith(".jsa")).sorted().toList();
+      return s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+    }
+  }
+
+  /** A JDK of version 25 or later on this machine (SLUICE_TEST_JDK25, else one under /usr/lib/jvm), if any. */
+  static Optional<Path> jdk25() throws IOException {
+    String given = System.getenv("SLUICE_TEST_JDK25");
+    if (given != null && !given.isBlank()) {
+      return Optional.of(Path.of(given));
+    }
+    Path jvms = Path.of("/usr/lib/jvm");
+    if (!Files.isDirectory(jvms)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> s = Files.list(jvms)) {
+      return s.filter(h -> Files.isExecutable(h.resolve("bin/java")) && majorVersion(h.resolve("release")) >= 25)
+          .sorted().findFirst();
+    }
+  }
+
+  private static int majorVersion(Path release) {
+    try {
+      Matcher m = Pattern.compile("(?m)^JAVA_VERSION=\"(\\d+)").matcher(Files.readString(release));
+      return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** The Sluice classes a run loaded from a static archive (the JDK's ahead-of-time cache), from its class-load log. */
+  private static long cachedClasses(Path log) throws IOException {
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines.filter(l -> l.contains("dev.sluice.") && l.endsWith("source: shared objects file")).count();
     }
   }
 
@@ -137,6 +177,89 @@ class CliSpeedIT {
         "--version");
     assertEquals(0, disabled.exit(), disabled.err());
     assertTrue(Files.notExists(off.resolve("off")));
+  }
+
+  /**
+   * On JDK 25 and later the launcher makes the JDK's ahead-of-time cache instead of an AppCDS archive: recorded by
+   * a command's first run (whose output must still be only the command's: the JVM announces the recording on
+   * standard output unless told not to), used by the next, and a damaged one ignored.
+   */
+  @Test
+  void aheadOfTimeCacheOnJdk25MadeOnFirstRunUsedOnSecond() throws IOException, InterruptedException {
+    Optional<Path> jdk = jdk25();
+    Assumptions.assumeTrue(jdk.isPresent(), "no JDK 25 or later under /usr/lib/jvm and SLUICE_TEST_JDK25 unset");
+    String t = dir.resolve("t").toString();
+    assertEquals(0, sluice(Map.of(), "create", t, "--type", "mor", "--record-key", "id", "--precombine", "ts",
+        "--partition-path", "city", "--columns", "id string, ts long, city string, note string").exit());
+    Path in = dir.resolve("in.jsonl");
+    Files.writeString(in, "{\"id\":\"a\",\"ts\":1,\"city\":\"oslo\",\"note\":\"caf\u00e9, \\\"x\\\"\"}\n"
+        + "{\"id\":\"b\",\"ts\":2,\"city\":\"rome\",\"note\":null}\n");
+    assertEquals(0, sluice(Map.of(), "insert", t, in.toString()).exit());
+    Result reference = sluice(Map.of(), "query", t, "--format", "csv");
+    assertEquals(0, reference.exit(), reference.err());
+    assertTrue(reference.text().contains("caf\u00e9"), reference.text());
+
+    // one class-load log per JVM (%p: its process id): the first run starts two, the command recording and the
+    // JVM that assembles the cache from the record
+    Path logs = Files.createDirectories(dir.resolve("logs"));
+    Map<String, String> env = Map.of("JAVA_HOME", jdk.get().toString(),
+        "SLUICE_JAVA_OPTS", "-XX:+UseParallelGC -Xlog:class+load=info:file=" + logs + "/%p.log");
+    assertTrue(archives(".aot").isEmpty());
+    Result first = sluice(env, "query", t, "--format", "csv");
+    assertEquals(0, first.exit(), first.err());
+    assertEquals("", first.err());
+    assertArrayEquals(reference.out(), first.out(), "the recording run writes the rows and nothing else");
+    List<Path> made = archives(".aot");
+    assertEquals(1, made.size(), "one ahead-of-time cache, of the query kind: " + made);
+    Path cache = made.get(0);
+    assertTrue(cache.getFileName().toString().startsWith("query-"), cache.toString());
+    assertEquals(Files.size(cache), Long.parseLong(Files.readString(Path.of(cache + ".size")).trim()));
+    assertEquals(List.of(), archives(".tmp"), "no record or half-made cache left behind");
+    List<Path> firstLogs = newLogs(logs, List.of());
+    Path commandLog = firstLogs.stream().filter(CliSpeedIT::mainFromJar).findFirst().orElseThrow();
+    assertEquals(0, cachedClasses(commandLog), "the recording run loads Sluice's classes from the jars");
+
+    Result second = sluice(env, "query", t, "--format", "csv");
+    assertEquals(0, second.exit(), second.err());
+    assertEquals("", second.err());
+    assertArrayEquals(reference.out(), second.out());
+    List<Path> secondLogs = newLogs(logs, firstLogs);
+    assertEquals(1, secondLogs.size(), "one JVM: the cache is not made again " + secondLogs);
+    assertTrue(cachedClasses(secondLogs.get(0)) > 100, "the second run maps Sluice's classes from the cache");
+    assertEquals(List.of(cache), archives(".aot"));
+
+    // the same size but not a cache: the JVM refuses it and runs the command as usual
+    byte[] garbage = new byte[(int) Files.size(cache)];
+    java.util.Arrays.fill(garbage, (byte) 0x5a);
+    Files.write(cache, garbage);
+    Result damaged = sluice(env, "query", t, "--format", "csv");
+    assertEquals(0, damaged.exit(), damaged.err());
+    assertEquals("", damaged.err());
+    assertArrayEquals(reference.out(), damaged.out());
+    List<Path> seen = new ArrayList<>(firstLogs);
+    seen.addAll(secondLogs);
+    List<Path> damagedLogs = newLogs(logs, seen);
+    assertEquals(1, damagedLogs.size(), damagedLogs.toString());
+    assertTrue(mainFromJar(damagedLogs.get(0)));
+    assertEquals(0, cachedClasses(damagedLogs.get(0)));
+  }
+
+  private static List<Path> newLogs(Path logs, List<Path> seen) throws IOException {
+    try (Stream<Path> s = Files.list(logs)) {
+      return s.filter(p -> !seen.contains(p)).sorted().toList();
+    }
+  }
+
+  /**
+   * Whether the JVM of this log loaded the CLI's main class from its jar: the run that records does, the one that
+   * assembles the cache from the record (it loads the recorded classes from its preliminary archive) does not.
+   */
+  private static boolean mainFromJar(Path log) {
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines.anyMatch(l -> l.contains("dev.sluice.cli.Main source: file:"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
