@@ -4,7 +4,12 @@ import dev.sluice.internal.fsview.BaseFile;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.fsview.LogFile;
-import dev.sluice.internal.mdt.MetadataPartition;
+import dev.sluice.internal.basefile.BaseFileReader;
+import dev.sluice.internal.index.IndexSettings;
+import dev.sluice.internal.index.IndexedTable;
+import dev.sluice.internal.index.Indexes;
+import dev.sluice.internal.mdt.write.RecordIndexChanges;
+import dev.sluice.internal.util.Parallel;
 import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.internal.service.TableServices;
@@ -36,8 +41,10 @@ import org.apache.avro.Schema;
  *       the post-commit services (clean, archive, inline compaction) run here;</li>
  *   <li>{@link #abort} on failure (the instant rolled back), {@link #close} in every case.</li>
  * </ol>
- * Not supported yet: global indexes and the record-level index (keys would have to be looked up across
- * partitions, or in the metadata table), and a writer schema that widens a column's type.
+ * Every index type of the engine ({@link #index}): keys looked up in their partition's base files, in every
+ * partition's (global indexes), or in the record index; a table with a record index gets the write's changes to it
+ * in the metadata table's deltacommit, gathered from the tasks' results. Not supported yet: a writer schema that
+ * widens a column's type.
  */
 public final class DistributedWrite implements AutoCloseable {
   private final Table table;
@@ -76,10 +83,6 @@ public final class DistributedWrite implements AutoCloseable {
     services.prepareMetadataTable(table.storage(), table.location(),
         TableSettings.recordIndex(table.storage(), table.location(), changes));
     TableConfig tc = table.config();
-    if (tc.metadataPartitions().contains(MetadataPartition.RECORD_INDEX.path())) {
-      throw SluiceException.unsupported("A distributed write to a table with a record index",
-          "Write it with Table.write, or drop the record index (hoodie.metadata.record.index.enable=false).");
-    }
     Schema tableSchema = table.schema();
     Schema schema = tableSchema;
     if (writerSchema.isPresent() && op != WriteOperation.DELETE && !writerSchema.get().equals(tableSchema)) {
@@ -90,10 +93,6 @@ public final class DistributedWrite implements AutoCloseable {
       }
     }
     WriteSetup setup = TableSettings.writeSetup(table.storage(), table.location(), tc, schema, changes);
-    if (setup.globalIndex()) {
-      throw SluiceException.unsupported("A distributed write with the global index " + setup.settings().index().type(),
-          "Use hoodie.index.type=BLOOM or SIMPLE, or write with Table.write.");
-    }
     Action action = tc.type() == TableType.MERGE_ON_READ ? Action.DELTACOMMIT : Action.COMMIT;
     WriteTransaction txn = WriteTransaction.begin(table.storage(), table.location(), setup.commit(), action,
         table.timeline());
@@ -124,15 +123,50 @@ public final class DistributedWrite implements AutoCloseable {
         setup.globalIndex());
   }
 
-  /** The latest base files of {@code partitions} as of the write's start (the files keys are looked up in). */
+  /**
+   * How the write's keys are looked up ({@code hoodie.index.type}); for RECORD_INDEX, whether the record index can be
+   * used as of the write's start (if not, the write tags as GLOBAL_SIMPLE, as {@link Table#write} does).
+   */
+  public IndexLookup index() {
+    IndexSettings settings = setup.settings().index();
+    int shards = 0;
+    if (settings.type().equals(Indexes.RECORD_INDEX)) {
+      shards = Indexes.recordIndexShards(table.storage(), new IndexedTable(table.location(), setup.tableConfig(),
+          setup.commit().metadataEnabled()), settings, txn.timeline()).orElse(0);
+    }
+    return new IndexLookup(settings.type(), settings.global(), shards);
+  }
+
+  /** Every partition of the table as of the write's start (where a global index looks keys up). */
+  public List<String> partitions() {
+    return view.partitions();
+  }
+
+  /**
+   * The latest base files of {@code partitions} as of the write's start (the files keys are looked up in). With a
+   * bloom index and {@code hoodie.bloom.index.prune.by.ranges} each carries its key range from its footer (footers
+   * read here in parallel), so a key is checked only against files whose range holds it.
+   */
   public List<FileRef> baseFiles(Collection<String> partitions) {
     List<FileRef> out = new ArrayList<>();
+    view.prefetch(new ArrayList<>(partitions));
     for (String p : partitions) {
       for (BaseFile f : view.latestBaseFiles(p)) {
         out.add(new FileRef(p, f.fileId(), f.path(), f.fileName(), f.instantTime(), f.size()));
       }
     }
-    return out;
+    IndexSettings settings = setup.settings().index();
+    if (!settings.pruneByRanges() || !settings.type().endsWith("BLOOM") || out.isEmpty()) {
+      return out;
+    }
+    return Parallel.map(out, settings.threads(), f -> {
+      try (BaseFileReader reader = BaseFileReader.open(table.storage(), f.path(), f.size())) {
+        Optional<String> min = reader.footer().minRecordKey();
+        Optional<String> max = reader.footer().maxRecordKey();
+        return min.isPresent() && max.isPresent() ? new FileRef(f.partitionPath(), f.fileId(), f.path(), f.fileName(),
+            f.instantTime(), f.size(), min.get(), max.get()) : f;
+      }
+    });
   }
 
   /**
@@ -180,7 +214,17 @@ public final class DistributedWrite implements AutoCloseable {
     }
     List<FileWriteResult> results = new ArrayList<>(files.size());
     files.forEach(f -> results.add(f.toResult()));
-    Instant completed = FileGroupUnits.publish(setup, txn, inflight, results, op);
+    Instant completed;
+    // the tasks' record-index changes, into the collector a single-machine write fills (sorted, spilled past budget)
+    try (RecordIndexChanges recordIndex = FileGroupUnits.recordIndexChanges(setup)) {
+      if (recordIndex.isCollecting()) {
+        for (FileWriteWire f : files) {
+          f.unindexedKeys().forEach(k -> recordIndex.delete(k, f.partitionPath()));
+          f.indexedKeys().forEach(k -> recordIndex.insert(k, f.partitionPath(), f.fileId()));
+        }
+      }
+      completed = FileGroupUnits.publish(setup, txn, inflight, results, op, recordIndex);
+    }
     TableSettings.services(table.changes()).afterCommit(table.storage(), table.location(), setup.tableConfig().type(),
         completed.time(), txn.timelineAfterPublish(), Optional.empty(), table.layout());
     table.syncCatalogs(completed.time());

@@ -11,13 +11,17 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -135,15 +139,6 @@ class DistributedWriteTest {
     assertEquals(contents(engine), contents(units));
   }
 
-  @ParameterizedTest
-  @EnumSource(TableType.class)
-  void aGlobalIndexIsRefused(TableType type) {
-    Table t = Tables.create(dir.resolve("g").toString(), spec(type, TableSpec.DEFAULT_TABLE_VERSION), Config.of(Map.of("hoodie.index.type",
-        "GLOBAL_BLOOM")));
-    SluiceException e = assertThrows(SluiceException.class, () -> DistributedWrite.begin(t, WriteOperation.UPSERT));
-    assertEquals(SluiceException.Kind.UNSUPPORTED, e.kind());
-  }
-
   private Table create(String name, TableType type) {
     return create(name, type, TableSpec.DEFAULT_TABLE_VERSION);
   }
@@ -226,23 +221,20 @@ class DistributedWriteTest {
           byKey.merge(w.combineKey(global), w, units.combines() ? units::combine : (a, b) -> b);
         }
       }
-      Map<String, List<String>> keysByPartition = new TreeMap<>();
-      byKey.values().forEach(w -> keysByPartition.computeIfAbsent(w.partitionPath(), k -> new ArrayList<>())
-          .add(w.key()));
-      Map<String, FileGroupKey> location = new HashMap<>();
-      for (FileRef f : dw.baseFiles(keysByPartition.keySet())) {
-        for (String k : units.keysInFile(f, keysByPartition.get(f.partitionPath()))) {
-          location.put(f.partitionPath() + '\u0000' + k, new FileGroupKey(f.partitionPath(), f.fileId()));
-        }
-      }
       Map<FileGroupKey, List<WireRecord>> updates = new HashMap<>();
       Map<String, List<WireRecord>> inserts = new TreeMap<>();
+      Map<String, FileRef> found = tag(dw, units, byKey.values());
       for (WireRecord w : byKey.values()) {
-        FileGroupKey at = location.get(w.partitionPath() + '\u0000' + w.key());
-        if (at != null) {
-          updates.computeIfAbsent(at, k -> new ArrayList<>()).add(w);
-        } else if (!w.delete()) {
-          inserts.computeIfAbsent(w.partitionPath(), k -> new ArrayList<>()).add(w);
+        FileRef at = found.get(global ? w.key() : w.partitionPath() + '\u0000' + w.key());
+        List<Map.Entry<WireRecord, Boolean>> tags = at == null ? List.of(Map.entry(w, false))
+            : global ? units.tagFound(w, at) : List.of(Map.entry(w, true));
+        for (Map.Entry<WireRecord, Boolean> t : tags) {
+          if (t.getValue()) {
+            updates.computeIfAbsent(new FileGroupKey(at.partitionPath(), at.fileId()), k -> new ArrayList<>())
+                .add(t.getKey());
+          } else if (!t.getKey().delete()) {
+            inserts.computeIfAbsent(t.getKey().partitionPath(), k -> new ArrayList<>()).add(t.getKey());
+          }
         }
       }
       Map<FileGroupKey, Long> updateCounts = new HashMap<>();
@@ -270,6 +262,46 @@ class DistributedWriteTest {
         results.addAll(units.write(t, ups.iterator(), ins.iterator(), new WriteToken(t.index(), 1, 3)));
       }
       return dw.publish(results);
+    }
+
+    /**
+     * The file each record's key is in, by partition and key (by key for a global index), looked up as the index
+     * says: in the record index shard by shard, or in the base files of the records' partitions (of every partition
+     * for a global index), each file asked only for the keys in its range.
+     */
+    static Map<String, FileRef> tag(DistributedWrite dw, WriteUnits units, Collection<WireRecord> records) {
+      IndexLookup index = dw.index();
+      Map<String, FileRef> found = new HashMap<>();
+      if (index.recordIndex()) {
+        Map<Integer, List<String>> byShard = new TreeMap<>();
+        records.forEach(w -> byShard.computeIfAbsent(WriteUnits.recordIndexShard(w.key(), index.recordIndexShards()),
+            s -> new ArrayList<>()).add(w.key()));
+        List<KeyLocation> located = new ArrayList<>();
+        byShard.values().forEach(keys -> located.addAll(units.recordLocations(keys)));
+        Map<String, FileRef> files = new HashMap<>();
+        Set<String> partitions = new TreeSet<>();
+        located.forEach(l -> partitions.add(l.partitionPath()));
+        dw.baseFiles(partitions).forEach(f -> files.put(f.partitionPath() + '\u0000' + f.fileId(), f));
+        for (KeyLocation l : located) {
+          found.put(l.key(), Objects.requireNonNull(files.get(l.partitionPath() + '\u0000' + l.fileId()),
+              "the record index names a file group the table does not have: " + l));
+        }
+        return found;
+      }
+      Map<String, List<String>> keysByPartition = new TreeMap<>();
+      records.forEach(w -> keysByPartition.computeIfAbsent(index.global() ? "" : w.partitionPath(),
+          k -> new ArrayList<>()).add(w.key()));
+      List<FileRef> files = dw.baseFiles(index.global() ? dw.partitions() : keysByPartition.keySet());
+      for (FileRef f : files) {
+        List<String> keys = keysByPartition.get(index.global() ? "" : f.partitionPath());
+        List<String> inRange = keys.stream().filter(f::mayHold).toList();
+        for (String k : units.keysInFile(f, inRange)) {
+          // found twice (a global index only): the engine's rule picks the file with the live copy
+          found.merge(index.global() ? k : f.partitionPath() + '\u0000' + k, f,
+              (current, candidate) -> WriteUnits.holdsTheLiveCopy(candidate, current) ? candidate : current);
+        }
+      }
+      return found;
     }
 
     /** {@code it}, failing once {@code after} records were read (never, if it has fewer). */

@@ -156,33 +156,12 @@ public final class SluiceSpark {
       prepared = prepared.persist(StorageLevel.MEMORY_AND_DISK());
       persisted.add(prepared);
 
-      // 2. tag: each key against the base files of its partition, one task per file (bloom filter, key column);
-      //    a bulk insert looks nothing up: every record is an insert, and the plan opens new file groups only
-      boolean bulk = op == WriteOperation.BULK_INSERT;
-      List<String> partitions = bulk ? List.of() : prepared.map(WireRecord::partitionPath).distinct().collect();
-      List<FileRef> files = bulk ? List.of() : dw.baseFiles(partitions);
-      JavaPairRDD<String, WireRecord> byKey = prepared.mapToPair(w -> new Tuple2<>(w.partitionPath() + SEP + w.key(), w));
-      JavaRDD<Tagged> tagged;
-      if (files.isEmpty()) {
-        tagged = prepared.map(w -> new Tagged(-1, w));
-      } else {
-        Map<String, List<Integer>> filesOf = new HashMap<>();
-        for (int i = 0; i < files.size(); i++) {
-          filesOf.computeIfAbsent(files.get(i).partitionPath(), k -> new ArrayList<>()).add(i);
-        }
-        JavaPairRDD<String, Integer> found = prepared
-            .flatMapToPair(w -> filesOf.getOrDefault(w.partitionPath(), List.of()).stream()
-                .map(i -> new Tuple2<>(i, w.key())).iterator())
-            .groupByKey(Math.max(1, Math.min(files.size(), jsc.defaultParallelism() * 2)))
-            .flatMapToPair(e -> {
-              FileRef f = files.get(e._1());
-              List<String> keys = new ArrayList<>();
-              e._2().forEach(keys::add);
-              return Units.of(ctx).keysInFile(f, keys).stream()
-                  .map(k -> new Tuple2<>(f.partitionPath() + SEP + k, e._1())).iterator();
-            });
-        tagged = byKey.leftOuterJoin(found).values().map(t -> new Tagged(t._2().orElse(-1), t._1()));
-      }
+      // 2. tag: each key against the base files the index names (its partition's, every partition's, or the record
+      //    index's locations), one task per file; a bulk insert looks nothing up (Tagging)
+      Tagging.Result tags = Tagging.tag(dw, ctx, prepared, op == WriteOperation.BULK_INSERT, jsc);
+      persisted.addAll(tags.cached());
+      List<FileRef> files = tags.files();
+      JavaRDD<Tagged> tagged = tags.tagged();
       // deletes of keys the table does not hold are dropped
       tagged = tagged.filter(t -> t.file() >= 0 || !t.record().delete()).persist(StorageLevel.MEMORY_AND_DISK());
       persisted.add(tagged);

@@ -55,12 +55,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * partitioned through the same units).
  */
 class SluiceSparkTest {
-  private static final StructType ROWS = new StructType()
+  static final StructType ROWS = new StructType()
       .add("id", DataTypes.StringType, false)
       .add("part", DataTypes.StringType, false)
       .add("ts", DataTypes.LongType, false)
       .add("payload", DataTypes.StringType, false);
-  private static final Map<String, String> SIZES = Map.of(
+  static final Map<String, String> SIZES = Map.of(
       "hoodie.parquet.max.file.size", String.valueOf(40 << 10),
       "hoodie.parquet.small.file.limit", String.valueOf(30 << 10));
   private static SparkSession spark;
@@ -245,7 +245,7 @@ class SluiceSparkTest {
    * The file groups a commit wrote, each as its partition, its file id and base instant (or "new": new file ids are
    * random), base or log, and its record counts; sorted.
    */
-  private static List<String> shape(CommitResult r) {
+  static List<String> shape(CommitResult r) {
     List<String> out = new ArrayList<>();
     for (FileWriteResult f : r.files()) {
       // a log file's slice on version 9 can be the write's own (a log-only slice named after its delta commit):
@@ -260,7 +260,7 @@ class SluiceSparkTest {
     return out;
   }
 
-  private static void copyTree(Path from, Path to) {
+  static void copyTree(Path from, Path to) {
     try (Stream<Path> walk = Files.walk(from)) {
       for (Path p : walk.toList()) {
         Path target = to.resolve(from.relativize(p).toString());
@@ -372,7 +372,7 @@ class SluiceSparkTest {
     return b.build();
   }
 
-  private static List<Row> rows(int from, int n, long ts, String tag) {
+  static List<Row> rows(int from, int n, long ts, String tag) {
     List<Row> out = new ArrayList<>(n);
     for (int i = from; i < from + n; i++) {
       out.add(RowFactory.create(String.format("k%06d", i), "p" + (i % 3), ts, tag + ":" + i + ":" + "x".repeat(40)));
@@ -380,7 +380,7 @@ class SluiceSparkTest {
     return out;
   }
 
-  private static List<GenericRecord> records(List<Row> rows, Schema schema) {
+  static List<GenericRecord> records(List<Row> rows, Schema schema) {
     List<GenericRecord> out = new ArrayList<>(rows.size());
     for (Row r : rows) {
       GenericRecord g = new GenericData.Record(schema);
@@ -393,7 +393,7 @@ class SluiceSparkTest {
     return out;
   }
 
-  private static Map<String, String> contents(Table t) {
+  static Map<String, String> contents(Table t) {
     Map<String, String> out = new TreeMap<>();
     try (CloseableIterator<GenericRecord> it = t.newScan().open()) {
       while (it.hasNext()) {
@@ -405,7 +405,7 @@ class SluiceSparkTest {
     return out;
   }
 
-  private static long files(Path table, String marker) {
+  static long files(Path table, String marker) {
     try (Stream<Path> walk = Files.walk(table)) {
       return walk.filter(Files::isRegularFile)
           .filter(p -> !table.relativize(p).toString().startsWith(".hoodie"))

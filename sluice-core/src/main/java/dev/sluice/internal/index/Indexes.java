@@ -3,7 +3,14 @@ package dev.sluice.internal.index;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.storage.Storage;
+import dev.sluice.internal.mdt.RecordLocation;
+import dev.sluice.internal.merge.WriteRecord;
+import dev.sluice.internal.timeline.Timeline;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /** Builds the index named by {@code hoodie.index.type}. */
 public final class Indexes {
@@ -29,6 +36,42 @@ public final class Indexes {
       case RECORD_INDEX -> new RecordLevelIndex(storage, table, settings, RecordLevelIndex.CHUNK_KEYS);
       default -> throw Errors.badConfig(ConfigKeys.INDEX_TYPE.name(), settings.type(), "one of " + TYPES);
     };
+  }
+
+  /** Of two file groups whose base files both hold a key, the one with its live copy ({@link KeyLookupIndex#liveCopy}). */
+  public static Location liveCopy(Location a, Location b) {
+    return KeyLookupIndex.liveCopy(a, b);
+  }
+
+  /**
+   * The tags of {@code r}, whose key a global index found at {@code loc} (the one rule of every global index, in a
+   * single-machine write and in a distributed one): an update there if the partitions agree; else, with
+   * {@code updatePartitionPath}, a delete in the old partition plus an insert in the new one; else an update in the
+   * old partition.
+   */
+  public static List<TaggedRecord> tagFound(WriteRecord r, Location loc, boolean updatePartitionPath) {
+    List<TaggedRecord> out = new ArrayList<>(2);
+    KeyLookupIndex.tagFound(r, loc, updatePartitionPath, out);
+    return out;
+  }
+
+  /**
+   * The shard count of {@code table}'s record index as of {@code timeline} if a RECORD_INDEX write can look keys up
+   * in it; empty if it tags as GLOBAL_SIMPLE instead (the reason logged, as {@link #of}'s index does).
+   */
+  public static Optional<Integer> recordIndexShards(Storage storage, IndexedTable table, IndexSettings settings,
+      Timeline timeline) {
+    return new RecordLevelIndex(storage, table, settings, RecordLevelIndex.CHUNK_KEYS).shards(timeline);
+  }
+
+  /**
+   * A lookup of keys in {@code table}'s record index as of {@code timeline}, one call per batch of keys (best one
+   * shard's keys per call): each key it holds and its location.
+   */
+  public static Function<List<String>, Map<String, RecordLocation>> recordIndexLookup(Storage storage,
+      IndexedTable table, IndexSettings settings, Timeline timeline) {
+    RecordLevelIndex index = new RecordLevelIndex(storage, table, settings, RecordLevelIndex.CHUNK_KEYS);
+    return keys -> index.locations(timeline, keys);
   }
 
   /** The global simple index (also the record index's fallback): every base file's key column, all partitions. */

@@ -1,6 +1,7 @@
 package dev.sluice.internal.index;
 
 import dev.sluice.api.TableType;
+import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroup;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.mdt.MetadataPartition;
@@ -142,6 +143,29 @@ final class RecordLevelIndex implements Index {
       filesOpened.addAndGet(exact.filesOpened());
     }
     return out;
+  }
+
+  /** The record index's shard count as of {@code timeline}; empty if it cannot be used (tag as GLOBAL_SIMPLE). */
+  Optional<Integer> shards(Timeline timeline) {
+    Resolved r = resolve(timeline);
+    return r.reader().isPresent() ? Optional.of(r.shards()) : Optional.empty();
+  }
+
+  /**
+   * The record index's locations of {@code keys} (those it holds) as of {@code timeline}, for a distributed lookup
+   * whose driver found the index usable ({@link #shards}); a conflict if it no longer is.
+   */
+  Map<String, RecordLocation> locations(Timeline timeline, List<String> keys) {
+    Resolved r = resolve(timeline);
+    if (r.reader().isEmpty()) {
+      throw Errors.conflict("A record-index lookup in " + table.basePath(),
+          "the record index the write started with cannot be used any more: " + r.reason());
+    }
+    Map<String, RecordLocation> found = new HashMap<>();
+    for (int from = 0; from < keys.size(); from += chunkKeys) {
+      found.putAll(r.reader().get().recordLocations(keys.subList(from, Math.min(keys.size(), from + chunkKeys))));
+    }
+    return found;
   }
 
   /** The record index's locations of the batch's keys (those it holds), shard by shard, in bounded chunks. */

@@ -9,6 +9,7 @@ import dev.sluice.internal.commit.Markers;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.spill.SpillableMap;
@@ -137,15 +138,48 @@ public final class FileGroupUnits {
   }
 
   /**
+   * A collector of record-index changes when the table keeps a record index in its metadata table (listed in
+   * {@code hoodie.table.metadata.partitions}, the metadata table on for the writer), else one that keeps nothing;
+   * holding up to an eighth of {@code budget} on the heap.
+   */
+  static RecordIndexChanges recordIndexChanges(WriteSetup setup, PreparedBatch.Budget budget) {
+    if (!hasRecordIndex(setup)) {
+      return RecordIndexChanges.none();
+    }
+    // sorted for the configured minimum, the usual count; a record index built with more shards (Hudi's estimate on a
+    // large table, or another writer's settings) gets them re-sorted when they are appended
+    return RecordIndexChanges.collecting(Math.max(1, setup.commit().recordIndexSizing().minFileGroups()),
+        Math.max(TableWriter.MIN_WRITE_BUDGET, budget.bytes() / 8), budget.spillDirectory());
+  }
+
+  /** True if the write keeps the table's record index up to date (its metadata deltacommit carries the changes). */
+  public static boolean hasRecordIndex(WriteSetup setup) {
+    return setup.commit().metadataEnabled()
+        && setup.tableConfig().metadataPartitions().contains(MetadataPartition.RECORD_INDEX.path());
+  }
+
+  /** A collector of a distributed write's record-index changes (see {@link #recordIndexChanges}). */
+  public static RecordIndexChanges recordIndexChanges(WriteSetup setup) {
+    return recordIndexChanges(setup, budget(setup));
+  }
+
+  /**
    * Publishes {@code txn}'s write of {@code files} (the results of every file group of the plan; files that markers
    * list but these do not are deleted first): its commit metadata, then the completed instant.
    */
   public static Instant publish(WriteSetup setup, WriteTransaction txn, Instant inflight, List<FileWriteResult> files,
       WriteOperation op) {
+    return publish(setup, txn, inflight, files, op, RecordIndexChanges.none());
+  }
+
+  /** As {@link #publish(WriteSetup, WriteTransaction, Instant, List, WriteOperation)} with the write's record-index
+   * changes {@code recordIndex}, which the metadata table's deltacommit carries. */
+  public static Instant publish(WriteSetup setup, WriteTransaction txn, Instant inflight, List<FileWriteResult> files,
+      WriteOperation op, RecordIndexChanges recordIndex) {
     CommitMetadata metadata = CommitMetadatas.of(files, op, setup.userSchema(), false);
     // files of failed or duplicate task attempts go before the commit makes the partitions' files visible
     WriteTransaction.reconcileAgainstMarkers(setup.storage(), setup.basePath(), txn.requested().time(), metadata);
-    return txn.publish(inflight, metadata);
+    return txn.publish(inflight, metadata, recordIndex);
   }
 
   /**
@@ -156,12 +190,24 @@ public final class FileGroupUnits {
    */
   public static List<FileWriteResult> write(WriteSetup setup, String instant, FileGroupWrite w,
       Iterator<WriteRecord> updates, Iterator<WriteRecord> inserts, WriteToken token) {
+    return write(setup, instant, w, updates, inserts, token, RecordIndexChanges.none());
+  }
+
+  /**
+   * As {@link #write(WriteSetup, String, FileGroupWrite, Iterator, Iterator, WriteToken)}, the handles telling
+   * {@code recordIndex} the keys they write to a new location and the keys they delete.
+   */
+  public static List<FileWriteResult> write(WriteSetup setup, String instant, FileGroupWrite w,
+      Iterator<WriteRecord> updates, Iterator<WriteRecord> inserts, WriteToken token, RecordIndexChanges recordIndex) {
     Markers markers = new Markers(setup.storage(), setup.basePath(), instant);
-    PreparedBatch.Budget budget = new PreparedBatch.Budget(Math.max(TableWriter.MIN_WRITE_BUDGET,
-        setup.settings().maxMemory()), setup.settings().spillDirectory());
     // a unit's outcome counts are not gathered: the distributed publish reports files, not what the merge ignored
-    return write(setup, PlanSource.Handles.of(setup, markers, instant, RecordIndexChanges.none(), new OutcomeCounts()),
-        budget, w, updates, inserts, token);
+    return write(setup, PlanSource.Handles.of(setup, markers, instant, recordIndex, new OutcomeCounts()),
+        budget(setup), w, updates, inserts, token);
+  }
+
+  private static PreparedBatch.Budget budget(WriteSetup setup) {
+    return new PreparedBatch.Budget(Math.max(TableWriter.MIN_WRITE_BUDGET, setup.settings().maxMemory()),
+        setup.settings().spillDirectory());
   }
 
   /** {@link #write(WriteSetup, String, FileGroupWrite, Iterator, Iterator, WriteToken)} with given handles. */

@@ -9,7 +9,6 @@ import dev.sluice.api.TableType;
 import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileSystemView;
-import dev.sluice.internal.mdt.MetadataPartition;
 import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.commit.Markers;
@@ -192,15 +191,9 @@ public final class TableWriter {
    * {@code hoodie.table.metadata.partitions}), else one that keeps nothing.
    */
   private RecordIndexChanges recordIndexChanges(PreparedBatch.Budget budget) {
-    if (!setup.commit().metadataEnabled()
-        || !setup.tableConfig().metadataPartitions().contains(MetadataPartition.RECORD_INDEX.path())) {
-      return RecordIndexChanges.none();
-    }
-    // sorted for the configured minimum, the usual count; a record index built with more shards (Hudi's estimate on a
-    // large table, or another writer's settings) gets them re-sorted when they are appended
-    return RecordIndexChanges.collecting(Math.max(1, setup.commit().recordIndexSizing().minFileGroups()),
-        Math.max(MIN_WRITE_BUDGET, budget.bytes() / 8), budget.spillDirectory());
+    return FileGroupUnits.recordIndexChanges(setup, budget);
   }
+
 
   /** Tags and routes a spilled batch into a spilling write, then lets the batch's sort runs go. */
   private SpillingWrite spilled(PreparedBatch batch, WritePlanner planner, WriteOperation op,

@@ -36,12 +36,12 @@ import org.apache.avro.io.EncoderFactory;
  * {@code hoodie.table.metadata.partitions}. (Sluice does not build one itself here; that is the record-index
  * writer's part.)
  */
-final class RecordIndexFixture {
+public final class RecordIndexFixture {
   private RecordIndexFixture() {
   }
 
   /** The location of every key of {@code t}'s snapshot, read from its meta columns. */
-  static Map<String, RecordLocation> locations(Table t, String instant) {
+  public static Map<String, RecordLocation> locations(Table t, String instant) {
     Map<String, RecordLocation> out = new TreeMap<>();
     try (CloseableIterator<GenericRecord> it = t.newScan().withMetaColumns(true).open()) {
       while (it.hasNext()) {
@@ -55,7 +55,7 @@ final class RecordIndexFixture {
   }
 
   /** Writes {@code entries} as a record index of {@code shards} file groups and lists it in the table config. */
-  static void build(Storage storage, String basePath, int shards, Map<String, RecordLocation> entries) {
+  public static void build(Storage storage, String basePath, int shards, Map<String, RecordLocation> entries) {
     build(storage, basePath, shards, entries, false);
   }
 

@@ -177,6 +177,15 @@ public final class RecordIndexChanges implements Closeable {
     };
   }
 
+  /** Hands each key's net change ({@link #changes()}) to {@code sink}: a task's changes on their way to the driver. */
+  public void forEachChange(java.util.function.Consumer<Change> sink) {
+    try (CloseableIterator<Change> it = changes()) {
+      while (it.hasNext()) {
+        sink.accept(it.next());
+      }
+    }
+  }
+
   /** The same changes sorted for {@code n} shards (the record index has another count than expected). */
   RecordIndexChanges resharded(int n) {
     RecordIndexChanges out = collecting(n, budgetBytes, spillDirectory);
