@@ -10,16 +10,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.QueryType;
+import dev.sluice.api.Scan;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
 import dev.sluice.interop.HudiSpark;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -37,8 +47,10 @@ import org.junit.jupiter.api.io.TempDir;
  * delete; on Merge-on-Read a compaction by {@link SluiceSpark#compact} and an update-only upsert into log files) and
  * gets exactly the rows Sluice reads, snapshot (with and without its metadata-table listing) and read-optimized;
  * Sluice-on-Spark continues the tables Hudi on Spark wrote (insert, upsert, delete) with an upsert and a delete, and
- * Hudi then reads Sluice's rows. Partitioned three ways. The oracle starts twice for the class: Hudi's writes, then
- * all of Hudi's reads.
+ * Hudi then reads Sluice's rows. In the reading session Hudi also runs incremental queries and time travel on
+ * Sluice-on-Spark's tables (the rows, commit times included, of Sluice's own scans), then upserts into them, which
+ * Sluice reads. Partitioned three ways. The oracle starts twice for the class:
+ * Hudi's writes, then all of Hudi's reads.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class Hudi1SparkInteropTest {
@@ -48,7 +60,12 @@ class Hudi1SparkInteropTest {
   @TempDir
   static Path dir;
 
+  private static final String BEGIN = "hoodie.datasource.read.begin.instanttime";
+
   private SparkSession spark;
+  /** What Sluice's scans read for Hudi's incremental and time-travel queries, in order; what Hudi returned. */
+  private final List<Map<String, String>> historySluice = new ArrayList<>();
+  private final List<Map<String, String>> historyRead = new ArrayList<>();
   /** What each table must hold after its writes, by table name: key to part/ts/payload. */
   private final Map<String, Map<String, String>> expected = new HashMap<>();
   /** What Sluice's scan read just before Hudi read, by table name and query type. */
@@ -140,9 +157,42 @@ class Hudi1SparkInteropTest {
         }
       }
     }
-    List<List<Map<String, Object>>> answers = hudi.read(reads, dir);
+    // then, in the same session, incremental queries from each completed write of Sluice-on-Spark's tables and
+    // time travel to each (the commit metadata and completion times the distributed writes left), and last an
+    // upsert by Hudi into each of them
+    List<HudiSpark.Read> history = new ArrayList<>();
+    for (TableType type : TableType.values()) {
+      Path table = dir.resolve("sluice-" + type.name());
+      List<String[]> instants = completedInstants(table);
+      assertTrue(instants.size() >= 4, "the writes' instants: " + instants.size());
+      // from the start, after the bulk insert, and the last instant alone (on Merge-on-Read an upsert into logs);
+      // time travel to the second write and to the one before the last (on Merge-on-Read the compaction)
+      int last = instants.size() - 1;
+      for (String begin : List.of("00000000000000000", instants.get(0)[1], instants.get(last - 1)[1])) {
+        history.add(new HudiSpark.Read(table, "incremental", Map.of(BEGIN, begin)));
+        historySluice.add(rowsWithCommitTime(Tables.open(table.toString()).newScan().incremental(begin)));
+      }
+      for (String[] instant : List.of(instants.get(1), instants.get(last - 1))) {
+        history.add(new HudiSpark.Read(table, "snapshot", Map.of("as.of.instant", instant[0])));
+        historySluice.add(rowsWithCommitTime(Tables.open(table.toString()).newScan().asOf(instant[0])));
+      }
+    }
+    List<List<String>> commands = new ArrayList<>();
+    reads.forEach(r -> commands.add(r.args()));
+    history.forEach(r -> commands.add(r.args()));
+    for (TableType type : TableType.values()) {
+      String name = "sluice-" + type.name();
+      Map<String, String> model = new TreeMap<>(expected.get(name));
+      commands.add(hudi.writeCommand(dir.resolve(name), "upsert", json(upsert(model, rows(20, 150, 6, "h"))),
+          InteropRows.DDL, options(type), dir));
+      expected.put(name + "/after-hudi", model);
+    }
+    List<List<Map<String, Object>>> answers = hudi.batch(commands, dir);
     for (int i = 0; i < labels.size(); i++) {
       hudiRead.put(labels.get(i), InteropRows.byKey(answers.get(i)));
+    }
+    for (int i = 0; i < history.size(); i++) {
+      historyRead.add(byKeyWithCommitTime(answers.get(labels.size() + i)));
     }
   }
 
@@ -195,6 +245,55 @@ class Hudi1SparkInteropTest {
     assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
     assertEquals(sluiceRead.get(name + "/read_optimized"), hudiRead.get(name + "/read_optimized"),
         "read-optimized: Hudi " + HUDI + " reads what Sluice reads");
+  }
+
+  @Test
+  void hudiIncrementalAndTimeTravelQueriesOnSluiceOnSparkTablesReturnSluicesRows() {
+    assertEquals(historySluice.size(), historyRead.size());
+    int nonEmpty = 0;
+    for (int i = 0; i < historyRead.size(); i++) {
+      Map<String, String> sluice = historySluice.get(i);
+      assertEquals(sluice, historyRead.get(i), "query " + i + " of Sluice-on-Spark's tables' history");
+      nonEmpty += sluice.isEmpty() ? 0 : 1;
+    }
+    assertTrue(nonEmpty > historyRead.size() / 2, "most return rows: " + nonEmpty + " of " + historyRead.size());
+  }
+
+  @Test
+  void hudiContinuesTheTablesSluiceOnSparkWrote() {
+    for (TableType type : TableType.values()) {
+      String name = "sluice-" + type.name();
+      Map<String, String> after = sluiceRead(dir.resolve(name), QueryType.SNAPSHOT);
+      assertEquals(expected.get(name + "/after-hudi"), after, name + ": Sluice reads Hudi " + HUDI + "'s upsert");
+      assertEquals(9, Tables.open(dir.resolve(name).toString()).tableVersion(), name + " stays at version 9");
+    }
+  }
+
+  /** The completed writes and compactions of a version-9 table: requested time and completion time, by the latter. */
+  private static List<String[]> completedInstants(Path table) {
+    Pattern completed = Pattern.compile("(\\d{17})_(\\d{17})\\.(commit|deltacommit)");
+    try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
+      return files.map(f -> completed.matcher(f.getFileName().toString())).filter(Matcher::matches)
+          .map(m -> new String[] {m.group(1), m.group(2)}).sorted(Comparator.comparing(a -> a[1])).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Map<String, String> rowsWithCommitTime(Scan scan) {
+    Map<String, String> out = new TreeMap<>();
+    try (CloseableIterator<GenericRecord> it = scan.withMetaColumns(true).open()) {
+      it.forEachRemaining(r -> assertEquals(null, out.put(r.get("id").toString(), r.get("_hoodie_commit_time") + "/"
+          + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")), "key twice: " + r.get("id")));
+    }
+    return out;
+  }
+
+  private static Map<String, String> byKeyWithCommitTime(List<Map<String, Object>> rows) {
+    Map<String, String> out = new TreeMap<>();
+    rows.forEach(r -> assertEquals(null, out.put(r.get("id").toString(), r.get("_hoodie_commit_time") + "/"
+        + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")), "Hudi returned a key twice: " + r.get("id")));
+    return out;
   }
 
   private Dataset<Row> df(List<Row> rows) {
