@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and Merge-on-Read tables Sluice-on-Spark wrote (a bulk insert, an insert with keys the table holds, an upsert, a
  * delete; on Merge-on-Read a compaction by {@link SluiceSpark#compact} and an update-only upsert into log files) and
  * gets exactly the rows Sluice reads, snapshot (with and without its metadata-table listing) and read-optimized;
- * Sluice-on-Spark continues the tables Hudi on Spark wrote (insert, upsert, delete) with an upsert and a delete, and
+ * Sluice-on-Spark continues the tables Hudi on Spark wrote (insert, upsert, delete; on Merge-on-Read the compaction
+ * plan Hudi scheduled, run by {@link SluiceSpark#compact}) with an upsert and a delete, and
  * Hudi then reads Sluice's rows. In the reading session Hudi also runs incremental queries and time travel on
  * Sluice-on-Spark's tables (the rows, commit times included, of Sluice's own scans), then upserts into them, which
  * Sluice reads. Partitioned three ways. The oracle starts twice for the class:
@@ -94,8 +95,14 @@ class Hudi1SparkInteropTest {
           options(type), dir));
       hudiWrites.add(hudi.writeCommand(table, "upsert", json(upsert(model, rows(60, 50, 2, "h2"))), InteropRows.DDL,
           options(type), dir));
+      // on Merge-on-Read the delete also schedules a compaction: Hudi 1.1.1's plan, for Sluice-on-Spark to run
+      Map<String, String> deleteOptions = new HashMap<>(options(type));
+      if (type == TableType.MERGE_ON_READ) {
+        deleteOptions.putAll(Map.of("hoodie.compact.inline", "false", "hoodie.compact.schedule.inline", "true",
+            "hoodie.compact.inline.max.delta.commits", "1"));
+      }
       hudiWrites.add(hudi.writeCommand(table, "delete", json(delete(model, rows(10, 12, 3, "gone"))),
-          InteropRows.DDL, options(type), dir));
+          InteropRows.DDL, deleteOptions, dir));
       expected.put(name, model);
     }
     hudi.batch(hudiWrites, dir);
@@ -108,6 +115,13 @@ class Hudi1SparkInteropTest {
       Map<String, String> model = expected.get(name);
       assertEquals("9", Tables.open(table.toString()).tableVersion() + "", name + ": Hudi " + HUDI + " writes 9");
       assertEquals(model, sluiceRead(table, QueryType.SNAPSHOT), name + ": Sluice reads what Hudi wrote");
+      if (type == TableType.MERGE_ON_READ) {
+        List<String> pending = Tables.open(table.toString()).compaction().pending();
+        assertEquals(1, pending.size(), "Hudi " + HUDI + " scheduled a compaction: " + pending);
+        assertEquals(pending.get(0), SluiceSpark.compact(spark, table.toString(), options(type)).compaction()
+            .orElseThrow().instantTime(), "Sluice-on-Spark runs Hudi's plan");
+        assertEquals(model, sluiceRead(table, QueryType.SNAPSHOT), name + ": the same rows after the compaction");
+      }
       SluiceSpark.upsert(df(upsert(model, rows(5, 120, 4, "s"))), table.toString(), options(type));
       List<Row> gone = delete(model, rows(40, 15, 5, "gone"));
       gone.add(RowFactory.create("k999999", "p0", 5L, "never written"));
