@@ -141,7 +141,10 @@ public final class HudiSpark {
     return sections;
   }
 
-  /** Output lines of a {@code read} or {@code sql} command as rows (one map per JSON line). */
+  /**
+   * Output lines of a {@code read} or {@code sql} command as rows (one map per JSON line): numbers as numbers, a
+   * struct or array value as its JSON text, anything else as text.
+   */
   static List<Map<String, Object>> parseRows(List<String> lines) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (String line : lines) {
@@ -151,8 +154,9 @@ public final class HudiSpark {
       try {
         Map<String, Object> row = new LinkedHashMap<>();
         JsonNode node = JSON.readTree(line);
+        // a struct or an array column stays its JSON text (asText would make it empty)
         node.fields().forEachRemaining(e -> row.put(e.getKey(), e.getValue().isNumber() ? e.getValue().numberValue()
-            : e.getValue().asText()));
+            : e.getValue().isContainerNode() ? e.getValue().toString() : e.getValue().asText()));
         rows.add(row);
       } catch (IOException e) {
         throw new AssertionError("bad JSON line from the Spark oracle: " + line, e);

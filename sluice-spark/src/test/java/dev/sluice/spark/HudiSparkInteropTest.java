@@ -44,7 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (Hudi's snapshot also with its file listing from the metadata table). Every table is partitioned three ways.
  * Sluice's Spark runs {@code local[2]} in this JVM; the oracle starts twice for the class: once for Hudi's writes,
  * once for all of Hudi's reads after Sluice's writes. Each side's rows are also checked against the rows the test's
- * own model of the writes expects.
+ * own model of the writes expects. Two more tables (both types) start with Sluice-on-Spark's bulk inserts
+ * ({@link SluiceSpark#bulkInsert}, then {@code operation=bulk_insert} through {@code format("sluice")}): Hudi reads
+ * them in its writing session, upserts into them there, and Sluice-on-Spark upserts after it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HudiSparkInteropTest {
@@ -65,6 +67,9 @@ class HudiSparkInteropTest {
   private final Map<String, Map<String, String>> expected = new HashMap<>();
   /** What Hudi's Spark datasource read, by table name and query type. */
   private final Map<String, Map<String, String>> hudiRead = new HashMap<>();
+  /** What Sluice and Hudi read of the bulk-inserted tables before Hudi's upsert, by table name and query type. */
+  private final Map<String, Map<String, String>> bulkSluiceRead = new HashMap<>();
+  private final Map<String, Map<String, String>> bulkHudiRead = new HashMap<>();
 
   @BeforeAll
   void writeAndRead() {
@@ -76,6 +81,24 @@ class HudiSparkInteropTest {
         .config("spark.default.parallelism", "2")
         .getOrCreate();
     HudiSpark hudi = HudiSpark.locate("0.15.0");
+
+    // Sluice-on-Spark bulk-inserts two tables at version 6: SluiceSpark.bulkInsert, then a bulk_insert of new keys
+    // through format("sluice") (new file groups only, beside the first load's)
+    for (TableType type : TableType.values()) {
+      String name = "bulk-" + type.name();
+      String path = dir.resolve(name).toString();
+      Map<String, String> options = new HashMap<>(options(type));
+      options.put("hoodie.write.table.version", "6");
+      Map<String, String> model = new TreeMap<>();
+      SluiceSpark.bulkInsert(df(apply(model, rows(0, 120, 1, "b"))).repartition(3), path, options);
+      options.put("hoodie.datasource.write.operation", "bulk_insert");
+      df(apply(model, rows(120, 30, 1, "b2"))).write().format("sluice").options(options).mode(SaveMode.Append)
+          .save(path);
+      expected.put(name + "/bulk", new TreeMap<>(model));
+      bulkSluiceRead.put(name + "/snapshot", sluiceRead(name, QueryType.SNAPSHOT));
+      bulkSluiceRead.put(name + "/read_optimized", sluiceRead(name, QueryType.READ_OPTIMIZED));
+      expected.put(name, model);
+    }
 
     // Hudi on Spark writes two tables (one oracle JVM): an insert, an upsert (updates and new keys), a delete
     List<List<String>> hudiWrites = new ArrayList<>();
@@ -99,7 +122,34 @@ class HudiSparkInteropTest {
       hudiWrites.add(hudi.writeCommand(table, "delete", json(gone), DDL, delete, dir));
       expected.put(name, model);
     }
-    hudi.batch(hudiWrites, dir);
+    // in the same oracle JVM: Hudi reads the bulk-inserted tables, then upserts into them (updates, new keys)
+    Map<String, Integer> bulkAnswers = new HashMap<>();
+    for (TableType type : TableType.values()) {
+      String name = "bulk-" + type.name();
+      Path table = dir.resolve(name);
+      List<HudiSpark.Read> bulkReads = List.of(new HudiSpark.Read(table, "snapshot", Map.of()),
+          new HudiSpark.Read(table, "snapshot", Map.of("hoodie.metadata.enable", "true")),
+          new HudiSpark.Read(table, "read_optimized", Map.of()));
+      List<String> labels = List.of("/snapshot", "/snapshot+metadata", "/read_optimized");
+      for (int i = 0; i < bulkReads.size(); i++) {
+        bulkAnswers.put(name + labels.get(i), hudiWrites.size());
+        hudiWrites.add(bulkReads.get(i).args());
+      }
+      hudiWrites.add(hudi.writeCommand(table, "upsert", json(apply(expected.get(name), rows(100, 80, 2, "h"))), DDL,
+          options(type), dir));
+    }
+    List<List<Map<String, Object>>> written = hudi.batch(hudiWrites, dir);
+    bulkAnswers.forEach((label, i) -> bulkHudiRead.put(label, byKey(written.get(i))));
+
+    // Sluice-on-Spark upserts after Hudi into the bulk-inserted tables: updates of both writers' rows, new keys
+    for (TableType type : TableType.values()) {
+      String name = "bulk-" + type.name();
+      Map<String, String> model = expected.get(name);
+      assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": Sluice reads Hudi's upsert");
+      List<Row> rows = rows(0, 20, 3, "s");
+      rows.addAll(rows(160, 40, 3, "s"));
+      SluiceSpark.upsert(df(apply(model, rows)), dir.resolve(name).toString(), options(type));
+    }
 
     // Sluice-on-Spark continues them with an upsert: updates of Hudi's rows (in base and, on MoR, log files),
     // keys Hudi deleted written again, and new keys
@@ -149,7 +199,7 @@ class HudiSparkInteropTest {
     // Hudi on Spark reads all four (one oracle JVM): snapshot, and read-optimized for Merge-on-Read
     List<HudiSpark.Read> reads = new ArrayList<>();
     List<String> labels = new ArrayList<>();
-    for (String side : List.of("hudi-", "sluice-")) {
+    for (String side : List.of("hudi-", "sluice-", "bulk-")) {
       for (TableType type : TableType.values()) {
         reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "snapshot", Map.of()));
         labels.add(side + type.name() + "/snapshot");
@@ -219,6 +269,33 @@ class HudiSparkInteropTest {
     assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
     assertEquals(sluiceRead(name, QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
         "read-optimized: Hudi 0.15 on Spark reads what Sluice reads");
+  }
+
+  @Test
+  void hudiReadsTheTablesSluiceOnSparkBulkInsertedAndBothContinueThem() {
+    for (TableType type : TableType.values()) {
+      String name = "bulk-" + type.name();
+      Map<String, String> loaded = bulkSluiceRead.get(name + "/snapshot");
+      assertEquals(expected.get(name + "/bulk"), loaded, name + ": Sluice reads the bulk inserts");
+      assertEquals(150, loaded.size());
+      assertEquals(loaded, bulkSluiceRead.get(name + "/read_optimized"), name + ": base files only");
+      assertEquals(loaded, bulkHudiRead.get(name + "/snapshot"), name + ": Hudi 0.15 on Spark reads what Sluice reads");
+      assertEquals(loaded, bulkHudiRead.get(name + "/snapshot+metadata"),
+          name + ": the same through the metadata table");
+      assertEquals(loaded, bulkHudiRead.get(name + "/read_optimized"), name + ": read-optimized");
+
+      Map<String, String> after = sluiceRead(name, QueryType.SNAPSHOT);
+      assertEquals(expected.get(name), after, name + ": Hudi's upsert, then Sluice-on-Spark's");
+      assertEquals(200, after.size());
+      assertEquals("p1/3/s:160", after.get("k000160"), "Sluice's update of a key Hudi inserted");
+      assertEquals("p2/2/h:110", after.get("k000110"), "Hudi's update of a key Sluice bulk-inserted");
+      assertEquals(after, hudiRead.get(name + "/snapshot"), name + ": Hudi 0.15 on Spark reads what Sluice reads");
+      assertEquals(after, hudiRead.get(name + "/snapshot+metadata"), name + ": the same through the metadata table");
+      if (type == TableType.MERGE_ON_READ) {
+        assertEquals(sluiceRead(name, QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
+            name + ": read-optimized after both upserts");
+      }
+    }
   }
 
   /** Hudi's datasource options for a table both writers share (partitioned by {@code part}). */
