@@ -40,6 +40,8 @@ import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
@@ -64,9 +66,9 @@ import org.junit.jupiter.api.io.TempDir;
  * compaction and read of a Merge-on-Read table; an upsert of which one task attempt dies mid-write; an insert and
  * upsert with speculation on and one attempt stalled. A fourth runs driver and executors with only Spark's jars and
  * the shaded bundle ({@link BundleDriver}). A fifth upserts while the test kills ({@code kill -9}) the executor
- * JVM of a write task mid-write; a sixth is {@code spark-submit} with the bundle in {@code --jars}. Every table is
- * compared with the engine alone ({@link Table}) on the same input, and every data file in it must be one a
- * completed commit names (no file of a failed or duplicated attempt left).
+ * JVM of a write task mid-write; a sixth and seventh are {@code spark-submit} with the bundle in {@code --jars}
+ * and from {@code --packages}. Every table is compared with the engine alone ({@link Table}) on the same input,
+ * and every data file in it must be one a completed commit names (no file of a failed or duplicated attempt left).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkClusterIT {
@@ -316,23 +318,78 @@ class SparkClusterIT {
   @Test
   @Order(6)
   void sparkSubmitWithTheBundleInJarsRunsAJob() throws IOException, InterruptedException {
+    Path bundle = bundle();
+    submitAndCheck("submitted", List.of("--jars", bundle.toString()), bundle.getFileName().toString());
+  }
+
+  /**
+   * The same job with the bundle resolved by Maven coordinates: {@code --packages
+   * dev.sluice:sluice-spark-bundle:<version> --repositories file://...}, a Maven repository the test lays out (the
+   * bundle's jar, the POM the shade plugin wrote, the parent POM and the JUnit BOM the parent imports). Spark's
+   * Ivy settings file names only an empty folder, so nothing comes from the network or a local cache: the bundle
+   * can only come from that repository.
+   */
+  @Test
+  @Order(7)
+  void sparkSubmitWithTheBundleFromPackagesRunsAJob() throws IOException, InterruptedException {
+    Path bundle = bundle();
+    String name = bundle.getFileName().toString();
+    String version = name.substring("sluice-spark-bundle-".length(), name.length() - ".jar".length());
+    Path repo = dir.resolve("maven-repo");
+    Path module = Files.createDirectories(repo.resolve("dev/sluice/sluice-spark-bundle").resolve(version));
+    Files.copy(bundle, module.resolve(name));
+    Files.copy(bundle.resolveSibling("dependency-reduced-pom.xml"),
+        module.resolve("sluice-spark-bundle-" + version + ".pom"));
+    Path parent = Files.createDirectories(repo.resolve("dev/sluice/sluice-parent").resolve(version));
+    Files.copy(bundle.getParent().getParent().getParent().resolve("pom.xml"),
+        parent.resolve("sluice-parent-" + version + ".pom"));
+    // the parent POM imports JUnit's BOM (Maven Central serves it to a user): from the local repository the test's
+    // own JUnit came from, at the parent's version
+    Path parentPom = bundle.getParent().getParent().getParent().resolve("pom.xml");
+    Matcher v = Pattern.compile("<junit.version>([^<]+)</junit.version>").matcher(Files.readString(parentPom));
+    assertTrue(v.find(), parentPom.toString());
+    Path orgJunit = Path.of(Test.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+        .getParent().getParent().getParent().getParent();
+    Path bom = orgJunit.resolve("junit-bom").resolve(v.group(1)).resolve("junit-bom-" + v.group(1) + ".pom");
+    Path bomDir = Files.createDirectories(repo.resolve("org/junit/junit-bom").resolve(v.group(1)));
+    Files.copy(bom, bomDir.resolve(bom.getFileName()));
+    Path empty = Files.createDirectories(dir.resolve("ivy-empty"));
+    Path settings = dir.resolve("ivysettings.xml");
+    Files.writeString(settings, "<ivysettings><settings defaultResolver=\"nothing\"/><resolvers>"
+        + "<filesystem name=\"nothing\"><artifact pattern=\"" + empty + "/[artifact]-[revision].[ext]\"/>"
+        + "</filesystem></resolvers></ivysettings>");
+    submitAndCheck("packaged", List.of("--packages", "dev.sluice:sluice-spark-bundle:" + version,
+        "--repositories", repo.toUri().toString(), "--conf", "spark.jars.ivySettings=" + settings,
+        "--conf", "spark.jars.ivy=" + dir.resolve("ivy-home")), "sluice-spark-bundle");
+  }
+
+  private static Path bundle() {
     Path bundle = Path.of(System.getProperty("sluice.spark.bundle"));
     assertTrue(Files.isRegularFile(bundle), bundle + " (run through Maven's verify: the bundle is built at package)");
-    Path job = jobJar(dir.resolve("submit-job.jar"));
+    return bundle;
+  }
+
+  /**
+   * Runs {@link BundleDriver} through {@code spark-submit} with {@code bundleArgs} bringing the bundle, then checks
+   * the rows and that every executor started without the bundle and fetched a jar named {@code fetched}.
+   */
+  private static void submitAndCheck(String name, List<String> bundleArgs, String fetched)
+      throws IOException, InterruptedException {
+    Path job = jobJar(dir.resolve(name + "-job.jar"));
     String sparkClassPath = StandaloneCluster.classPath(sparkJars);
-    Path table = dir.resolve("submitted");
-    Path out = dir.resolve("submitted-rows.txt");
+    Path table = dir.resolve(name);
+    Path out = dir.resolve(name + "-rows.txt");
     List<String> cmd = new ArrayList<>(List.of(StandaloneCluster.javaBin(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
         "-XX:+UseSerialGC"));
     cmd.addAll(StandaloneCluster.JAVA_17_OPENS);
     cmd.addAll(List.of("-cp", sparkClassPath, "org.apache.spark.deploy.SparkSubmit",
-        "--master", cluster.masterUrl(), "--deploy-mode", "client",
-        "--jars", bundle.toString(),
-        "--conf", "spark.executor.memory=512m", "--conf", "spark.executor.cores=1",
+        "--master", cluster.masterUrl(), "--deploy-mode", "client"));
+    cmd.addAll(bundleArgs);
+    cmd.addAll(List.of("--conf", "spark.executor.memory=512m", "--conf", "spark.executor.cores=1",
         "--class", BundleDriver.class.getName(), job.toString(),
-        // BundleDriver's arguments: the executors' class path is Spark's jars alone (--jars brings the bundle)
+        // BundleDriver's arguments: the executors' class path is Spark's jars alone (the bundle comes with the job)
         cluster.masterUrl(), table.toString(), out.toString(), sparkClassPath));
-    Path log = dir.resolve("spark-submit.log");
+    Path log = dir.resolve(name + "-spark-submit.log");
     Process submit = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
       assertTrue(submit.waitFor(10, TimeUnit.MINUTES), "spark-submit did not end");
@@ -342,13 +399,13 @@ class SparkClusterIT {
       submit.destroyForcibly();
     }
 
-    List<String> expected = lines(engineTwin("submitted-engine", TableType.MERGE_ON_READ));
+    List<String> expected = lines(engineTwin(name + "-engine", TableType.MERGE_ON_READ));
     assertEquals(expected, Files.readAllLines(out), "the submitted job's read gives the engine's rows");
     assertEquals(expected, lines(Tables.open(table.toString())), "the engine reads what the job wrote");
     assertEveryDataFileIsCommitted(table.toString());
     assertNoMarkersLeft(table);
 
-    // every executor of the application started without the bundle and fetched it from the driver (--jars)
+    // every executor of the application started without the bundle and fetched it from the driver
     String app = Files.readString(Path.of(out + ".app")).trim();
     List<Path> executorLogs = new ArrayList<>();
     for (String worker : List.of("worker-0-work", "worker-1-work")) {
@@ -360,8 +417,8 @@ class SparkClusterIT {
     for (Path e : executorLogs) {
       String text = read(e);
       String command = text.lines().filter(l -> l.startsWith("Spark Executor Command:")).findFirst().orElseThrow();
-      assertFalse(command.contains(bundle.getFileName().toString()) || command.contains("test-classes"), command);
-      assertTrue(text.lines().anyMatch(l -> l.contains("Fetching") && l.contains(bundle.getFileName().toString())),
+      assertFalse(command.contains("sluice-spark-bundle") || command.contains("test-classes"), command);
+      assertTrue(text.lines().anyMatch(l -> l.contains("Fetching") && l.contains(fetched)),
           e + " fetched no bundle:\n" + StandaloneCluster.tail(text));
     }
   }
