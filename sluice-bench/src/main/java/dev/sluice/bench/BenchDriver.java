@@ -88,6 +88,10 @@ public final class BenchDriver {
       System.exit(CliBench.main(List.of(args).subList(1, args.length), System.out));
       return;
     }
+    if (ClusterBench.wanted(args)) {
+      System.exit(ClusterBench.run(args, System.out));
+      return;
+    }
     BenchOptions options;
     try {
       options = BenchOptions.parse(args);
@@ -709,7 +713,7 @@ public final class BenchDriver {
    * were loaded from, sluice-spark's classes and its class path file (Spark 3.5, the Jackson it needs, Sluice's
    * core). Not this module's own class path: its Jackson is newer than Spark's Scala module takes.
    */
-  private static String sluiceSparkClasspath() {
+  static String sluiceSparkClasspath() {
     Path dir = Path.of(System.getProperty("sluice.spark.dir", "sluice-spark/target"));
     Path file = dir.resolve("spark.classpath");
     Path classes = dir.resolve("classes");

@@ -58,6 +58,8 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "                    [--table-version 6|8|9] [--hudi1-oracle-dir DIR]",
       "                    [--scale-type mor|cow] [--sluice-index I,I] [--hudi-index I,I] [--spark-oracle-dir DIR]",
       "                    [--engine spark]",
+      "       sluice-bench --engine spark-cluster [--executors 1,2,4] [--records N] [--upsert N] ... (the scaling run",
+      "                    on a standalone Spark cluster on this machine; docs/benchmarks.md)",
       "  scales: smoke (5k records, CI; W1-bulk, W2, W3, W4, W5, W6-mor unless --only), quick (100k),",
       "          full (1M: the issue's sizes)",
       "  --warmup: records of the untimed run of the same step before each timed one (default: the scale's",

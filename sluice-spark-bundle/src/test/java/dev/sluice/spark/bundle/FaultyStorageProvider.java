@@ -11,6 +11,7 @@ import java.io.InterruptedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,27 +19,37 @@ import java.util.Set;
 import org.apache.spark.TaskContext;
 
 /**
- * Test storage: the local file system under the schemes {@code failonce:} and {@code slowonce:}, with one fault
- * injected into a Spark task attempt. The first data file (a {@code .parquet} outside {@code .hoodie}) that a first
- * attempt of any task creates, in any executor, gets its first bytes written and then: {@code failonce} throws (the
- * attempt dies mid-write, a partial file left behind); {@code slowonce} stalls for a minute, so speculation starts a
- * copy elsewhere and Spark kills the stalled attempt. "Once" across JVMs: a flag file beside the table
- * ({@code <table>.fired}) created atomically, then holding the path of the file that got the fault. Registered for
- * the executors through META-INF/services on the test class path; nothing of it is in the production path.
+ * Test storage: the local file system under the schemes {@code failonce:}, {@code slowonce:} and
+ * {@code killonce:}, with one fault injected into a Spark task attempt. The first data file (a {@code .parquet}
+ * outside {@code .hoodie}) that a first attempt of any task creates, in any executor, gets its first bytes written
+ * and then: {@code failonce} throws (the attempt dies mid-write, a partial file left behind); {@code slowonce} stalls
+ * for a minute, so speculation starts a copy elsewhere and Spark kills the stalled attempt; {@code killonce} writes
+ * its executor JVM's process id to {@code <table>.pid} and waits until the test kills that JVM ({@code kill -9}),
+ * failing the attempt if nobody does within ten minutes. "Once" across JVMs: a flag file beside the table
+ * ({@code <table>.fired}) created atomically, then holding the path of the file that got the fault; every later
+ * attempt (the retry after the kill) writes straight through. Registered for the executors through
+ * META-INF/services on the test class path; nothing of it is in the production path.
  */
 public final class FaultyStorageProvider implements StorageProvider {
   static final String FAIL = "failonce";
   static final String SLOW = "slowonce";
+  static final String KILL = "killonce";
 
   @Override
   public Set<String> schemes() {
-    return Set.of(FAIL, SLOW);
+    return Set.of(FAIL, SLOW, KILL);
   }
 
   @Override
   public Storage create(String location, Map<String, String> settings) {
     String scheme = location.substring(0, location.indexOf(':'));
     return new Faulty(scheme, Path.of(local(location)).resolveSibling(Path.of(local(location)).getFileName() + ".fired"));
+  }
+
+  /** {@code <table>.pid} beside {@code <table>.fired}. */
+  static String pidFileName(Path flag) {
+    String name = flag.getFileName().toString();
+    return name.substring(0, name.length() - ".fired".length()) + ".pid";
   }
 
   /** {@code failonce:///x} as the plain path {@code /x}. */
@@ -88,7 +99,7 @@ public final class FaultyStorageProvider implements StorageProvider {
     @Override
     public PositionOutputStream create(String path, boolean overwrite) throws IOException {
       PositionOutputStream out = local.create(local(path), overwrite);
-      return firesHere(path) ? new Stalling(out, scheme.equals(SLOW), path) : out;
+      return firesHere(path) ? new Stalling(out, scheme, path, flag.resolveSibling(pidFileName(flag))) : out;
     }
 
     /** A data file created by the first attempt of a task, and the fault not yet fired in any JVM. */
@@ -132,17 +143,24 @@ public final class FaultyStorageProvider implements StorageProvider {
     }
   }
 
-  /** Lets the first write through (the file exists, partly written), then fails or stalls every later one. */
+  /**
+   * Lets the first write through (the file exists, partly written), then fails, stalls or waits to be killed on
+   * every later one.
+   */
   private static final class Stalling extends PositionOutputStream {
     private final PositionOutputStream out;
     private final boolean slow;
+    private final boolean kill;
     private final String path;
+    private final Path pidFile;
     private boolean wrote;
 
-    Stalling(PositionOutputStream out, boolean slow, String path) {
+    Stalling(PositionOutputStream out, String scheme, String path, Path pidFile) {
       this.out = out;
-      this.slow = slow;
+      this.slow = scheme.equals(SLOW);
+      this.kill = scheme.equals(KILL);
       this.path = path;
+      this.pidFile = pidFile;
     }
 
     private void fault() throws IOException {
@@ -151,6 +169,9 @@ public final class FaultyStorageProvider implements StorageProvider {
         return;
       }
       out.flush();
+      if (kill) {
+        awaitKill();
+      }
       if (slow) {
         try {
           Thread.sleep(60_000);
@@ -160,6 +181,20 @@ public final class FaultyStorageProvider implements StorageProvider {
         }
       }
       throw new IOException("injected fault: task attempt died while writing " + path);
+    }
+
+    /** Publishes this JVM's process id (written aside, then moved: the test never reads half a number), waits. */
+    private void awaitKill() throws IOException {
+      Path tmp = pidFile.resolveSibling(pidFile.getFileName() + ".tmp");
+      Files.writeString(tmp, Long.toString(ProcessHandle.current().pid()));
+      Files.move(tmp, pidFile, StandardCopyOption.ATOMIC_MOVE);
+      try {
+        Thread.sleep(600_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("attempt interrupted while waiting to be killed, writing " + path);
+      }
+      throw new IOException("injected fault: the executor was not killed while writing " + path);
     }
 
     @Override

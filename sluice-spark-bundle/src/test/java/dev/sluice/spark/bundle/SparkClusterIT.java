@@ -18,7 +18,9 @@ import dev.sluice.api.Tables;
 import dev.sluice.api.WriteStatInfo;
 import dev.sluice.spark.SluiceSpark;
 import dev.sluice.spark.SparkCompactionResult;
+import dev.sluice.spark.cluster.StandaloneCluster;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +30,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
@@ -52,9 +65,10 @@ import org.junit.jupiter.api.io.TempDir;
  * executors in the Workers' JVMs on Maven's class path (sluice-spark unshaded): a distributed insert, upsert,
  * compaction and read of a Merge-on-Read table; an upsert of which one task attempt dies mid-write; an insert and
  * upsert with speculation on and one attempt stalled. A fourth runs driver and executors with only Spark's jars and
- * the shaded bundle ({@link BundleDriver}). Every table is compared with the engine alone ({@link Table}) on the
- * same input, and every data file in it must be one a completed commit names (no file of a failed or duplicated
- * attempt left).
+ * the shaded bundle ({@link BundleDriver}). A fifth upserts while the test kills ({@code kill -9}) the executor
+ * JVM of a write task mid-write; a sixth and seventh are {@code spark-submit} with the bundle in {@code --jars}
+ * and from {@code --packages}. Every table is compared with the engine alone ({@link Table}) on the same input,
+ * and every data file in it must be one a completed commit names (no file of a failed or duplicated attempt left).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkClusterIT {
@@ -227,6 +241,210 @@ class SparkClusterIT {
       assertTrue(command.contains(bundle.getFileName().toString()), command);
       assertFalse(command.contains("sluice-core") || command.contains("test-classes")
           || command.contains("sluice-spark/"), command);
+    }
+  }
+
+  @Test
+  @Order(5)
+  void anExecutorKilledWithSigkillMidWriteIsReplacedAndTheWriteCommitsOnce()
+      throws IOException, InterruptedException, ExecutionException, TimeoutException {
+    TaskRecorder tasks = new TaskRecorder();
+    SparkSession spark = session("sluice-cluster-kill", Map.of());
+    ExecutorService background = Executors.newSingleThreadExecutor();
+    try {
+      spark.sparkContext().addSparkListener(tasks);
+      Path table = dir.resolve("sigkilled");
+      Map<String, String> options = BundleDriver.options("COPY_ON_WRITE");
+      SluiceSpark.insert(spark.createDataFrame(BundleDriver.firstBatch(), BundleDriver.ROWS), table.toString(),
+          options);
+      // the first attempt of the first task that writes a base file publishes its JVM's pid and waits (killonce:)
+      Future<?> upsert = background.submit(() -> SluiceSpark.upsert(
+          spark.createDataFrame(BundleDriver.secondBatch(), BundleDriver.ROWS),
+          FaultyStorageProvider.KILL + "://" + table, options));
+      Path pidFile = dir.resolve("sigkilled.pid");
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+      while (!Files.exists(pidFile)) {
+        assertFalse(upsert.isDone(), "the upsert ended before a write task waited to be killed");
+        assertTrue(System.nanoTime() < deadline, "no write task waited to be killed in 5 minutes");
+        Thread.sleep(100);
+      }
+      long pid = Long.parseLong(Files.readString(pidFile).trim());
+      List<Long> executorPids = cluster.executors().stream().map(ProcessHandle::pid).toList();
+      assertTrue(executorPids.contains(pid), "pid " + pid + " is a Worker's executor JVM: " + executorPids);
+      assertFalse(pid == ProcessHandle.current().pid(), "the task ran in the driver's JVM");
+      ProcessHandle executor = ProcessHandle.of(pid).orElseThrow();
+      Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(pid)).inheritIO().start();
+      assertEquals(0, kill.waitFor(), "kill -KILL " + pid);
+      executor.onExit().get(1, TimeUnit.MINUTES);
+
+      upsert.get(10, TimeUnit.MINUTES);
+      tasks.awaitAllEnded();
+      // the killed attempt failed with its executor; the Worker saw the executor exit and the Master gave the
+      // application a new one on the same Worker (the listener came after the first two registered)
+      assertEquals(1, tasks.lostWithExecutor().size(), "attempts lost with their executor: " + tasks.failures());
+      String lost = tasks.lostWithExecutor().iterator().next();
+      String lostId = lost.substring(0, lost.indexOf('@'));
+      assertEquals(Set.of(lostId), tasks.executorsRemoved().keySet(), tasks.executorsRemoved().toString());
+      long replaced = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+      while (tasks.executorsAdded().isEmpty() && System.nanoTime() < replaced) {
+        Thread.sleep(200);
+      }
+      assertEquals(1, tasks.executorsAdded().size(), "one new executor: " + tasks.executorsAdded());
+      String added = tasks.executorsAdded().iterator().next();
+      assertFalse(added.equals(lost), added);
+      assertEquals(lost.substring(lost.indexOf('@')), added.substring(added.indexOf('@')),
+          "the replacement " + added + " runs on the killed executor's Worker (" + lost + ")");
+      Path died = Path.of(FaultyStorageProvider.local(Files.readString(dir.resolve("sigkilled.fired"))));
+      assertTrue(died.startsWith(table), died.toString());
+      assertFalse(Files.exists(died), died + " of the killed attempt is left");
+
+      assertEquals(List.of("commit", "commit"), completedActions(table.toString()), "each write committed once");
+      assertEveryDataFileIsCommitted(table.toString());
+      assertNoMarkersLeft(table);
+      assertEquals(lines(engineTwin("sigkilled-engine", TableType.COPY_ON_WRITE)),
+          lines(Tables.open(table.toString())));
+    } finally {
+      background.shutdownNow();
+      spark.stop();
+    }
+  }
+
+  /**
+   * The command "Running on a cluster" in docs/spark.md shows, as a user runs it: Spark's {@code SparkSubmit} in its
+   * own JVM on Spark's jars, the bundle through {@code --jars}, the job's class ({@link BundleDriver}, compiled into
+   * a jar of its own here) through {@code --class}, against the test's standalone Master. The executors start on
+   * Spark's jars only and fetch the bundle from the driver.
+   */
+  @Test
+  @Order(6)
+  void sparkSubmitWithTheBundleInJarsRunsAJob() throws IOException, InterruptedException {
+    Path bundle = bundle();
+    submitAndCheck("submitted", List.of("--jars", bundle.toString()), bundle.getFileName().toString());
+  }
+
+  /**
+   * The same job with the bundle resolved by Maven coordinates: {@code --packages
+   * dev.sluice:sluice-spark-bundle:<version> --repositories file://...}, a Maven repository the test lays out (the
+   * bundle's jar, the POM the shade plugin wrote, the parent POM and the JUnit BOM the parent imports). Spark's
+   * Ivy settings file names only an empty folder, so nothing comes from the network or a local cache: the bundle
+   * can only come from that repository.
+   */
+  @Test
+  @Order(7)
+  void sparkSubmitWithTheBundleFromPackagesRunsAJob() throws IOException, InterruptedException {
+    Path bundle = bundle();
+    String name = bundle.getFileName().toString();
+    String version = name.substring("sluice-spark-bundle-".length(), name.length() - ".jar".length());
+    Path repo = dir.resolve("maven-repo");
+    Path module = Files.createDirectories(repo.resolve("dev/sluice/sluice-spark-bundle").resolve(version));
+    Files.copy(bundle, module.resolve(name));
+    Files.copy(bundle.resolveSibling("dependency-reduced-pom.xml"),
+        module.resolve("sluice-spark-bundle-" + version + ".pom"));
+    Path parent = Files.createDirectories(repo.resolve("dev/sluice/sluice-parent").resolve(version));
+    Files.copy(bundle.getParent().getParent().getParent().resolve("pom.xml"),
+        parent.resolve("sluice-parent-" + version + ".pom"));
+    // the parent POM imports JUnit's BOM (Maven Central serves it to a user): from the local repository the test's
+    // own JUnit came from, at the parent's version
+    Path parentPom = bundle.getParent().getParent().getParent().resolve("pom.xml");
+    Matcher v = Pattern.compile("<junit.version>([^<]+)</junit.version>").matcher(Files.readString(parentPom));
+    assertTrue(v.find(), parentPom.toString());
+    Path orgJunit = Path.of(Test.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+        .getParent().getParent().getParent().getParent();
+    Path bom = orgJunit.resolve("junit-bom").resolve(v.group(1)).resolve("junit-bom-" + v.group(1) + ".pom");
+    Path bomDir = Files.createDirectories(repo.resolve("org/junit/junit-bom").resolve(v.group(1)));
+    Files.copy(bom, bomDir.resolve(bom.getFileName()));
+    Path empty = Files.createDirectories(dir.resolve("ivy-empty"));
+    Path settings = dir.resolve("ivysettings.xml");
+    Files.writeString(settings, "<ivysettings><settings defaultResolver=\"nothing\"/><resolvers>"
+        + "<filesystem name=\"nothing\"><artifact pattern=\"" + empty + "/[artifact]-[revision].[ext]\"/>"
+        + "</filesystem></resolvers></ivysettings>");
+    submitAndCheck("packaged", List.of("--packages", "dev.sluice:sluice-spark-bundle:" + version,
+        "--repositories", repo.toUri().toString(), "--conf", "spark.jars.ivySettings=" + settings,
+        "--conf", "spark.jars.ivy=" + dir.resolve("ivy-home")), "sluice-spark-bundle");
+  }
+
+  private static Path bundle() {
+    Path bundle = Path.of(System.getProperty("sluice.spark.bundle"));
+    assertTrue(Files.isRegularFile(bundle), bundle + " (run through Maven's verify: the bundle is built at package)");
+    return bundle;
+  }
+
+  /**
+   * Runs {@link BundleDriver} through {@code spark-submit} with {@code bundleArgs} bringing the bundle, then checks
+   * the rows and that every executor started without the bundle and fetched a jar named {@code fetched}.
+   */
+  private static void submitAndCheck(String name, List<String> bundleArgs, String fetched)
+      throws IOException, InterruptedException {
+    Path job = jobJar(dir.resolve(name + "-job.jar"));
+    String sparkClassPath = StandaloneCluster.classPath(sparkJars);
+    Path table = dir.resolve(name);
+    Path out = dir.resolve(name + "-rows.txt");
+    List<String> cmd = new ArrayList<>(List.of(StandaloneCluster.javaBin(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC"));
+    cmd.addAll(StandaloneCluster.JAVA_17_OPENS);
+    cmd.addAll(List.of("-cp", sparkClassPath, "org.apache.spark.deploy.SparkSubmit",
+        "--master", cluster.masterUrl(), "--deploy-mode", "client"));
+    cmd.addAll(bundleArgs);
+    cmd.addAll(List.of("--conf", "spark.executor.memory=512m", "--conf", "spark.executor.cores=1",
+        "--class", BundleDriver.class.getName(), job.toString(),
+        // BundleDriver's arguments: the executors' class path is Spark's jars alone (the bundle comes with the job)
+        cluster.masterUrl(), table.toString(), out.toString(), sparkClassPath));
+    Path log = dir.resolve(name + "-spark-submit.log");
+    Process submit = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      assertTrue(submit.waitFor(10, TimeUnit.MINUTES), "spark-submit did not end");
+      assertEquals(0, submit.exitValue(), () -> StandaloneCluster.tail(read(log)));
+    } finally {
+      submit.descendants().forEach(ProcessHandle::destroyForcibly);
+      submit.destroyForcibly();
+    }
+
+    List<String> expected = lines(engineTwin(name + "-engine", TableType.MERGE_ON_READ));
+    assertEquals(expected, Files.readAllLines(out), "the submitted job's read gives the engine's rows");
+    assertEquals(expected, lines(Tables.open(table.toString())), "the engine reads what the job wrote");
+    assertEveryDataFileIsCommitted(table.toString());
+    assertNoMarkersLeft(table);
+
+    // every executor of the application started without the bundle and fetched it from the driver
+    String app = Files.readString(Path.of(out + ".app")).trim();
+    List<Path> executorLogs = new ArrayList<>();
+    for (String worker : List.of("worker-0-work", "worker-1-work")) {
+      try (Stream<Path> s = Files.list(dir.resolve("cluster").resolve(worker).resolve(app))) {
+        s.map(e -> e.resolve("stderr")).forEach(executorLogs::add);
+      }
+    }
+    assertEquals(2, executorLogs.size(), executorLogs.toString());
+    for (Path e : executorLogs) {
+      String text = read(e);
+      String command = text.lines().filter(l -> l.startsWith("Spark Executor Command:")).findFirst().orElseThrow();
+      assertFalse(command.contains("sluice-spark-bundle") || command.contains("test-classes"), command);
+      assertTrue(text.lines().anyMatch(l -> l.contains("Fetching") && l.contains(fetched)),
+          e + " fetched no bundle:\n" + StandaloneCluster.tail(text));
+    }
+  }
+
+  /** A jar of {@link BundleDriver}'s compiled class alone: the job a user submits. */
+  private static Path jobJar(Path jar) throws IOException {
+    String entry = BundleDriver.class.getName().replace('.', '/') + ".class";
+    Manifest manifest = new Manifest();
+    manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    try (InputStream in = BundleDriver.class.getClassLoader().getResourceAsStream(entry);
+         JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+      assertTrue(in != null, entry);
+      out.putNextEntry(new JarEntry(entry));
+      in.transferTo(out);
+      out.closeEntry();
+    }
+    return jar;
+  }
+
+  /** No marker directory of any instant left under {@code .hoodie/.temp}. */
+  private static void assertNoMarkersLeft(Path table) throws IOException {
+    Path temp = table.resolve(".hoodie").resolve(".temp");
+    if (Files.exists(temp)) {
+      try (Stream<Path> s = Files.list(temp)) {
+        assertEquals(List.of(), s.toList(), "marker directories left");
+      }
     }
   }
 

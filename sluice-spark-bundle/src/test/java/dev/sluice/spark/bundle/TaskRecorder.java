@@ -7,13 +7,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.ExecutorLostFailure;
 import org.apache.spark.TaskFailedReason;
 import org.apache.spark.TaskKilled;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerExecutorAdded;
+import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
 
-/** What Spark's scheduler reports of an application's task attempts: hosts, speculative copies, failures. */
+/**
+ * What Spark's scheduler reports of an application's task attempts (hosts, speculative copies, failures) and of its
+ * executors (registered, lost).
+ */
 final class TaskRecorder extends SparkListener {
   private final Set<String> hosts = ConcurrentHashMap.newKeySet();
   private final List<String> failures = new CopyOnWriteArrayList<>();
@@ -23,6 +29,34 @@ final class TaskRecorder extends SparkListener {
   private final AtomicInteger speculativeWins = new AtomicInteger();
   private final Map<Long, String> killed = new ConcurrentHashMap<>();
   private final Set<String> wonBySpeculativeCopy = ConcurrentHashMap.newKeySet();
+  private final Set<String> executorsAdded = ConcurrentHashMap.newKeySet();
+  private final Map<String, String> executorsRemoved = new ConcurrentHashMap<>();
+  private final Set<String> lostWithExecutor = ConcurrentHashMap.newKeySet();
+
+  @Override
+  public void onExecutorAdded(SparkListenerExecutorAdded e) {
+    executorsAdded.add(e.executorId() + "@" + e.executorInfo().executorHost());
+  }
+
+  @Override
+  public void onExecutorRemoved(SparkListenerExecutorRemoved e) {
+    executorsRemoved.put(e.executorId(), e.reason());
+  }
+
+  /** The executors, as {@code id@host}, that attempts failed with because the executor was lost. */
+  Set<String> lostWithExecutor() {
+    return Set.copyOf(lostWithExecutor);
+  }
+
+  /** The executors that registered with the driver after this listener was added, as {@code id@host}. */
+  Set<String> executorsAdded() {
+    return Set.copyOf(executorsAdded);
+  }
+
+  /** The executors the driver lost, each with Spark's reason. */
+  Map<String, String> executorsRemoved() {
+    return Map.copyOf(executorsRemoved);
+  }
 
   @Override
   public void onTaskStart(SparkListenerTaskStart e) {
@@ -37,6 +71,9 @@ final class TaskRecorder extends SparkListener {
   public void onTaskEnd(SparkListenerTaskEnd e) {
     if (e.reason() instanceof TaskFailedReason failed) {
       failures.add(failed.toErrorString());
+      if (failed instanceof ExecutorLostFailure) {
+        lostWithExecutor.add(e.taskInfo().executorId() + "@" + e.taskInfo().host());
+      }
       if (failed instanceof TaskKilled) {
         killed.put(e.taskInfo().taskId(), e.stageId() + ":" + e.taskInfo().index());
       }

@@ -1,4 +1,4 @@
-package dev.sluice.spark.bundle;
+package dev.sluice.spark.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,10 +16,13 @@ import java.util.regex.Pattern;
  * folder with an empty {@code jars/}: the executors a Worker starts get their whole class path from the
  * application ({@code spark.executor.extraClassPath}). {@link #close} ends the Workers' executors, the Workers and
  * the Master, forcibly if they do not stop.
+ *
+ * <p>For tests and benchmarks on one machine (SparkClusterIT, {@code sluice-bench --engine spark-cluster}), not for
+ * running a production cluster: it uses only the JDK, so it costs the bundle nothing.
  */
-final class StandaloneCluster implements AutoCloseable {
+public final class StandaloneCluster implements AutoCloseable {
   /** Spark 3.5.7's Java 17 opens (its JavaModuleOptions), for every Spark JVM the test starts itself. */
-  static final List<String> JAVA_17_OPENS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
+  public static final List<String> JAVA_17_OPENS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
       "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
       "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
       "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -42,8 +45,16 @@ final class StandaloneCluster implements AutoCloseable {
     this.sparkClassPath = sparkClassPath;
   }
 
-  /** Starts a Master on 127.0.0.1 and one Worker (one core, {@code workerMemory}) per host in {@code workerHosts}. */
-  static StandaloneCluster start(Path dir, List<Path> sparkJars, List<String> workerHosts, String workerMemory) {
+  /**
+   * Starts a Master on 127.0.0.1 and one Worker (one core, {@code workerMemory}) per host in {@code workerHosts}.
+   *
+   * @param dir scratch folder: Spark's "home", the Workers' work folders, every JVM's log
+   * @param sparkJars Spark's jars (and its dependencies) at Spark's own versions
+   * @param workerHosts the address each Worker binds (loopback addresses; one Worker per entry)
+   * @param workerMemory the memory each Worker offers its executors ({@code 1g})
+   * @return the running cluster; {@link #close} stops it
+   */
+  public static StandaloneCluster start(Path dir, List<Path> sparkJars, List<String> workerHosts, String workerMemory) {
     StandaloneCluster c = new StandaloneCluster(dir, classPath(sparkJars));
     // also when the test JVM is ended without @AfterAll (a fork timeout): no Spark JVM outlives it
     Runtime.getRuntime().addShutdownHook(new Thread(c::close, "spark-cluster-stop"));
@@ -70,12 +81,22 @@ final class StandaloneCluster implements AutoCloseable {
     }
   }
 
-  static String classPath(List<Path> jars) {
+  /**
+   * The jars as one class path.
+   *
+   * @param jars the jars
+   * @return them joined with {@code :}
+   */
+  public static String classPath(List<Path> jars) {
     return String.join(":", jars.stream().map(Path::toString).toList());
   }
 
-  /** {@code spark://127.0.0.1:port}. */
-  String masterUrl() {
+  /**
+   * The Master's address.
+   *
+   * @return {@code spark://127.0.0.1:port}
+   */
+  public String masterUrl() {
     return masterUrl;
   }
 
@@ -94,11 +115,36 @@ final class StandaloneCluster implements AutoCloseable {
     return p;
   }
 
-  static String javaBin() {
+  /**
+   * The executor JVMs running now: the children of the Workers' JVMs (a Worker starts each executor as its own
+   * process).
+   *
+   * @return their process handles
+   */
+  public synchronized List<ProcessHandle> executors() {
+    List<ProcessHandle> out = new ArrayList<>();
+    for (int i = 1; i < processes.size(); i++) {
+      processes.get(i).children().filter(ProcessHandle::isAlive).forEach(out::add);
+    }
+    return out;
+  }
+
+  /**
+   * The java launcher of this JVM's runtime.
+   *
+   * @return its path
+   */
+  public static String javaBin() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  Path log(String name) {
+  /**
+   * A JVM's log.
+   *
+   * @param name {@code master} or {@code worker-<i>}
+   * @return its path
+   */
+  public Path log(String name) {
     return dir.resolve(name + ".log");
   }
 
@@ -125,7 +171,13 @@ final class StandaloneCluster implements AutoCloseable {
         + tail(Files.readString(log(name))));
   }
 
-  static String tail(String text) {
+  /**
+   * The end of a log, for an error message.
+   *
+   * @param text the log
+   * @return its last 4000 characters
+   */
+  public static String tail(String text) {
     return text.length() <= 4000 ? text : text.substring(text.length() - 4000);
   }
 
