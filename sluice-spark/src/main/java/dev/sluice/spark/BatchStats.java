@@ -37,11 +37,12 @@ final class BatchStats implements Serializable {
   }
 
   /**
-   * The sample each Spark partition keeps per partition path: enough for cuts within a few percent of a file
-   * group's share, and at most {@code max(256, 20000 / partitions)} keys per path and partition for the driver.
+   * The sample each Spark partition keeps per partition path: about 2,000 keys per path over the whole batch
+   * (cuts within a few percent of a path's inserts), at least 128 per path and partition; the driver receives at
+   * most {@code max(2048, 128 * partitions)} keys per path.
    */
   static int sampleSize(int partitions) {
-    return Math.max(256, 20_000 / Math.max(1, partitions));
+    return Math.max(128, 2_048 / Math.max(1, partitions));
   }
 
   /** Gathers one Spark partition's records: {@code file} &ge; 0 an update of that candidate file, else an insert. */
@@ -94,6 +95,9 @@ final class BatchStats implements Serializable {
    * of its path over the keys it kept. Fewer cuts come back when the sample runs out.
    */
   static String[] cuts(Collection<BatchStats> parts, Collection<String> paths, double[] fractions) {
+    if (fractions.length == 0) {
+      return new String[0];
+    }
     List<String> keys = new ArrayList<>();
     List<Double> weights = new ArrayList<>();
     for (BatchStats p : parts) {
