@@ -32,6 +32,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
@@ -141,8 +142,10 @@ public final class SluiceSpark {
     List<JavaRDD<?>> persisted = new ArrayList<>();
     try {
       // 1. prepare (validate, key, combine within each input partition) in the tasks, then combine across them
-      JavaRDD<WireRecord> prepared = df.javaRDD().mapPartitions(rows -> {
-        RowRecords.Binder binder = new RowRecords.Binder(new Schema.Parser().parse(rowSchemaJson));
+      // Spark's internal rows of the plan the Dataset already has: no second analysis, no external Row per record
+      StructType struct = df.schema();
+      JavaRDD<WireRecord> prepared = df.queryExecution().toRdd().toJavaRDD().mapPartitions(rows -> {
+        InternalRowRecords binder = new InternalRowRecords(new Schema.Parser().parse(rowSchemaJson), struct);
         return Units.of(ctx).prepare(new MappedIterator<>(rows, binder::toRecord)).iterator();
       });
       if (Units.of(ctx).combines()) {
