@@ -85,6 +85,75 @@ final class Routes implements Serializable {
     return routeKey.charAt(DIGITS) == '0';
   }
 
+  /**
+   * A bulk insert's routes: the inserts of each partition path cut into its new file groups' key ranges, in plan
+   * order, at the shares the plan gives them (cuts estimated from a sample, so a file group may get a few more or
+   * fewer records than planned; the create handle rolls over to another file group past the size limit).
+   */
+  static final class BulkRanges implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final Map<String, String[]> cuts;
+    private final Map<String, int[]> tasks;
+
+    private BulkRanges(Map<String, String[]> cuts, Map<String, int[]> tasks) {
+      this.cuts = cuts;
+      this.tasks = tasks;
+    }
+
+    static BulkRanges of(List<FileGroupTask> plan, List<BatchStats> stats) {
+      Map<String, List<FileGroupTask>> byPath = new HashMap<>();
+      for (FileGroupTask t : plan) {
+        if (t.inserts() > 0) {
+          byPath.computeIfAbsent(t.partitionPath(), p -> new ArrayList<>()).add(t);
+        }
+      }
+      Map<String, String[]> cuts = new HashMap<>();
+      Map<String, int[]> tasks = new HashMap<>();
+      byPath.forEach((path, ts) -> {
+        long total = ts.stream().mapToLong(FileGroupTask::inserts).sum();
+        double[] fractions = new double[ts.size() - 1];
+        long before = 0;
+        for (int i = 0; i < fractions.length; i++) {
+          before += ts.get(i).inserts();
+          fractions[i] = (double) before / total;
+        }
+        cuts.put(path, BatchStats.cuts(stats, List.of(path), fractions));
+        tasks.put(path, ts.stream().mapToInt(FileGroupTask::index).toArray());
+      });
+      return new BulkRanges(cuts, tasks);
+    }
+
+    /** The task whose key range holds {@code key} of partition {@code path}. */
+    int taskOf(String path, String key) {
+      int[] ts = tasks.get(path);
+      if (ts == null) {
+        throw SluiceException.badRequest("Insert '" + key + "' of partition '" + path + "'", "no task takes it",
+            "Report this as a bug.");
+      }
+      return ts[Math.min(ts.length - 1, BatchStats.rangeOf(cuts.get(path), BatchStats.sortKey(path, key)))];
+    }
+  }
+
+  /** Spark partition = the range of the ascending cuts the sort key falls in. */
+  static final class CutPartitioner extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final String[] cuts;
+
+    CutPartitioner(String[] cuts) {
+      this.cuts = cuts;
+    }
+
+    @Override
+    public int numPartitions() {
+      return cuts.length + 1;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return BatchStats.rangeOf(cuts, (String) key);
+    }
+  }
+
   /** Spark partition = task index, read from the route key. */
   static final class TaskPartitioner extends Partitioner {
     private static final long serialVersionUID = 1L;

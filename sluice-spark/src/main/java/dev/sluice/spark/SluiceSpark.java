@@ -23,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -31,6 +30,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
@@ -43,8 +43,6 @@ import scala.Tuple2;
  * own write token, and the publish deletes the base files of attempts whose results the driver did not take.
  */
 public final class SluiceSpark {
-  private static final char SEP = '\u0000';
-
   private SluiceSpark() {
   }
 
@@ -145,8 +143,10 @@ public final class SluiceSpark {
     List<JavaRDD<?>> persisted = new ArrayList<>();
     try {
       // 1. prepare (validate, key, combine within each input partition) in the tasks, then combine across them
-      JavaRDD<WireRecord> prepared = df.javaRDD().mapPartitions(rows -> {
-        RowRecords.Binder binder = new RowRecords.Binder(new Schema.Parser().parse(rowSchemaJson));
+      // Spark's internal rows of the plan the Dataset already has: no second analysis, no external Row per record
+      StructType struct = df.schema();
+      JavaRDD<WireRecord> prepared = df.queryExecution().toRdd().toJavaRDD().mapPartitions(rows -> {
+        InternalRowRecords binder = new InternalRowRecords(new Schema.Parser().parse(rowSchemaJson), struct);
         return Units.of(ctx).prepare(new MappedIterator<>(rows, binder::toRecord)).iterator();
       });
       if (Units.of(ctx).combines()) {
@@ -155,6 +155,9 @@ public final class SluiceSpark {
       }
       prepared = prepared.persist(StorageLevel.MEMORY_AND_DISK());
       persisted.add(prepared);
+      if (op == WriteOperation.BULK_INSERT) {
+        return bulk(dw, ctx, prepared);
+      }
 
       // 2. tag: each key against the base files the index names (its partition's, every partition's, or the record
       //    index's locations), one task per file; a bulk insert looks nothing up (Tagging)
@@ -166,37 +169,29 @@ public final class SluiceSpark {
       tagged = tagged.filter(t -> t.file() >= 0 || !t.record().delete()).persist(StorageLevel.MEMORY_AND_DISK());
       persisted.add(tagged);
 
-      // 3. plan on the driver from the counts
-      Map<String, Long> counts = tagged.mapToPair(t -> new Tuple2<>(t.file() >= 0 ? "u" + t.file()
-          : "i" + t.record().partitionPath(), 1L)).reduceByKey(Long::sum).collectAsMap();
+      // 3. plan on the driver from the counts (one pass, collected without a shuffle; it samples the inserts too)
+      List<BatchStats> stats = stats(tagged);
       Map<FileGroupKey, Long> updates = new HashMap<>();
-      Map<String, Long> inserts = new TreeMap<>();
-      counts.forEach((k, n) -> {
-        if (k.charAt(0) == 'u') {
-          FileRef f = files.get(Integer.parseInt(k.substring(1)));
-          updates.put(new FileGroupKey(f.partitionPath(), f.fileId()), n);
-        } else {
-          inserts.put(k.substring(1), n);
-        }
+      BatchStats.updates(stats).forEach((file, n) -> {
+        FileRef f = files.get(file);
+        updates.put(new FileGroupKey(f.partitionPath(), f.fileId()), n);
       });
+      Map<String, Long> inserts = BatchStats.inserts(stats);
       List<FileGroupTask> tasks = dw.plan(updates, inserts);
       if (tasks.isEmpty()) {
         return dw.publish(List.of());
       }
 
       // 4. route: updates to their file group's task; inserts ranked in (partition, key) order, then to the tasks
-      //    of their partition in plan order (each takes the next inserts, as the engine hands them out)
+      //    of their partition in plan order (each takes the next inserts, as the engine hands them out). The ranks
+      //    are exact: the inserts are sorted in key ranges cut from the sample, and each range's first rank is
+      //    the count of the inserts below it (a pass over the persisted records, not over the sorted shuffle)
       Routes routes = Routes.of(tasks, files, inserts);
       JavaPairRDD<String, WireRecord> routed = tagged.filter(t -> t.file() >= 0)
           .mapToPair(t -> new Tuple2<>(Routes.updateKey(routes.taskOfFile(t.file()), t.record().key()), t.record()));
       if (!inserts.isEmpty()) {
-        JavaPairRDD<String, WireRecord> ranked = tagged.filter(t -> t.file() < 0)
-            .mapToPair(t -> new Tuple2<>(t.record().partitionPath() + SEP + t.record().key(), t.record()))
-            .sortByKey()
-            .zipWithIndex()
-            .mapToPair(e -> new Tuple2<>(Routes.insertKey(routes.taskOfInsert(e._1()._2().partitionPath(), e._2()),
-                e._1()._2().key()), e._1()._2()));
-        routed = routed.union(ranked);
+        routed = routed.union(ranked(tagged.filter(t -> t.file() < 0).map(Tagged::record), stats, inserts, routes,
+            jsc.defaultParallelism()));
       }
 
       // 5. one task per file group, its records sorted (updates, then inserts by key), written as this attempt
@@ -209,6 +204,70 @@ public final class SluiceSpark {
     } finally {
       persisted.forEach(JavaRDD::unpersist);
     }
+  }
+
+  /**
+   * A bulk insert in one job after the counting pass: the plan from the exact counts, then each insert straight to
+   * the new file group whose key range (cut from the sample at the plan's shares) holds it, sorted by key within
+   * it; no global sort and no ranking pass. A file group may get slightly more or fewer records than planned; the
+   * create handle's size rule still bounds every file.
+   */
+  private static CommitResult bulk(DistributedWrite dw, WriteContext ctx, JavaRDD<WireRecord> prepared) {
+    List<BatchStats> stats = stats(prepared.map(w -> new Tagged(-1, w)));
+    List<FileGroupTask> tasks = dw.plan(Map.of(), BatchStats.inserts(stats));
+    if (tasks.isEmpty()) {
+      return dw.publish(List.of());
+    }
+    Routes.BulkRanges ranges = Routes.BulkRanges.of(tasks, stats);
+    List<FileWriteWire> results = prepared
+        .mapToPair(w -> new Tuple2<>(Routes.insertKey(ranges.taskOf(w.partitionPath(), w.key()), w.key()), w))
+        .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
+        .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
+        .collect();
+    return dw.publish(results);
+  }
+
+  private static List<BatchStats> stats(JavaRDD<Tagged> tagged) {
+    int capacity = BatchStats.sampleSize(tagged.getNumPartitions());
+    return tagged.mapPartitionsWithIndex((i, it) -> List.of(BatchStats.of(it, capacity, i)).iterator(), true)
+        .collect();
+  }
+
+  /**
+   * The inserts with their route keys: sorted in key ranges (about one per core) cut from the sample, each range's
+   * records ranked from the exact count of the inserts in the ranges before it.
+   */
+  private static JavaPairRDD<String, WireRecord> ranked(JavaRDD<WireRecord> inserts, List<BatchStats> stats,
+      Map<String, Long> insertCounts, Routes routes, int parallelism) {
+    double[] fractions = new double[Math.max(0, parallelism - 1)];
+    for (int i = 0; i < fractions.length; i++) {
+      fractions[i] = (i + 1.0) / parallelism;
+    }
+    String[] cuts = BatchStats.cuts(stats, insertCounts.keySet(), fractions);
+    long[] perRange = inserts.mapPartitions(ws -> {
+      long[] n = new long[cuts.length + 1];
+      ws.forEachRemaining(w -> n[BatchStats.rangeOf(cuts, BatchStats.sortKey(w.partitionPath(), w.key()))]++);
+      return List.of(n).iterator();
+    }).reduce((a, b) -> {
+      long[] sum = a.clone();
+      for (int i = 0; i < sum.length; i++) {
+        sum[i] += b[i];
+      }
+      return sum;
+    });
+    long[] first = new long[perRange.length];
+    for (int i = 1; i < first.length; i++) {
+      first[i] = first[i - 1] + perRange[i - 1];
+    }
+    return inserts.mapToPair(w -> new Tuple2<>(BatchStats.sortKey(w.partitionPath(), w.key()), w))
+        .repartitionAndSortWithinPartitions(new Routes.CutPartitioner(cuts))
+        .mapPartitionsWithIndex((range, it) -> {
+          long[] rank = {first[range]};
+          return new MappedIterator<Tuple2<String, WireRecord>, Tuple2<String, WireRecord>>(it, e ->
+              new Tuple2<>(Routes.insertKey(routes.taskOfInsert(e._2().partitionPath(), rank[0]++), e._2().key()),
+                  e._2()));
+        }, true)
+        .mapToPair(e -> e);
   }
 
   /** A prepared record and the candidate file that holds its key ({@code -1}: none, an insert). */

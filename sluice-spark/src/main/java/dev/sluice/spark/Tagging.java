@@ -9,6 +9,7 @@ import dev.sluice.api.WriteContext;
 import dev.sluice.api.WriteUnits;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,7 +67,12 @@ final class Tagging {
       List<FileRef> files = dw.baseFiles(dw.partitions());
       return new Result(files, global(ctx, prepared, files, jsc));
     }
-    List<String> partitions = prepared.map(WireRecord::partitionPath).distinct().collect();
+    // each task's distinct partitions, collected without distinct's shuffle
+    List<String> partitions = prepared.mapPartitions(ws -> {
+      Set<String> seen = new HashSet<>();
+      ws.forEachRemaining(w -> seen.add(w.partitionPath()));
+      return seen.iterator();
+    }).collect().stream().distinct().toList();
     List<FileRef> files = dw.baseFiles(partitions);
     if (files.isEmpty()) {
       return new Result(files, prepared.map(w -> new SluiceSpark.Tagged(-1, w)));
