@@ -24,8 +24,11 @@ final class RowRecords {
   static Schema schemaOf(StructType struct, String tableName) {
     SchemaBuilder.FieldAssembler<Schema> fields = SchemaBuilder.record(tableName + "_record")
         .namespace("hoodie." + tableName).fields();
+    // nested records live in the enclosing record's full name, as Spark's Avro converter (which gives Hudi's Spark
+    // writer its schema) names them: Hudi 0.15 checks an upsert's schema against the table's by full names
+    String inner = "hoodie." + tableName + "." + tableName + "_record";
     for (StructField f : struct.fields()) {
-      Schema t = typeOf(f.name(), f.dataType());
+      Schema t = typeOf(f.name(), f.name(), inner, f.dataType());
       if (f.nullable()) {
         // a null default is given to the builder as Java null: it renders the value it gets as JSON, and
         // JsonProperties.NULL_VALUE (the Schema.Field constructor's marker) is not JSON to it
@@ -38,7 +41,11 @@ final class RowRecords {
     return fields.endRecord();
   }
 
-  private static Schema typeOf(String name, DataType t) {
+  /**
+   * The Avro type of column {@code name} (its dotted path, for messages): a struct becomes record {@code field} in
+   * {@code namespace}, an array's elements take the array column's name and namespace.
+   */
+  private static Schema typeOf(String name, String field, String namespace, DataType t) {
     if (t.equals(DataTypes.StringType)) {
       return Schema.create(Schema.Type.STRING);
     } else if (t.equals(DataTypes.IntegerType) || t.equals(DataTypes.ShortType) || t.equals(DataTypes.ByteType)) {
@@ -58,20 +65,20 @@ final class RowRecords {
     } else if (t.equals(DataTypes.TimestampType)) {
       return LogicalTypes.timestampMicros().addToSchema(Schema.create(Schema.Type.LONG));
     } else if (t instanceof ArrayType a) {
-      Schema items = typeOf(name, a.elementType());
+      Schema items = typeOf(name, field, namespace, a.elementType());
       return Schema.createArray(a.containsNull() ? Schema.createUnion(Schema.create(Schema.Type.NULL), items) : items);
     } else if (t instanceof StructType st) {
-      // a nested record is named after its column, as Hudi's Spark writer names it (unique within the schema)
-      return nested(st, name);
+      // a nested record is named after its column, in its parent's full name, as Hudi's Spark writer names it
+      return nested(st, name, field, namespace);
     }
     throw SluiceException.unsupported("Column '" + name + "' of Spark type " + t.simpleString(),
         "Cast it to a string, number, boolean, binary, date, timestamp, struct or array column.");
   }
 
-  private static Schema nested(StructType st, String name) {
-    SchemaBuilder.FieldAssembler<Schema> fields = SchemaBuilder.record(name.replace('.', '_')).fields();
+  private static Schema nested(StructType st, String name, String field, String namespace) {
+    SchemaBuilder.FieldAssembler<Schema> fields = SchemaBuilder.record(field).namespace(namespace).fields();
     for (StructField f : st.fields()) {
-      Schema t = typeOf(name + "." + f.name(), f.dataType());
+      Schema t = typeOf(name + "." + f.name(), f.name(), namespace + "." + field, f.dataType());
       fields = f.nullable()
           ? fields.name(f.name()).type(Schema.createUnion(Schema.create(Schema.Type.NULL), t)).withDefault(null)
           : fields.name(f.name()).type(t).noDefault();

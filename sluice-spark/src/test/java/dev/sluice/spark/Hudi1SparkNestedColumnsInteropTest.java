@@ -122,11 +122,11 @@ class Hudi1SparkNestedColumnsInteropTest {
     return out;
   }
 
-  // Hudi 0.15 on Spark at version 6 ("0.15.0, 6") refuses to upsert into Sluice-on-Spark's table until the nested
-  // record is named in its enclosing record's namespace, as Spark's Avro converter names it (sluice-spark's
-  // RowRecords names it without one: Hudi 0.15's schema check compares full names, Hudi 1.1.1's does not)
+  // Hudi 0.15 at version 6 checks an upsert's schema against the table's by full names: it upserts into
+  // Sluice-on-Spark's table because the nested record is named in its enclosing record's namespace, as Spark's Avro
+  // converter names it (it failed with MISSING_UNION_BRANCH when RowRecords named it without one)
   @ParameterizedTest
-  @CsvSource({"1.1.1, 9"})
+  @CsvSource({"1.1.1, 9", "0.15.0, 6"})
   void nestedColumnsBothWays(String hudiVersion, int version) {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("sluice-hudi1-nested-test")
         .config("spark.ui.enabled", "false")
