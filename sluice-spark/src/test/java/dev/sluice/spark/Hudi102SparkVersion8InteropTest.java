@@ -41,13 +41,7 @@ class Hudi102SparkVersion8InteropTest {
 
   @Test
   void hudi102OnSparkReadsAndContinuesAVersion8TableSluiceOnSparkWroteAndSluiceContinuesHudis() {
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("sluice-hudi102-spark-interop-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    SparkSession spark = LocalSpark.builder("sluice-hudi102-spark-interop-test").getOrCreate();
     try {
       Path table = dir.resolve("trips");
       String path = table.toString();

@@ -76,13 +76,7 @@ class Hudi1SparkInteropTest {
 
   @BeforeAll
   void writeAndRead() {
-    spark = SparkSession.builder().master("local[2]").appName("sluice-hudi1-spark-interop-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    spark = LocalSpark.builder("sluice-hudi1-spark-interop-test").getOrCreate();
     HudiSpark hudi = HudiSpark.locate(HUDI);
 
     // Hudi 1.1.1 on Spark writes two version-9 tables (one oracle JVM): an insert, an upsert, a delete

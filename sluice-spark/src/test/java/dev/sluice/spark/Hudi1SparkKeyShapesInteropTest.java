@@ -51,13 +51,7 @@ class Hudi1SparkKeyShapesInteropTest {
 
   @Test
   void eachContinuesTheOthersUnpartitionedAndComplexKeyTables() {
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("sluice-hudi1-key-shapes-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    SparkSession spark = LocalSpark.builder("sluice-hudi1-key-shapes-test").getOrCreate();
     try {
       HudiSpark hudi = HudiSpark.locate(HUDI);
       Map<String, Map<String, String>> expected = new TreeMap<>();

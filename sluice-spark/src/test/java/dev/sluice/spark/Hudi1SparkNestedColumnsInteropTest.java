@@ -128,13 +128,7 @@ class Hudi1SparkNestedColumnsInteropTest {
   @ParameterizedTest
   @CsvSource({"1.1.1, 9", "0.15.0, 6"})
   void nestedColumnsBothWays(String hudiVersion, int version) {
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("sluice-hudi1-nested-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    SparkSession spark = LocalSpark.builder("sluice-hudi1-nested-test").getOrCreate();
     try {
       Path mine = dir.resolve("sluice");
       Map<String, String> options = options(version);

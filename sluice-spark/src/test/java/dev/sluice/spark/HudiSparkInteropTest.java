@@ -73,13 +73,7 @@ class HudiSparkInteropTest {
 
   @BeforeAll
   void writeAndRead() {
-    spark = SparkSession.builder().master("local[2]").appName("sluice-hudi-spark-interop-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    spark = LocalSpark.builder("sluice-hudi-spark-interop-test").getOrCreate();
     HudiSpark hudi = HudiSpark.locate("0.15.0");
 
     // Sluice-on-Spark bulk-inserts two tables at version 6: SluiceSpark.bulkInsert, then a bulk_insert of new keys

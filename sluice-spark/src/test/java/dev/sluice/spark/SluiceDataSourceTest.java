@@ -79,13 +79,7 @@ class SluiceDataSourceTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("sluice-datasource-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    spark = LocalSpark.builder("sluice-datasource-test").getOrCreate();
     for (TableType type : TableType.values()) {
       Table t = Tables.create(path(type), TableSpec.builder("trips").type(type).recordKey("id").precombine("ts")
           .partitionBy("part").schema(SCHEMA).build(), Config.of(SMALL));

@@ -71,13 +71,7 @@ class SluiceSparkTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("sluice-spark-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    spark = LocalSpark.builder("sluice-spark-test").getOrCreate();
   }
 
   @AfterAll

@@ -42,13 +42,7 @@ class SparkCatalogSyncTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("sluice-spark-sync-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    spark = LocalSpark.builder("sluice-spark-sync-test").getOrCreate();
   }
 
   @AfterAll

@@ -58,12 +58,7 @@ class SparkCompactionTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("sluice-spark-compaction-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    spark = LocalSpark.builder("sluice-spark-compaction-test").getOrCreate();
   }
 
   @AfterAll

@@ -51,13 +51,7 @@ class SparkIndexTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkSession.builder().master("local[2]").appName("sluice-spark-index-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate();
+    spark = LocalSpark.builder("sluice-spark-index-test").getOrCreate();
   }
 
   @AfterAll
