@@ -74,7 +74,9 @@ public final class SparkBenchRows {
         for (Object e : (Collection<?>) v) {
           out.add(value(s.getElementType(), e));
         }
-        yield out;
+        // a Scala Seq, as a Row holds an array: a Dataset encoder's serializer takes nothing else (a java.util.List
+        // passes only through createDataFrame's converters of a local list)
+        yield scala.collection.JavaConverters.asScalaBuffer(out).toList();
       }
       case RECORD -> {
         GenericRecord r = (GenericRecord) v;
