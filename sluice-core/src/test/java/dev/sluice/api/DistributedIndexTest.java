@@ -8,19 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.DistributedWriteTest.DistributedUnits;
 import dev.sluice.internal.mdt.write.MetadataTableChecks;
 import dev.sluice.internal.mdt.write.RecordIndexChecks;
-import dev.sluice.internal.timeline.WriteStat;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +41,7 @@ class DistributedIndexTest {
     Path unitsDir = dir.resolve("units");
     Table units = Tables.create(unitsDir.toString(), TableSpec.builder("trip").type(type).recordKey("id")
         .precombine("ts").partitionBy("part").schema(DistributedWriteTest.SCHEMA).build(), options);
-    DistributedUnits.write(units, WriteOperation.UPSERT, rows(0, 300, 1, "a", 0), false);
+    DistributedUnits.write(units, WriteOperation.UPSERT, DistributedWriteTest.rows(0, 300, 1, "a", 0), false);
     if (indexType.equals("RECORD_INDEX")) {
       // the first write built the record index; the later ones look keys up in it
       try (DistributedWrite dw = DistributedWrite.begin(Tables.open(unitsDir.toString(), options),
@@ -58,19 +51,19 @@ class DistributedIndexTest {
       }
     }
     // 100 keys move one partition on, 50 stay and change, 60 are new
-    List<GenericRecord> moves = rows(100, 100, 2, "moved", 1);
-    moves.addAll(rows(200, 50, 2, "same", 0));
-    moves.addAll(rows(1_000, 60, 2, "new", 0));
+    List<GenericRecord> moves = DistributedWriteTest.rows(100, 100, 2, "moved", 1);
+    moves.addAll(DistributedWriteTest.rows(200, 50, 2, "same", 0));
+    moves.addAll(DistributedWriteTest.rows(1_000, 60, 2, "new", 0));
     step("move", unitsDir, options, WriteOperation.UPSERT, moves);
     // deletes by key in the records' old partition (a global index finds them where they are) and unknown keys
-    List<GenericRecord> gone = rows(90, 20, 3, "x", 0);
-    gone.addAll(rows(5_000, 5, 3, "unknown", 0));
+    List<GenericRecord> gone = DistributedWriteTest.rows(90, 20, 3, "x", 0);
+    gone.addAll(DistributedWriteTest.rows(5_000, 5, 3, "unknown", 0));
     step("delete", unitsDir, options, WriteOperation.DELETE, gone);
     Table written = Tables.open(unitsDir.toString(), options);
     assertEquals(List.of(), MetadataTableChecks.problems(written.storage(), written.location()));
     if (indexType.equals("RECORD_INDEX")) {
       List<String> keys = new ArrayList<>();
-      for (GenericRecord r : rows(0, 5_005, 0, "", 0)) {
+      for (GenericRecord r : DistributedWriteTest.rows(0, 5_005, 0, "", 0)) {
         keys.add(r.get("id").toString());
       }
       assertEquals(List.of(), RecordIndexChecks.problems(written, keys));
@@ -87,7 +80,7 @@ class DistributedIndexTest {
     Config options = options("GLOBAL_BLOOM", true);
     Table t = Tables.create(dir.resolve("t").toString(), TableSpec.builder("trip").type(TableType.COPY_ON_WRITE)
         .recordKey("id").precombine("ts").partitionBy("part").schema(DistributedWriteTest.SCHEMA).build(), options);
-    t.upsert(rows(0, 600, 1, "a", 0).iterator());
+    t.upsert(DistributedWriteTest.rows(0, 600, 1, "a", 0).iterator());
     Map<String, String[]> actual = new HashMap<>();
     try (CloseableIterator<GenericRecord> it = t.newScan().withMetaColumns(true).open()) {
       while (it.hasNext()) {
@@ -126,14 +119,15 @@ class DistributedIndexTest {
   /** One batch through the units and, by the engine, on a copy taken before it: same plan, rows and files. */
   private void step(String name, Path unitsDir, Config options, WriteOperation op, List<GenericRecord> batch) {
     Path twinDir = dir.resolve("twin-" + name);
-    copyTree(unitsDir, twinDir);
+    DistributedWriteTest.copyTree(unitsDir, twinDir);
     Table twin = Tables.open(twinDir.toString(), options);
     CommitResult byEngine = op == WriteOperation.DELETE ? twin.delete(batch.iterator())
         : twin.upsert(batch.iterator());
     Table units = Tables.open(unitsDir.toString(), options);
     // failed attempts before each file group's last one (a delete's groups are too small to die half way)
     CommitResult r = DistributedUnits.write(units, op, batch, op != WriteOperation.DELETE);
-    assertEquals(shape(twin, byEngine.instantTime()), shape(units, r.instantTime()), name + ": planned apart");
+    assertEquals(DistributedWriteTest.shape(twin, byEngine.instantTime()),
+        DistributedWriteTest.shape(units, r.instantTime()), name + ": planned apart");
     assertEquals(contents(twin), contents(units), name);
     if (twin.config().metadataPartitions().contains("record_index")) {
       List<String> keys = new ArrayList<>(contents(twin).keySet());
@@ -156,20 +150,6 @@ class DistributedIndexTest {
     return Config.of(o);
   }
 
-  /** Rows {@code from..from+n-1} in partition {@code p(i + shift) % 3}. */
-  static List<GenericRecord> rows(int from, int n, long ts, String tag, int shift) {
-    List<GenericRecord> out = new ArrayList<>(n);
-    for (int i = from; i < from + n; i++) {
-      GenericRecord r = new GenericData.Record(DistributedWriteTest.SCHEMA);
-      r.put("id", String.format("k%06d", i));
-      r.put("part", "p" + ((i + shift) % 3));
-      r.put("ts", ts);
-      r.put("payload", tag + ":" + i + ":" + "x".repeat(40));
-      out.add(r);
-    }
-    return out;
-  }
-
   /** Key to partition, ordering value and payload; a key returned twice fails. */
   static Map<String, String> contents(Table t) {
     Map<String, String> out = new TreeMap<>();
@@ -181,32 +161,5 @@ class DistributedIndexTest {
       }
     }
     return out;
-  }
-
-  private static List<String> shape(Table t, String instant) {
-    List<String> out = new ArrayList<>();
-    for (WriteStat s : MorFixture.metadata(t, instant).allStats()) {
-      String prev = s.prevCommit().equals(instant) ? "this commit" : s.prevCommit();
-      String group = WriteStat.NULL_COMMIT.equals(s.prevCommit()) ? "new" : s.fileId() + "@" + prev;
-      out.add(s.partitionPath() + " " + group + (s.delta() ? " log" : " base") + " writes=" + s.numWrites()
-          + " inserts=" + s.numInserts() + " updates=" + s.numUpdateWrites() + " deletes=" + s.numDeletes());
-    }
-    out.sort(Comparator.naturalOrder());
-    return out;
-  }
-
-  private static void copyTree(Path from, Path to) {
-    try (Stream<Path> walk = Files.walk(from)) {
-      for (Path p : walk.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -90,7 +90,7 @@ class DistributedWriteTest {
    * The file groups commit {@code instant} of {@code t} wrote, each as its partition, its file id and base instant
    * (or "new": new file ids are random), base or log, and its record counts; sorted.
    */
-  private static List<String> shape(Table t, String instant) {
+  static List<String> shape(Table t, String instant) {
     List<String> out = new ArrayList<>();
     for (WriteStat s : MorFixture.metadata(t, instant).allStats()) {
       // a log file's slice on version 9 can be the write's own (a log-only slice named after its delta commit):
@@ -109,7 +109,7 @@ class DistributedWriteTest {
     return MorFixture.logFiles(table).stream().filter(f -> !f.contains(failed)).count();
   }
 
-  private static void copyTree(Path from, Path to) {
+  static void copyTree(Path from, Path to) {
     try (Stream<Path> walk = Files.walk(from)) {
       for (Path p : walk.toList()) {
         Path target = to.resolve(from.relativize(p).toString());
@@ -165,11 +165,16 @@ class DistributedWriteTest {
   }
 
   static List<GenericRecord> rows(int from, int n, long ts, String tag) {
+    return rows(from, n, ts, tag, 0);
+  }
+
+  /** As {@link #rows(int, int, long, String)}, each key's partition moved {@code shift} partitions on. */
+  static List<GenericRecord> rows(int from, int n, long ts, String tag, int shift) {
     List<GenericRecord> out = new ArrayList<>(n);
     for (int i = from; i < from + n; i++) {
       GenericRecord r = new GenericData.Record(SCHEMA);
       r.put("id", String.format("k%06d", i));
-      r.put("part", "p" + (i % 3));
+      r.put("part", "p" + ((i + shift) % 3));
       r.put("ts", ts);
       r.put("payload", tag + ":" + i + ":" + "x".repeat(40));
       out.add(r);

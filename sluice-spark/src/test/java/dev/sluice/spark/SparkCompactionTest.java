@@ -75,7 +75,7 @@ class SparkCompactionTest {
     int operations = table.compaction().plan(planned).operations().size();
     assertTrue(operations >= 4, "slices with logs: " + operations);
     Path twinPath = dir.resolve("twin");
-    copyTree(path, twinPath);
+    SluiceSparkTest.copyTree(path, twinPath);
     Map<String, String> before = contents(table, QueryType.SNAPSHOT);
     assertEquals(600 - 40, before.size());
 
@@ -211,21 +211,6 @@ class SparkCompactionTest {
       }
     }
     return out;
-  }
-
-  private static void copyTree(Path from, Path to) {
-    try (Stream<Path> walk = Files.walk(from)) {
-      for (Path p : walk.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** The write tokens of the base files compaction {@code instant} wrote. */
