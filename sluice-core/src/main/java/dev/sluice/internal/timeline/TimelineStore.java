@@ -260,7 +260,8 @@ public final class TimelineStore {
    * exists (another writer completed it) or the inflight file is gone (it was rolled back).
    */
   public Instant complete(Instant inflight, byte[] content) {
-    return complete(inflight, content, this::latestTime);
+    // listed now, under the caller's lock
+    return complete(inflight, content, () -> latestTime(load()));
   }
 
   /**
@@ -294,26 +295,9 @@ public final class TimelineStore {
   }
 
   /**
-   * The latest requested or completion time in the timeline folder, listed now (for layout 2 only: a completion is
-   * taken under the table lock, after every completion another writer published).
+   * The latest requested or completion time of {@code loaded} (layout 2: a completion is taken under the table lock,
+   * after every completion another writer published, so from a timeline listed under that lock).
    */
-  private String latestTime() {
-    if (!layout().slicesByCompletionTime()) {
-      return "";
-    }
-    String latest = "";
-    for (FileInfo f : listFolder()) {
-      Optional<TimelineLayout.InstantFile> file = f.directory() ? Optional.empty() : layout().parse(f.name());
-      if (file.isPresent()) {
-        String t = file.get().completionTime().orElse(file.get().instant().time());
-        latest = t.compareTo(latest) > 0 ? t : latest;
-        latest = file.get().instant().time().compareTo(latest) > 0 ? file.get().instant().time() : latest;
-      }
-    }
-    return latest;
-  }
-
-  /** As {@link #latestTime()}, from a timeline loaded under the lock instead of a listing. */
   private static String latestTime(Timeline loaded) {
     String latest = "";
     for (Instant i : loaded.instants()) {
