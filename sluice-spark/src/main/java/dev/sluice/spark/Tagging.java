@@ -172,10 +172,7 @@ final class Tagging {
     List<JavaRDD<?>> cached = List.of(located);
     List<String> partitions = located.map(KeyLocation::partitionPath).distinct().collect();
     List<FileRef> files = dw.baseFiles(partitions);
-    Map<String, Integer> fileOf = new HashMap<>();
-    for (int i = 0; i < files.size(); i++) {
-      fileOf.put(files.get(i).partitionPath() + SEP + files.get(i).fileId(), i);
-    }
+    Map<String, Integer> fileOf = indexByFileGroup(files);
     JavaPairRDD<String, Integer> at = located.mapToPair(l -> new Tuple2<>(l.key(),
         fileOf.getOrDefault(l.partitionPath() + SEP + l.fileId(), -1)));
     long stale = at.filter(e -> e._2() < 0).count();
@@ -183,10 +180,7 @@ final class Tagging {
       // the engine re-checks such keys in the base files (it trusts no location it cannot see); so does this write,
       // against every partition's files, the other keys keeping their record-index locations
       List<FileRef> everywhere = dw.baseFiles(dw.partitions());
-      Map<String, Integer> fileOfAll = new HashMap<>();
-      for (int i = 0; i < everywhere.size(); i++) {
-        fileOfAll.put(everywhere.get(i).partitionPath() + SEP + everywhere.get(i).fileId(), i);
-      }
+      Map<String, Integer> fileOfAll = indexByFileGroup(everywhere);
       JavaPairRDD<String, Integer> trusted = located.mapToPair(l -> new Tuple2<>(l.key(),
           fileOfAll.getOrDefault(l.partitionPath() + SEP + l.fileId(), -1))).filter(e -> e._2() >= 0);
       JavaRDD<String> staleKeys = at.filter(e -> e._2() < 0).keys();
@@ -199,5 +193,14 @@ final class Tagging {
       return new Result(everywhere, tagged, cached);
     }
     return new Result(files, foundAt(ctx, records, at, files), cached);
+  }
+
+  /** Each file's index in {@code files}, by partition and file id. */
+  private static Map<String, Integer> indexByFileGroup(List<FileRef> files) {
+    Map<String, Integer> out = new HashMap<>();
+    for (int i = 0; i < files.size(); i++) {
+      out.put(files.get(i).partitionPath() + SEP + files.get(i).fileId(), i);
+    }
+    return out;
   }
 }
