@@ -7,13 +7,16 @@ import org.apache.avro.SchemaBuilder;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
  * A Dataset's schema as a table schema (the rows themselves become records in {@link InternalRowRecords}). The
- * common types (string, int, long, float, double, boolean, binary, date, timestamp; short and byte as int), structs
- * of them (nested records) and arrays; anything else (maps, decimals, ...) is refused by name. Spark's own
+ * common types (string, int, long, float, double, boolean, binary, date, timestamp; short and byte as int),
+ * decimals, structs of them (nested records), arrays and maps with string keys; anything else (maps of other keys,
+ * intervals, ...) is refused by name. Spark's own
  * {@code spark-avro} is not on the class path of every deployment.
  */
 final class RowRecords {
@@ -70,9 +73,31 @@ final class RowRecords {
     } else if (t instanceof StructType st) {
       // a nested record is named after its column, in its parent's full name, as Hudi's Spark writer names it
       return nested(st, name, field, namespace);
+    } else if (t instanceof DecimalType d) {
+      // a fixed of the fewest bytes the precision needs, named "<namespace>.<column>.fixed" as Spark's Avro
+      // converter (Hudi's Spark writer's schema) names it: Hudi 0.15's upsert checks schemas by full names
+      Schema fixed = Schema.createFixed("fixed", null, namespace + "." + field, fixedSize(d.precision()));
+      return LogicalTypes.decimal(d.precision(), d.scale()).addToSchema(fixed);
+    } else if (t instanceof MapType m) {
+      if (!m.keyType().equals(DataTypes.StringType)) {
+        throw SluiceException.unsupported("Column '" + name + "' of Spark type " + t.simpleString(),
+            "Avro (and so Hudi) maps have string keys: cast the keys to strings, or use an array of structs.");
+      }
+      Schema values = typeOf(name, field, namespace, m.valueType());
+      return Schema.createMap(m.valueContainsNull()
+          ? Schema.createUnion(Schema.create(Schema.Type.NULL), values) : values);
     }
     throw SluiceException.unsupported("Column '" + name + "' of Spark type " + t.simpleString(),
-        "Cast it to a string, number, boolean, binary, date, timestamp, struct or array column.");
+        "Cast it to a string, number, decimal, boolean, binary, date, timestamp, struct, array or map column.");
+  }
+
+  /** The fewest bytes whose two's complement holds every unscaled value of {@code precision} digits. */
+  static int fixedSize(int precision) {
+    int bytes = 1;
+    while (java.math.BigInteger.TWO.pow(8 * bytes - 1).compareTo(java.math.BigInteger.TEN.pow(precision)) < 0) {
+      bytes++;
+    }
+    return bytes;
   }
 
   private static Schema nested(StructType st, String name, String field, String namespace) {

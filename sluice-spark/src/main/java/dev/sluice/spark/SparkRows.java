@@ -10,19 +10,23 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * A table's Avro schema as Spark's, and the engine's records as Spark's internal rows: strings, numbers, booleans,
- * binaries, dates and timestamps (micros or millis), records of them (structs) and arrays, the types
- * {@link RowRecords} writes; any other column type (maps, decimals, unions of several types) is refused by name,
- * since a silent guess would read wrong values.
+ * binaries, dates and timestamps (micros or millis), decimals (fixed or bytes), records of them (structs), arrays
+ * and maps, the types {@link RowRecords} writes; any other column type (unions of several types, say) is refused by
+ * name, since a silent guess would read wrong values.
  */
 final class SparkRows {
   /** The meta columns Hudi's datasource shows first, in its order. */
@@ -68,6 +72,9 @@ final class SparkRows {
     if (logical instanceof LogicalTypes.TimestampMicros || logical instanceof LogicalTypes.TimestampMillis) {
       return DataTypes.TimestampType;
     }
+    if (logical instanceof LogicalTypes.Decimal d && d.getPrecision() <= DecimalType.MAX_PRECISION()) {
+      return DataTypes.createDecimalType(d.getPrecision(), d.getScale());
+    }
     return switch (s.getType()) {
       case STRING, ENUM -> DataTypes.StringType;
       case INT -> DataTypes.IntegerType;
@@ -77,6 +84,8 @@ final class SparkRows {
       case BOOLEAN -> DataTypes.BooleanType;
       case BYTES -> DataTypes.BinaryType;
       case ARRAY -> DataTypes.createArrayType(type(column, s.getElementType()), nullable(s.getElementType()));
+      case MAP -> DataTypes.createMapType(DataTypes.StringType, type(column, s.getValueType()),
+          nullable(s.getValueType()));
       case RECORD -> {
         StructType st = new StructType();
         for (Schema.Field f : s.getFields()) {
@@ -85,14 +94,17 @@ final class SparkRows {
         yield st;
       }
       default -> throw SluiceException.unsupported("Reading column '" + column + "' of Avro type " + schema
-          + " through Spark", "Select the table's columns of strings, numbers, booleans, binaries, dates, "
-          + "timestamps, records and arrays (spark.read.format(\"sluice\").load(path).select(...)), or read it "
+          + " through Spark", "Select the table's columns of strings, numbers, decimals, booleans, binaries, dates, "
+          + "timestamps, records, arrays and maps (spark.read.format(\"sluice\").load(path).select(...)), or read it "
           + "with the engine's Scan.");
     };
   }
 
+  /** Whether {@code s} (or, for a map, its values) is a timestamp in milliseconds. */
   private static boolean isMillis(Schema s) {
-    return nonNull(s).getLogicalType() instanceof LogicalTypes.TimestampMillis;
+    Schema n = nonNull(s);
+    return n.getType() == Schema.Type.MAP ? isMillis(n.getValueType())
+        : n.getLogicalType() instanceof LogicalTypes.TimestampMillis;
   }
 
   /**
@@ -132,6 +144,19 @@ final class SparkRows {
       }
     }
 
+    /** A decimal as the engine's reader gives it: a fixed or bytes value (two's complement, unscaled) or a number. */
+    private static java.math.BigDecimal decimal(Object v, DecimalType t) {
+      if (v instanceof java.math.BigDecimal d) {
+        return d;
+      } else if (v instanceof org.apache.avro.generic.GenericFixed f) {
+        return new java.math.BigDecimal(new java.math.BigInteger(f.bytes()), t.scale());
+      }
+      ByteBuffer b = ((ByteBuffer) v).duplicate();
+      byte[] bytes = new byte[b.remaining()];
+      b.get(bytes);
+      return new java.math.BigDecimal(new java.math.BigInteger(bytes), t.scale());
+    }
+
     private static Object value(DataType t, Object v, boolean millis) {
       if (t instanceof StructType st) {
         GenericRecord r = (GenericRecord) v;
@@ -152,6 +177,18 @@ final class SparkRows {
           values[i++] = x == null ? null : value(at.elementType(), x, itemMillis);
         }
         return new GenericArrayData(values);
+      } else if (t instanceof MapType mt) {
+        java.util.Map<?, ?> m = (java.util.Map<?, ?>) v;
+        Object[] keys = new Object[m.size()];
+        Object[] values = new Object[m.size()];
+        int i = 0;
+        for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
+          keys[i] = UTF8String.fromString(e.getKey().toString());
+          values[i++] = e.getValue() == null ? null : value(mt.valueType(), e.getValue(), millis);
+        }
+        return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(values));
+      } else if (t instanceof DecimalType dt) {
+        return Decimal.apply(decimal(v, dt), dt.precision(), dt.scale());
       } else if (t.equals(DataTypes.StringType)) {
         return UTF8String.fromString(v.toString());
       } else if (t.equals(DataTypes.BinaryType)) {

@@ -6,6 +6,11 @@ import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
 import dev.sluice.interop.HudiSpark;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -24,8 +30,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Struct and array columns between Sluice-on-Spark and Hudi on Spark (1.1.1 at version 9; Merge-on-Read,
- * partitioned): Hudi reads the nested values of a table Sluice-on-Spark wrote and upserts into it (its writer schema
+ * Struct, array, decimal and map columns between Sluice-on-Spark and Hudi on Spark (1.1.1 at version 9, 0.15.0 at
+ * version 6; Merge-on-Read, partitioned; the decimal a fixed with the decimal logical type, as Hudi's Spark writer
+ * makes it, the map with string keys): Hudi reads the nested values of a table Sluice-on-Spark wrote and upserts into it (its writer schema
  * from Spark's types, Sluice's table schema from the same Spark types: the nested record's name must agree), Sluice
  * reads Hudi's upsert; Sluice-on-Spark upserts into a table Hudi wrote, and Hudi reads the result.
  */
@@ -38,9 +45,12 @@ class Hudi1SparkNestedColumnsInteropTest {
       .add("part", DataTypes.StringType, true)
       .add("ts", DataTypes.LongType, true)
       .add("loc", LOC, true)
-      .add("tags", DataTypes.createArrayType(DataTypes.StringType, true), true);
+      .add("tags", DataTypes.createArrayType(DataTypes.StringType, true), true)
+      .add("fare", DataTypes.createDecimalType(10, 2), true)
+      .add("attrs", DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType, true), true);
   private static final String DDL = "id STRING, part STRING, ts BIGINT, loc STRUCT<lat: DOUBLE, lon: DOUBLE>, "
-      + "tags ARRAY<STRING>";
+      + "tags ARRAY<STRING>, fare DECIMAL(10,2), attrs MAP<STRING, BIGINT>";
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir
   Path dir;
@@ -51,30 +61,46 @@ class Hudi1SparkNestedColumnsInteropTest {
     return o;
   }
 
-  /** {@code n} rows from key {@code from}: a struct of two doubles and an array of two tags, by {@code ts}. */
+  /**
+   * {@code n} rows from key {@code from}: a struct of two doubles, an array of two tags, a decimal (negative on
+   * every fifth key) and a map of two or three entries (one null value on every fourth key), by {@code ts}.
+   */
   private static List<Row> rows(int from, int n, long ts) {
     List<Row> out = new ArrayList<>();
     for (int i = from; i < from + n; i++) {
+      Map<String, Long> attrs = new LinkedHashMap<>();
+      attrs.put("seats", (long) i % 4 + 1);
+      attrs.put("ts", ts);
+      if (i % 4 == 0) {
+        attrs.put("none", null);
+      }
       out.add(RowFactory.create(String.format("k%06d", i), "p" + (i % 3), ts,
-          RowFactory.create(i + 0.5, ts + 0.25), List.of("t" + i, "w" + ts)));
+          RowFactory.create(i + 0.5, ts + 0.25), List.of("t" + i, "w" + ts),
+          new BigDecimal((i % 5 == 0 ? "-" : "") + (i * 3 + ts) + "." + (10 + i % 90)), attrs));
     }
     return out;
   }
 
-  /** The model's line of a row: part/ts/loc as JSON/tags as JSON, as Spark's {@code toJSON} writes them. */
-  private static String line(Object part, Object ts, double lat, double lon, List<String> tags) {
+  /**
+   * The model's line of a row: part/ts/loc as JSON/tags as JSON, as Spark's {@code toJSON} writes them, then the
+   * decimal at scale 2 and the map's entries in key order.
+   */
+  private static String line(Object part, Object ts, double lat, double lon, List<String> tags, BigDecimal fare,
+      Map<String, ?> attrs) {
     StringBuilder t = new StringBuilder("[");
     for (int i = 0; i < tags.size(); i++) {
       t.append(i == 0 ? "" : ",").append('"').append(tags.get(i)).append('"');
     }
-    return part + "/" + ts + "/{\"lat\":" + lat + ",\"lon\":" + lon + "}/" + t.append(']');
+    return part + "/" + ts + "/{\"lat\":" + lat + ",\"lon\":" + lon + "}/" + t.append(']') + "/"
+        + fare.setScale(2, RoundingMode.UNNECESSARY).toPlainString() + "/" + new TreeMap<>(attrs);
   }
 
+  @SuppressWarnings("unchecked")
   private static List<Row> upsert(Map<String, String> model, List<Row> rows) {
     for (Row r : rows) {
       Row loc = r.getStruct(3);
       model.put(r.getString(0), line(r.getString(1), r.getLong(2), loc.getDouble(0), loc.getDouble(1),
-          tags(r)));
+          tags(r), (BigDecimal) r.get(5), (Map<String, ?>) r.get(6)));
     }
     return rows;
   }
@@ -94,6 +120,8 @@ class Hudi1SparkNestedColumnsInteropTest {
       m.put("ts", r.getLong(2));
       m.put("loc", Map.of("lat", r.getStruct(3).getDouble(0), "lon", r.getStruct(3).getDouble(1)));
       m.put("tags", tags(r));
+      m.put("fare", r.get(5));
+      m.put("attrs", r.get(6));
       out.add(m);
     }
     return out;
@@ -107,8 +135,12 @@ class Hudi1SparkNestedColumnsInteropTest {
         GenericRecord loc = (GenericRecord) r.get("loc");
         List<String> tags = new ArrayList<>();
         ((List<?>) r.get("tags")).forEach(t -> tags.add(t.toString()));
+        Object fare = r.get("fare");
+        Map<String, Object> attrs = new TreeMap<>();
+        ((Map<?, ?>) r.get("attrs")).forEach((k, v) -> attrs.put(k.toString(), v));
         out.put(r.get("id").toString(), line(r.get("part"), r.get("ts"), (Double) loc.get("lat"),
-            (Double) loc.get("lon"), tags));
+            (Double) loc.get("lon"), tags, fare instanceof BigDecimal d ? d
+                : new BigDecimal(new BigInteger(((GenericFixed) fare).bytes()), 2), attrs));
       }
     }
     return out;
@@ -117,7 +149,16 @@ class Hudi1SparkNestedColumnsInteropTest {
   private static Map<String, String> byKey(List<Map<String, Object>> rows) {
     Map<String, String> out = new TreeMap<>();
     for (Map<String, Object> r : rows) {
-      out.put(r.get("id").toString(), r.get("part") + "/" + r.get("ts") + "/" + r.get("loc") + "/" + r.get("tags"));
+      // Spark's toJSON writes the decimal as a number (read back as a double) and the map as an object
+      try {
+        Map<String, Object> attrs = JSON.readValue(r.get("attrs").toString(), new TypeReference<TreeMap<String, Object>>() {
+        });
+        out.put(r.get("id").toString(), r.get("part") + "/" + r.get("ts") + "/" + r.get("loc") + "/" + r.get("tags")
+            + "/" + new BigDecimal(r.get("fare").toString()).setScale(2, RoundingMode.UNNECESSARY).toPlainString()
+            + "/" + attrs);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
     return out;
   }
