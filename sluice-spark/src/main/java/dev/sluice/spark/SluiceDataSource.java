@@ -20,6 +20,7 @@ import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.sources.RelationProvider;
+import org.apache.spark.sql.sources.SchemaRelationProvider;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import scala.collection.JavaConverters;
@@ -33,7 +34,7 @@ import scala.collection.JavaConverters;
  * table (a delete refuses it); ErrorIfExists refuses an existing table; Ignore leaves an existing table alone.
  */
 public final class SluiceDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider,
-    RelationProvider {
+    RelationProvider, SchemaRelationProvider {
   /** The short name: {@code format("sluice")}. */
   public static final String NAME = "sluice";
 
@@ -67,7 +68,18 @@ public final class SluiceDataSource implements TableProvider, DataSourceRegister
    */
   @Override
   public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters) {
-    return new SliceRelation(sqlContext, JavaConverters.mapAsJavaMapConverter(parameters).asJava());
+    return SqlRelation.of(sqlContext, JavaConverters.mapAsJavaMapConverter(parameters).asJava());
+  }
+
+  /**
+   * The V1 relation of a catalog table declared with columns ({@code CREATE TABLE t (...) USING sluice}), which
+   * creates the table when its location has none ({@link SqlRelation#create}); it reads and takes
+   * {@code INSERT INTO} as {@link #createRelation(SQLContext, scala.collection.immutable.Map)}'s does.
+   */
+  @Override
+  public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters,
+      StructType schema) {
+    return SqlRelation.create(sqlContext, JavaConverters.mapAsJavaMapConverter(parameters).asJava(), schema);
   }
 
   @Override

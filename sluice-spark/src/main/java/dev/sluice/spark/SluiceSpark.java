@@ -115,6 +115,15 @@ public final class SluiceSpark {
   }
 
   private static Table openOrCreate(Dataset<Row> df, String tablePath, SparkOptions o) {
+    return openOrCreate(df.schema(), tablePath, o);
+  }
+
+  /** Creates the table at {@code tablePath} for rows of {@code columns} (a SQL {@code CREATE TABLE}'s columns). */
+  static Table createTable(StructType columns, String tablePath, SparkOptions o) {
+    return openOrCreate(columns, tablePath, o);
+  }
+
+  private static Table openOrCreate(StructType columns, String tablePath, SparkOptions o) {
     Storage storage = Storages.forLocation(tablePath, o.engineOptions());
     String properties = StoragePaths.join(StoragePaths.join(tablePath, ".hoodie"), "hoodie.properties");
     try {
@@ -130,7 +139,7 @@ public final class SluiceSpark {
     }
     TableSpec.Builder spec = TableSpec.builder(o.tableName()).type(o.tableType())
         .recordKey(o.recordKey().toArray(String[]::new)).partitionBy(o.partitionPath().toArray(String[]::new))
-        .hiveStyle(o.hiveStyle()).schema(RowRecords.schemaOf(df.schema(), o.tableName()));
+        .hiveStyle(o.hiveStyle()).schema(RowRecords.schemaOf(columns, o.tableName()));
     o.precombine().ifPresent(spec::precombine);
     o.tableVersion().ifPresent(spec::tableVersion);
     return Tables.create(tablePath, spec.build(), o.config());
