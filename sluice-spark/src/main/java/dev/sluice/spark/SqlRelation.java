@@ -129,6 +129,7 @@ final class SqlRelation extends BaseRelation implements PrunedFilteredScan, Inse
           + "df.write.format(\"sluice\").mode(\"overwrite\")");
     }
     Map<String, String> o = withName(options, path);
+    o.remove(ReadOptions.PATH);
     String op = sqlContext.getConf(INSERT_INTO_OPERATION, o.getOrDefault(INSERT_INTO_OPERATION, "insert"))
         .trim().toLowerCase(Locale.ROOT);
     if (!op.equals("insert") && !op.equals("upsert") && !op.equals("bulk_insert")) {

@@ -1,35 +1,28 @@
 package dev.sluice.spark;
 
+import static dev.sluice.spark.InteropRows.byKeyWithCommitTime;
+import static dev.sluice.spark.InteropRows.completedInstants;
 import static dev.sluice.spark.InteropRows.delete;
 import static dev.sluice.spark.InteropRows.json;
 import static dev.sluice.spark.InteropRows.options;
 import static dev.sluice.spark.InteropRows.rows;
+import static dev.sluice.spark.InteropRows.rowsWithCommitTime;
 import static dev.sluice.spark.InteropRows.sluiceRead;
 import static dev.sluice.spark.InteropRows.upsert;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.QueryType;
-import dev.sluice.api.Scan;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
 import dev.sluice.interop.HudiSpark;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -275,33 +268,6 @@ class Hudi1SparkInteropTest {
       assertEquals(expected.get(name + "/after-hudi"), after, name + ": Sluice reads Hudi " + HUDI + "'s upsert");
       assertEquals(9, Tables.open(dir.resolve(name).toString()).tableVersion(), name + " stays at version 9");
     }
-  }
-
-  /** The completed writes and compactions of a version-9 table: requested time and completion time, by the latter. */
-  private static List<String[]> completedInstants(Path table) {
-    Pattern completed = Pattern.compile("(\\d{17})_(\\d{17})\\.(commit|deltacommit)");
-    try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
-      return files.map(f -> completed.matcher(f.getFileName().toString())).filter(Matcher::matches)
-          .map(m -> new String[] {m.group(1), m.group(2)}).sorted(Comparator.comparing(a -> a[1])).toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static Map<String, String> rowsWithCommitTime(Scan scan) {
-    Map<String, String> out = new TreeMap<>();
-    try (CloseableIterator<GenericRecord> it = scan.withMetaColumns(true).open()) {
-      it.forEachRemaining(r -> assertEquals(null, out.put(r.get("id").toString(), r.get("_hoodie_commit_time") + "/"
-          + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")), "key twice: " + r.get("id")));
-    }
-    return out;
-  }
-
-  private static Map<String, String> byKeyWithCommitTime(List<Map<String, Object>> rows) {
-    Map<String, String> out = new TreeMap<>();
-    rows.forEach(r -> assertEquals(null, out.put(r.get("id").toString(), r.get("_hoodie_commit_time") + "/"
-        + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")), "Hudi returned a key twice: " + r.get("id")));
-    return out;
   }
 
   private Dataset<Row> df(List<Row> rows) {

@@ -46,7 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
  * once for all of Hudi's reads after Sluice's writes. Each side's rows are also checked against the rows the test's
  * own model of the writes expects. Two more tables (both types) start with Sluice-on-Spark's bulk inserts
  * ({@link SluiceSpark#bulkInsert}, then {@code operation=bulk_insert} through {@code format("sluice")}): Hudi reads
- * them in its writing session, upserts into them there, and Sluice-on-Spark upserts after it.
+ * them in its writing session, upserts into them there, and Sluice-on-Spark upserts after it. In the reading
+ * session Hudi also runs incremental queries and time travel on Sluice-on-Spark's two tables (the rows, commit
+ * times included, of Sluice's own incremental and time-travel scans), and reads a Merge-on-Read table Spark SQL made
+ * through Sluice ({@code CREATE TABLE ... USING sluice}, {@code INSERT INTO}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HudiSparkInteropTest {
@@ -70,6 +73,10 @@ class HudiSparkInteropTest {
   /** What Sluice and Hudi read of the bulk-inserted tables before Hudi's upsert, by table name and query type. */
   private final Map<String, Map<String, String>> bulkSluiceRead = new HashMap<>();
   private final Map<String, Map<String, String>> bulkHudiRead = new HashMap<>();
+  /** What Sluice's scans read for Hudi's incremental and time-travel queries, in order; what Hudi returned. */
+  private final List<Map<String, String>> historySluice = new ArrayList<>();
+  private final List<Map<String, String>> historyRead = new ArrayList<>();
+  private static final String BEGIN = "hoodie.datasource.read.begin.instanttime";
 
   @BeforeAll
   void writeAndRead() {
@@ -190,9 +197,21 @@ class HudiSparkInteropTest {
       expected.put(name, model);
     }
 
+    // a Merge-on-Read table at version 6 created and written by Spark SQL: CREATE TABLE ... USING sluice, then
+    // INSERT INTO ... VALUES / SELECT (Hudi's default insert operation) and an INSERT INTO as an upsert
+    String sqlPath = dir.resolve("sql-v6").toString();
+    SparkSqlWriteTest.create(spark, "sql_v6", TableType.MERGE_ON_READ, sqlPath, ", 'hoodie.write.table.version' '6'");
+    try {
+      expected.put("sql-v6", SparkSqlWriteTest.insertInto(spark, "sql_v6"));
+    } finally {
+      spark.sql("DROP TABLE sql_v6");
+    }
+
     // Hudi on Spark reads all four (one oracle JVM): snapshot, and read-optimized for Merge-on-Read
     List<HudiSpark.Read> reads = new ArrayList<>();
     List<String> labels = new ArrayList<>();
+    reads.add(new HudiSpark.Read(Path.of(sqlPath), "snapshot", Map.of()));
+    labels.add("sql-v6/snapshot");
     for (String side : List.of("hudi-", "sluice-", "bulk-")) {
       for (TableType type : TableType.values()) {
         reads.add(new HudiSpark.Read(dir.resolve(side + type.name()), "snapshot", Map.of()));
@@ -207,9 +226,31 @@ class HudiSparkInteropTest {
         }
       }
     }
-    List<List<Map<String, Object>>> answers = hudi.read(reads, dir);
+    // in the same session, Hudi's incremental queries (from the start, after the first write, the last instant
+    // alone) and time travel (to the second write and the one before the last) on Sluice-on-Spark's tables
+    List<HudiSpark.Read> history = new ArrayList<>();
+    for (TableType type : TableType.values()) {
+      Path table = dir.resolve("sluice-" + type.name());
+      List<String[]> instants = InteropRows.completedInstants(table);
+      assertTrue(instants.size() >= 4, "the writes' instants: " + instants.size());
+      int last = instants.size() - 1;
+      for (String begin : List.of("00000000000000000", instants.get(0)[0], instants.get(last - 1)[0])) {
+        history.add(new HudiSpark.Read(table, "incremental", Map.of(BEGIN, begin)));
+        historySluice.add(InteropRows.rowsWithCommitTime(Tables.open(table.toString()).newScan().incremental(begin)));
+      }
+      for (String[] instant : List.of(instants.get(1), instants.get(last - 1))) {
+        history.add(new HudiSpark.Read(table, "snapshot", Map.of("as.of.instant", instant[0])));
+        historySluice.add(InteropRows.rowsWithCommitTime(Tables.open(table.toString()).newScan().asOf(instant[0])));
+      }
+    }
+    List<HudiSpark.Read> all = new ArrayList<>(reads);
+    all.addAll(history);
+    List<List<Map<String, Object>>> answers = hudi.read(all, dir);
     for (int i = 0; i < labels.size(); i++) {
       hudiRead.put(labels.get(i), byKey(answers.get(i)));
+    }
+    for (int i = 0; i < history.size(); i++) {
+      historyRead.add(InteropRows.byKeyWithCommitTime(answers.get(labels.size() + i)));
     }
   }
 
@@ -241,6 +282,26 @@ class HudiSparkInteropTest {
     assertEquals("p0/5/after:30", snapshot.get("k000030"));
     assertEquals(readOptimized, hudiRead.get(name + "/read_optimized"),
         "read-optimized: Hudi 0.15 on Spark reads what Sluice reads");
+  }
+
+  @Test
+  void hudiReadsTheTableSparkSqlWroteThroughSluice() {
+    Map<String, String> snapshot = sluiceRead("sql-v6", QueryType.SNAPSHOT);
+    assertEquals(expected.get("sql-v6"), snapshot);
+    assertEquals(6, Tables.open(dir.resolve("sql-v6").toString()).tableVersion());
+    assertEquals(snapshot, hudiRead.get("sql-v6/snapshot"), "Hudi 0.15 on Spark reads what INSERT INTO wrote");
+  }
+
+  @Test
+  void hudiIncrementalAndTimeTravelQueriesOnSluiceOnSparkTablesReturnSluicesRows() {
+    assertEquals(historySluice.size(), historyRead.size());
+    int nonEmpty = 0;
+    for (int i = 0; i < historyRead.size(); i++) {
+      Map<String, String> sluice = historySluice.get(i);
+      assertEquals(sluice, historyRead.get(i), "query " + i + " of Sluice-on-Spark's tables' history");
+      nonEmpty += sluice.isEmpty() ? 0 : 1;
+    }
+    assertTrue(nonEmpty > historyRead.size() / 2, "most return rows: " + nonEmpty + " of " + historyRead.size());
   }
 
   @Test

@@ -3,15 +3,23 @@ package dev.sluice.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.api.CloseableIterator;
+import dev.sluice.api.Scan;
 import dev.sluice.api.QueryType;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -99,6 +107,43 @@ final class InteropRows {
       assertEquals(null, out.put(r.get("id").toString(), r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")),
           "Hudi returned a key twice: " + r.get("id"));
     }
+    return out;
+  }
+
+  /**
+   * The completed writes and compactions of a table, by completion: requested time and completion time on version
+   * 8 and 9 ({@code .hoodie/timeline/<requested>_<completed>.commit}), the instant time twice on version 6
+   * ({@code .hoodie/<instant>.commit}, where instants complete in the order of their times as far as a reader sees).
+   */
+  static List<String[]> completedInstants(Path table) {
+    Path timeline = table.resolve(".hoodie/timeline");
+    boolean layout1 = Files.isDirectory(timeline);
+    Pattern completed = layout1 ? Pattern.compile("(\\d{17})_(\\d{17})\\.(commit|deltacommit)")
+        : Pattern.compile("(\\d{17})()\\.(commit|deltacommit)");
+    try (Stream<Path> files = Files.list(layout1 ? timeline : table.resolve(".hoodie"))) {
+      return files.map(f -> completed.matcher(f.getFileName().toString())).filter(Matcher::matches)
+          .map(m -> new String[] {m.group(1), layout1 ? m.group(2) : m.group(1)})
+          .sorted(Comparator.comparing(a -> a[1])).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The rows of {@code scan} by key: commit time/part/ts/payload; fails on a key returned twice. */
+  static Map<String, String> rowsWithCommitTime(Scan scan) {
+    Map<String, String> out = new TreeMap<>();
+    try (CloseableIterator<GenericRecord> it = scan.withMetaColumns(true).open()) {
+      it.forEachRemaining(r -> assertEquals(null, out.put(r.get("id").toString(), r.get("_hoodie_commit_time") + "/"
+          + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")), "key twice: " + r.get("id")));
+    }
+    return out;
+  }
+
+  /** The rows Hudi's oracle printed, as {@link #rowsWithCommitTime} gives Sluice's. */
+  static Map<String, String> byKeyWithCommitTime(List<Map<String, Object>> rows) {
+    Map<String, String> out = new TreeMap<>();
+    rows.forEach(r -> assertEquals(null, out.put(r.get("id").toString(), r.get("_hoodie_commit_time") + "/"
+        + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")), "Hudi returned a key twice: " + r.get("id")));
     return out;
   }
 }
