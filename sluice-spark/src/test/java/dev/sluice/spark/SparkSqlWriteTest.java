@@ -30,9 +30,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code INSERT INTO ... VALUES} and {@code INSERT INTO ... SELECT} write it with Hudi's
  * {@code hoodie.spark.sql.insert.into.operation} ({@code insert} by default, {@code upsert} when set), and
  * {@code SELECT} returns what the engine's scan reads and the writes' model expects; {@code CREATE TABLE ... AS
- * SELECT} writes the query's rows. A table declared without columns over an existing one shows the meta columns
- * first and takes an insert with a column list or {@code BY NAME}. {@code INSERT OVERWRITE} and an unknown operation
- * are refused by name, and leave the table as it was.
+ * SELECT} writes the query's rows, and a later insert set to {@code bulk_insert} is one. A table declared without
+ * columns over an existing one shows the meta columns first and takes an insert with a column list or
+ * {@code BY NAME}. {@code INSERT OVERWRITE} and an unknown operation are refused by name, and leave the table as it
+ * was.
  */
 class SparkSqlWriteTest {
   private static SparkSession spark;
@@ -144,7 +145,17 @@ class SparkSqlWriteTest {
       assertEquals(List.of("id", "part", "ts", "payload"), List.of(spark.table("ctas").columns()));
       spark.sql("INSERT INTO ctas VALUES ('n1', 'p0', 2, 'n')");
       model.put("n1", "p0/2/n");
+      spark.sql("SET " + SqlRelation.INSERT_INTO_OPERATION + "=bulk_insert");
+      try {
+        spark.sql("INSERT INTO ctas VALUES ('n2', 'p1', 2, 'b')");
+      } finally {
+        spark.sql("RESET " + SqlRelation.INSERT_INTO_OPERATION);
+      }
+      model.put("n2", "p1/2/b");
       assertEquals(model, InteropRows.sluiceRead(Path.of(path), QueryType.SNAPSHOT));
+      List<String> operations = Tables.open(path).inspect().completedCommits().values().stream()
+          .map(CommitInfo::operation).toList();
+      assertEquals(List.of("INSERT", "BULK_INSERT"), operations.subList(operations.size() - 2, operations.size()));
     } finally {
       spark.sql("DROP TABLE ctas");
     }
