@@ -469,6 +469,12 @@ final class RowAssembler {
         default -> {
           int id = own.takeDictionaryId();
           if (id < 0) {
+            if (type == Schema.Type.STRING && !uuid) {
+              byte[] plain = own.takePlainBytes();
+              if (plain != null) {
+                yield new Utf8(plain);
+              }
+            }
             yield binary(own.getBinary());
           }
           holder.addValueFromDictionary(id);
