@@ -237,8 +237,11 @@ public final class ScanPlan {
   }
 
   private CloseableIterator<GenericRecord> readMerged(FileSlice slice, Consumer<SkippedBlock> onSkipped) {
-    CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, logMerge.get(), onSkipped)
-        .open(slice);
+    // with no filter column beyond the output, kept base rows come in the output schema (WideRow): no copy
+    Optional<Schema> shown = readColumns.size() == outputSchema.getFields().size() ? Optional.of(outputSchema)
+        : Optional.empty();
+    CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, logMerge.get(), onSkipped,
+        shown).open(slice);
     CloseableIterator<GenericRecord> kept = filter.isPresent() ? rows.filter(filter.get()::test) : rows;
     return kept.map(new OutputRows(outputSchema)::apply);
   }
@@ -315,6 +318,10 @@ public final class ScanPlan {
 
     GenericRecord apply(GenericRecord row) {
       Schema rowSchema = row.getSchema();
+      if (rowSchema == outputSchema) {
+        // read in the output schema already (a base row of a merged slice)
+        return row;
+      }
       OutputMapping m = recent;
       if (m.rowSchema != rowSchema) {
         m = older;
