@@ -203,6 +203,31 @@ public final class BaseFileReader implements Closeable {
     return read(projection, filter, true);
   }
 
+  /**
+   * All rows, decoding only the columns of {@code projection}, as {@link WideRow}s that show {@code visible}:
+   * {@code projection}'s first fields are {@code visible}'s (same names, order and schemas), the rest are read for
+   * the caller's own use (by position) and hidden from anyone else. Where Sluice's own assembler cannot read the
+   * file's layout, the rows are plain records of {@code projection}.
+   */
+  public CloseableIterator<GenericRecord> readShowing(Schema projection, Schema visible) {
+    String missing = Projection.missingField(projection, fileSchema);
+    if (missing == null) {
+      MessageType requested = Projection.requested(fileSchema, projection);
+      Optional<RowAssembler> assembler = RowAssembler.compile(projection, requested, Optional.of(visible));
+      if (assembler.isPresent()) {
+        ParquetFileReader reader = openReader(FilterCompat.NOOP);
+        try {
+          return assembler.get().read(reader, parquetFooter.getFileMetaData().getCreatedBy(), Function.identity(),
+              e -> readError(path, e));
+        } catch (RuntimeException e) {
+          closeQuietly(reader, e);
+          throw e instanceof SluiceException ? e : readError(path, e);
+        }
+      }
+    }
+    return read(projection);
+  }
+
   /** As {@link #read(Schema, FilterCompat.Filter)}; {@code direct} false always reads through parquet-avro (tests). */
   CloseableIterator<GenericRecord> read(Schema projection, FilterCompat.Filter filter, boolean direct) {
     if (projection.getType() != Schema.Type.RECORD) {

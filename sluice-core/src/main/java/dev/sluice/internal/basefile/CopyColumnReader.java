@@ -209,6 +209,22 @@ final class CopyColumnReader implements ColumnReader {
   }
 
   /**
+   * A copy of the current plain-encoded value's bytes, taking the value, if the current page's values are not
+   * dictionary-encoded and the value was not taken yet; otherwise null and nothing is taken. A string column's value
+   * becomes its Avro {@code Utf8} from this copy with no {@link Binary} in between (one object less per value).
+   */
+  byte[] takePlainBytes() {
+    if (idsInUse || taken) {
+      return null;
+    }
+    int length = type == PrimitiveTypeName.BINARY ? readIntLe() : fixedLength;
+    int start = pos;
+    advance(length);
+    taken = true;
+    return java.util.Arrays.copyOfRange(data, start, start + length);
+  }
+
+  /**
    * The current value's dictionary id, taking the value, if the current page's values are dictionary-encoded and
    * the value was not taken yet; otherwise -1 and nothing is taken. {@link #dictionaryBinary} gives the value.
    */

@@ -55,6 +55,14 @@ final class RowAssembler {
 
   /** The assembler for records of {@code avro} read from columns {@code requested}, if it reads them exactly. */
   static Optional<RowAssembler> compile(Schema avro, MessageType requested) {
+    return compile(avro, requested, Optional.empty());
+  }
+
+  /**
+   * As {@link #compile(Schema, MessageType)}; with {@code visible} (whose fields are {@code avro}'s first ones) the
+   * rows are {@link WideRow}s showing it.
+   */
+  static Optional<RowAssembler> compile(Schema avro, MessageType requested, Optional<Schema> visible) {
     if (avro.getType() != Schema.Type.RECORD) {
       return Optional.empty();
     }
@@ -62,6 +70,9 @@ final class RowAssembler {
     Group root = group(avro, requested, requested, new ArrayList<>(), 0, 0, leaves);
     if (root == null || leaves.size() != requested.getColumns().size()) {
       return Optional.empty();
+    }
+    if (visible.isPresent()) {
+      root = root.showing(visible.get());
     }
     return Optional.of(new RowAssembler(avro, requested, root, List.copyOf(leaves)));
   }
@@ -268,13 +279,25 @@ final class RowAssembler {
     private final int def;
     private final Leaf first;
     private final List<Leaf> leaves;
+    /** The schema rows show if they are {@link WideRow}s (the root of a wide read), else null. */
+    private final Schema visible;
 
     Group(Schema schema, Field[] fields, int def, Leaf first, List<Leaf> leaves) {
+      this(schema, fields, def, first, leaves, null);
+    }
+
+    private Group(Schema schema, Field[] fields, int def, Leaf first, List<Leaf> leaves, Schema visible) {
       this.schema = schema;
       this.fields = fields;
       this.def = def;
       this.first = first;
       this.leaves = List.copyOf(leaves);
+      this.visible = visible;
+    }
+
+    /** This group making {@link WideRow}s that show {@code shown}. */
+    Group showing(Schema shown) {
+      return new Group(schema, fields, def, first, leaves, shown);
     }
 
     @Override
@@ -283,7 +306,7 @@ final class RowAssembler {
         skip();
         return null;
       }
-      GenericData.Record r = new GenericData.Record(schema);
+      GenericData.Record r = visible == null ? new GenericData.Record(schema) : new WideRow(visible, fields.length);
       for (Field f : fields) {
         r.put(f.pos(), f.node().read());
       }
@@ -469,6 +492,12 @@ final class RowAssembler {
         default -> {
           int id = own.takeDictionaryId();
           if (id < 0) {
+            if (type == Schema.Type.STRING && !uuid) {
+              byte[] plain = own.takePlainBytes();
+              if (plain != null) {
+                yield new Utf8(plain);
+              }
+            }
             yield binary(own.getBinary());
           }
           holder.addValueFromDictionary(id);

@@ -15,6 +15,9 @@ import dev.sluice.internal.merge.KeyedMerge;
 import dev.sluice.internal.merge.StoredRows;
 import dev.sluice.storage.Storage;
 import dev.sluice.api.CloseableIterator;
+import dev.sluice.internal.basefile.WideRow;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -37,17 +40,54 @@ final class MergedSliceReader {
   /** Log records come in {@link #readSchema}. */
   private final DeleteFlag deleted;
   private final Consumer<SkippedBlock> onSkipped;
+  /** The schema base rows may show if the caller hands rows on in it (see {@link WideRow}). */
+  private final Optional<Schema> output;
 
   /**
    * @param readSchema the table schema with meta fields, projected to the columns to read; it holds the record
    *     key, the partition path and (if present) the precombine field and {@code _hoodie_is_deleted}
    */
   MergedSliceReader(Storage storage, Schema readSchema, LogMerge merge, Consumer<SkippedBlock> onSkipped) {
+    this(storage, readSchema, merge, onSkipped, Optional.empty());
+  }
+
+  /**
+   * A reader whose base rows show {@code output} (all of whose fields {@code readSchema} has) wherever the base file
+   * holds every output column as the output has it: they are then {@link WideRow}s of the output, carrying the key
+   * and ordering fields the merge reads after it, and need no copy into an output record. Log records stay in
+   * {@code readSchema}.
+   */
+  MergedSliceReader(Storage storage, Schema readSchema, LogMerge merge, Consumer<SkippedBlock> onSkipped,
+      Optional<Schema> output) {
     this.storage = storage;
     this.readSchema = readSchema;
     this.merge = merge;
     this.deleted = DeleteFlag.of(readSchema);
     this.onSkipped = onSkipped;
+    this.output = output;
+  }
+
+  /**
+   * The base file's projection with {@code output}'s fields first (as the output has them), then the rest of
+   * {@code projection}'s; empty if the file lacks an output column or holds one in another schema (an older file:
+   * its rows are widened into the output by a copy).
+   */
+  private static Optional<Schema> outputFirst(Schema projection, Schema output) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : output.getFields()) {
+      Schema.Field inFile = projection.getField(f.name());
+      if (inFile == null || !inFile.schema().equals(f.schema())) {
+        return Optional.empty();
+      }
+      fields.add(new Schema.Field(inFile, inFile.schema()));
+    }
+    for (Schema.Field f : projection.getFields()) {
+      if (output.getField(f.name()) == null) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    return Optional.of(Schema.createRecord(projection.getName(), projection.getDoc(), projection.getNamespace(), false,
+        fields));
   }
 
   /** The merged rows of {@code slice}; opens its files now and releases them on close. */
@@ -74,12 +114,18 @@ final class MergedSliceReader {
         BaseFile f = slice.baseFile().get();
         base = BaseFileReader.open(storage, f.path(), f.size());
         Schema projection = ScanPlan.project(base.footer().schema(), readSchema);
+        // a partial update fills its missing columns from the base row by name: that needs the whole row
+        Optional<Schema> wide = output.isPresent() && !logs.stats().partialUpdates()
+            ? outputFirst(projection, output.get()) : Optional.empty();
+        if (wide.isPresent()) {
+          projection = wide.get();
+        }
         Schema.Field key = projection.getField(MetaFields.RECORD_KEY);
         keyPosition = key == null ? -1 : key.pos();
         if (precombine.isPresent() && projection.getField(precombine.get()) != null) {
           ordering = Optional.of(FieldPath.resolve(projection, precombine.get(), "precombine"));
         }
-        baseRows = base.read(projection);
+        baseRows = wide.isPresent() ? base.readShowing(projection, output.get()) : base.read(projection);
       }
     } catch (RuntimeException e) {
       BaseFileReader opened = base;
