@@ -25,9 +25,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Hudi version pay it once instead of once per call. Each request runs in a new session of the one SparkContext (its
  * own SQL settings, temporary views and caches), so a request sees the tables as a fresh process would.
  *
- * <p>At most one server lives per test JVM (each holds a Spark driver's heap); a call for another Hudi version stops
- * it and starts that version's. A server that died or timed out is replaced on the next call. The JVM's shutdown
- * closes the server's input, which ends it.
+ * <p>At most {@value #MAX_RUNNING} servers live per test JVM (each holds a Spark driver's heap), one per Hudi version
+ * last used: a class that reads with one version what it wrote with another keeps both. The least recently used one
+ * is stopped without waiting for it (its end of input ends it). A server that died or timed out is replaced on the
+ * next call. The JVM's shutdown closes the servers' input, which ends them.
  *
  * <p>On where {@code sluice.spark.oracle.shared} is {@code true}: this module's pom sets it (default {@code true};
  * {@code -Dsluice.spark.oracle.shared=false} starts a JVM per call); elsewhere (sluice-spark, which takes this
@@ -44,7 +45,10 @@ final class SparkServer {
     t.setDaemon(true);
     return t;
   });
-  private static SparkServer current;
+  private static final int MAX_RUNNING = 2;
+  /** The running servers by their command line, least recently used first. */
+  private static final java.util.LinkedHashMap<List<String>, SparkServer> RUNNING = new java.util.LinkedHashMap<>(4,
+      0.75f, true);
   private static boolean hooked;
 
   private final List<String> command;
@@ -78,38 +82,43 @@ final class SparkServer {
    */
   static synchronized List<String> call(List<String> command, String hudiVersion, List<String> args,
       Duration timeout) {
-    if (current != null && (!current.command.equals(command) || !current.process.isAlive())) {
-      current.stop();
-      current = null;
+    SparkServer server = RUNNING.get(command);
+    if (server != null && !server.process.isAlive()) {
+      RUNNING.remove(command);
+      server.stop(false);
+      server = null;
     }
-    if (current == null) {
+    if (server == null) {
+      while (RUNNING.size() >= MAX_RUNNING) {
+        List<String> eldest = RUNNING.keySet().iterator().next();
+        // not waited for: its Spark stops while the new one starts
+        RUNNING.remove(eldest).stop(false);
+      }
       try {
-        current = new SparkServer(command, hudiVersion);
+        server = new SparkServer(command, hudiVersion);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot start the Spark oracle", e);
       }
+      RUNNING.put(command, server);
       if (!hooked) {
         hooked = true;
-        Runtime.getRuntime().addShutdownHook(new Thread(SparkServer::stopCurrent, "spark-oracle-stop"));
+        Runtime.getRuntime().addShutdownHook(new Thread(SparkServer::stopAll, "spark-oracle-stop"));
       }
     }
-    SparkServer server = current;
     try {
       return server.request(args, timeout);
     } catch (AssertionError | RuntimeException e) {
       if (!server.process.isAlive()) {
-        current = null;
+        RUNNING.remove(command);
         server.deleteLog();
       }
       throw e;
     }
   }
 
-  private static synchronized void stopCurrent() {
-    if (current != null) {
-      current.stop();
-      current = null;
-    }
+  private static synchronized void stopAll() {
+    RUNNING.values().forEach(s -> s.stop(true));
+    RUNNING.clear();
   }
 
   private List<String> request(List<String> args, Duration timeout) {
@@ -166,9 +175,15 @@ final class SparkServer {
     }
   }
 
-  private void stop() {
-    // end of input ends the server's loop; it stops Spark and exits
+  /** Ends the server: its end of input ends its loop, it stops Spark and exits; {@code wait}: at most 30 s for that. */
+  private void stop(boolean wait) {
     in.close();
+    if (!wait) {
+      process.onExit().thenRun(this::deleteLog);
+      // a Spark that does not stop within a minute is ended
+      WATCHDOG.schedule(process::destroyForcibly, 60, TimeUnit.SECONDS);
+      return;
+    }
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();
