@@ -35,6 +35,10 @@ import org.apache.spark.sql.SparkSession;
  *       {@code #query <i> ok} followed by its rows as {@code read} prints them, or {@code #query <i> error <message>}
  *       when Hudi refused the read.</li>
  *   <li>{@code sql-bench --queries F}: the Spark side of sluice-bench's SQL workload; see {@link SqlBenchQueries}.</li>
+ *   <li>{@code serve}: a long-lived oracle for a test JVM that calls it many times ({@link #serve}): requests on
+ *       stdin, one JSON array of arguments per line (any command above but {@code serve}), each answered on stdout
+ *       by its output and a line {@code #served <status>}. Spark starts once; each request gets a new session of
+ *       it, so no SQL setting, temporary view or cached listing carries over from one request to the next.</li>
  * </ul>
  * Results go to stdout; Spark's and Hudi's logging to stderr. Exit code 1 on failure, 2 on a bad command line.
  */
@@ -57,29 +61,84 @@ public final class SparkOracle {
       err.println("usage: SparkOracle read|write|reads|batch|sql ...");
       return 2;
     }
-    if (!Set.of("read", "write", "reads", "batch", "sql", "sql-bench").contains(args.get(0))) {
+    if (!Set.of("read", "write", "reads", "batch", "sql", "sql-bench", "serve").contains(args.get(0))) {
       err.println("spark oracle: unknown command " + args.get(0));
       return 2;
     }
     SparkSession spark = session();
     try {
-      if (args.get(0).equals("batch")) {
-        // one Spark session for every command of the script: its start-up is most of a call's time
-        try {
-          return BatchScript.run(Args.parse(args.subList(1, args.size()), Set.of()), out, err,
-              (command, o, e) -> runOne(spark, command, o, e));
-        } catch (Args.UsageException e) {
-          err.println("spark oracle: " + e.getMessage());
-          return 2;
-        } catch (IOException e) {
-          err.println("spark oracle batch failed: " + e);
-          return 1;
-        }
+      if (args.get(0).equals("serve")) {
+        return serve(spark, out, err);
       }
-      return runOne(spark, args, out, err);
+      return runRequest(spark, args, out, err);
     } finally {
       spark.stop();
     }
+  }
+
+  /** Ends each answer of {@link #serve}, followed by the request's exit status. */
+  static final String SERVED = "#served";
+
+  /**
+   * Answers requests until stdin ends: the start-up of Spark with Hudi's bundle is most of a call's time, and a test
+   * JVM that reads and writes through Hudi's Spark many times (sluice-interop's classes in one surefire fork) pays it
+   * once. Each request runs in a new session of the one SparkContext: its own SQL settings, temporary views and
+   * caches, as a fresh process would have them.
+   */
+  private static int serve(SparkSession root, PrintStream out, PrintStream err) {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+        StandardCharsets.UTF_8))) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        if (line.isBlank()) {
+          continue;
+        }
+        List<String> request;
+        try {
+          request = json.readValue(line, new com.fasterxml.jackson.core.type.TypeReference<List<String>>() { });
+        } catch (IOException e) {
+          err.println("spark oracle serve: a request must be a JSON array of strings: " + line);
+          out.println(SERVED + " 2");
+          out.flush();
+          continue;
+        }
+        int status;
+        if (request.isEmpty() || request.get(0).equals("serve")) {
+          err.println("spark oracle serve: cannot serve " + request);
+          status = 2;
+        } else {
+          SparkSession session = root.newSession();
+          status = runRequest(session, request, out, err);
+          session.catalog().clearCache();
+        }
+        err.println("#served " + status + " " + request);
+        err.flush();
+        out.println(SERVED + " " + status);
+        out.flush();
+      }
+      return 0;
+    } catch (IOException e) {
+      err.println("spark oracle serve failed: " + e);
+      return 1;
+    }
+  }
+
+  /** Runs one request ({@code batch} or a single command) in {@code spark}; returns the exit status. */
+  private static int runRequest(SparkSession spark, List<String> args, PrintStream out, PrintStream err) {
+    if (args.get(0).equals("batch")) {
+      // one Spark session for every command of the script: its start-up is most of a call's time
+      try {
+        return BatchScript.run(Args.parse(args.subList(1, args.size()), Set.of()), out, err,
+            (command, o, e) -> runOne(spark, command, o, e));
+      } catch (Args.UsageException e) {
+        err.println("spark oracle: " + e.getMessage());
+        return 2;
+      } catch (IOException e) {
+        err.println("spark oracle batch failed: " + e);
+        return 1;
+      }
+    }
+    return runOne(spark, args, out, err);
   }
 
   /** Runs {@code read} or {@code write} in {@code spark}; returns the exit status. */

@@ -16,11 +16,17 @@ import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * How crash children start fast: an application class-data-sharing archive of the write path, built once per test
- * run by a child that runs one scenario and exits. CDS takes only jar files on the class path, so the build
- * folders of the test class path are packed into a jar first. If anything fails the children start without it.
+ * How crash children start fast: an application class-data-sharing archive of the write path, built by a child that
+ * runs one scenario and exits. CDS takes only jar files on the class path, so the build folders of the test class
+ * path are packed into a jar first. If anything fails the children start without it.
+ *
+ * <p>The archive is built once per test JVM ({@link #shared}) and serves every harness run in it (both table versions
+ * of CrashTest, the metadata and compaction kill-point tests): the children run the same class path and warm-up, so
+ * one build replaces one per run (seconds each: packing the class folders and a dumping child).
  */
 final class ChildClasspath {
+  private static ChildClasspath shared;
+
   private final List<String> flags;
 
   private ChildClasspath(List<String> flags) {
@@ -30,6 +36,35 @@ final class ChildClasspath {
   /** The JVM flags (class path included) children start with. */
   List<String> flags() {
     return flags;
+  }
+
+  /**
+   * The children's flags for this test JVM: prepared by the first call in a temporary folder that lives until the JVM
+   * exits (a test's own temporary folder is gone when that test ends).
+   */
+  static synchronized ChildClasspath shared() {
+    if (shared == null) {
+      Path dir;
+      try {
+        dir = Files.createTempDirectory("sluice-crash-cds");
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir), "crash-cds-cleanup"));
+      shared = prepare(dir);
+    }
+    return shared;
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // the JVM is exiting: a leftover temp folder is all that can go wrong
+      System.err.println("crash children: cannot delete " + dir + ": " + e);
+    }
   }
 
   static ChildClasspath prepare(Path dir) {

@@ -161,7 +161,7 @@ public final class CrashHarness {
   /** Runs every scenario's trials and returns what happened. */
   public Report run(List<CrashScenario> scenarios) {
     Random random = new Random(settings.seed());
-    classpath = ChildClasspath.prepare(settings.work().resolve("cds"));
+    classpath = ChildClasspath.shared();
     spare = ChildJvm.start(settings.work().resolve("children"), classpath);
     try {
       List<Traced> traced = new ArrayList<>();

@@ -18,10 +18,12 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 
 /**
- * Test harness around Apache Spark 3.5 with one of Hudi's Spark bundles (module hudi-spark-oracle): each call starts
- * a child JVM running {@code dev.sluice.oracle.SparkOracle} in local mode, reads or writes a table through Spark's
+ * Test harness around Apache Spark 3.5 with one of Hudi's Spark bundles (module hudi-spark-oracle): each call runs
+ * in a child JVM running {@code dev.sluice.oracle.SparkOracle} in local mode, reads or writes a table through Spark's
  * DataFrame API as Hudi's Spark users do, and fails with an {@link AssertionError} carrying its stderr when it fails.
- * A call costs a Spark start-up (tens of seconds on a small machine): tests make few. Public for sluice-spark's
+ * A Spark start-up costs tens of seconds on a small machine, so the child JVM stays up for the calls that follow
+ * in this test JVM when {@code sluice.spark.oracle.shared} is {@code true} ({@link SparkServer}; this module's
+ * default). Public for sluice-spark's
  * interop test (Sluice-on-Spark beside Hudi-on-Spark), which takes this module's test jar.
  */
 public final class HudiSpark {
@@ -269,6 +271,10 @@ public final class HudiSpark {
     command.add("-cp");
     command.add(classpath);
     command.add("dev.sluice.oracle.SparkOracle");
+    if (SparkServer.enabled()) {
+      // Spark starts once per test JVM and Hudi version, not once per call
+      return SparkServer.call(command, hudiVersion, args, java.time.Duration.ofMinutes(10));
+    }
     command.addAll(args);
     try {
       Path err = Files.createTempFile("spark-oracle", ".err");

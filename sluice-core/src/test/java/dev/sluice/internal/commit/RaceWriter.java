@@ -27,8 +27,10 @@ import org.apache.avro.generic.GenericRecord;
  * processes run the same choreography:
  *
  * <ol>
- *   <li>the writer's first change under {@code .hoodie} after its first listing of it (its view of the timeline)
- *       waits until the other writer has listed too: neither sees the other's instant when it starts;</li>
+ *   <li>the writer's first change under {@code .hoodie} after its first listing of the timeline folder (its view of
+ *       the timeline; {@code .hoodie} or {@code .hoodie/timeline} by table version) waits until the other writer has
+ *       listed too: neither sees the other's instant when it starts. An instant requested before that gate fails the
+ *       writer, so the order never rests on timing;</li>
  *   <li>with {@code hold}, its first data file waits until the other writer has finished: the other one commits
  *       while this one's write is under way, and this one publishes last.</li>
  * </ol>
@@ -71,9 +73,19 @@ public final class RaceWriter {
     AtomicBoolean gated = new AtomicBoolean();
     AtomicBoolean held = new AtomicBoolean();
     String meta = table.resolve(".hoodie").toString();
+    // the writer's view of the timeline is its listing of the timeline folder: .hoodie (table versions 6 and 8) or
+    // .hoodie/timeline (version 9). Matching .hoodie alone left the start gate shut off on version 9 tables, and the
+    // race then depended on thread timing: under load a single writer b listed after a had requested its instant
+    // and refused to start (CONFLICT at start instead of at publish)
+    Set<String> timelineFolders = Set.of(meta, meta + "/timeline");
     InterceptedStorage storage = new InterceptedStorage(new LocalStorage(), call -> {
-      if (call.op() == InterceptedStorage.Op.LIST && call.path().equals(meta)) {
+      if (call.op() == InterceptedStorage.Op.LIST && timelineFolders.contains(call.path())) {
         listed.set(true);
+      }
+      if (call.op() == InterceptedStorage.Op.CREATE_EXCLUSIVE && call.path().endsWith(".requested") && !gated.get()) {
+        // the choreography must have held the writer at its first change: never race on timing alone
+        throw new IOException("race choreography: " + name + " requests an instant (" + call.path() + ") before "
+            + "the start gate; the gate did not see its listing of the timeline");
       }
       // the gate sits at the first change under .hoodie, not at the listing: a writer released at its listing could
       // still be polling when the other one, already past its own listing, requests its instant, and would then see it
