@@ -83,6 +83,8 @@ final class CliBench {
   private final Map<String, Map<String, List<Double>>> seconds = new LinkedHashMap<>();
   private final Map<String, Double> firstUse = new LinkedHashMap<>();
   private boolean ok = true;
+  /** The CPU seconds of the last process {@link #process} ran. */
+  private double lastCpu;
 
   private CliBench(Scale scale, int reps, int upserts, List<String> types, String javaOpts, Path work, boolean keep,
       Path root, Path launcher, Path compare, PrintStream out) {
@@ -154,6 +156,11 @@ final class CliBench {
     out.printf(Locale.ROOT, "sluice-bench --cli: scale %s (%,d records, %d upserts of %,d), %d rep(s), java options "
         + "\"%s\", %d cores; processes run %s; work dir %s%n", scale.name(), scale.records(), upserts, scale.batch(),
         reps, javaOpts, Runtime.getRuntime().availableProcessors(), launcher, work);
+    // the processes' java is JAVA_HOME's (bin/sluice's rule), the in-JVM side's this JVM's: say both
+    String javaHome = System.getenv("JAVA_HOME");
+    out.printf(Locale.ROOT, "  processes' java: %s; in-JVM side: Java %s (%s)%n", javaHome == null || javaHome.isEmpty()
+        ? "the java on the PATH" : javaHome + "/bin/java", System.getProperty("java.version"),
+        System.getProperty("java.home"));
     Path inputs = Files.createDirectories(work.resolve("inputs"));
     long warmRecords = Math.max(1_000, scale.records() / 10);
     int warmBatch = Math.max(100, scale.batch() / 10);
@@ -186,7 +193,8 @@ final class CliBench {
           Step s = steps.get(i);
           double sec = process(launcher, s);
           record("cli", type, s.name(), sec);
-          out.printf(Locale.ROOT, "  rep %d cli %s %-14s %8.3f s%n", rep, type, s.name(), sec);
+          record("cli-cpu", type, s.name(), lastCpu);
+          out.printf(Locale.ROOT, "  rep %d cli %s %-14s %8.3f s %8.3f cpu s%n", rep, type, s.name(), sec, lastCpu);
           if (compare != null && !baseFirst) {
             timeBase(rep, type, base.get(i));
           }
@@ -246,7 +254,27 @@ final class CliBench {
     out.printf(Locale.ROOT, "  rep %d base %s %-14s %8.3f s%n", rep, type, s.name(), sec);
   }
 
-  /** Runs one step as a process of {@code script}; its wall time from start to exit. */
+  /**
+   * The CPU seconds (user + system) of this JVM's finished and reaped child processes so far, with their own reaped
+   * children (Linux's /proc/self/stat, in its 1/100 s ticks); NaN where there is no such file. The machine is often
+   * shared: CPU seconds say more than wall seconds then.
+   */
+  static double childCpuSeconds() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      // the fields after the command name, which is in parentheses and may hold spaces
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+      // cutime and cstime are the 16th and 17th fields of the whole line, the 14th and 15th after the name
+      return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0;
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /**
+   * Runs one step as a process of {@code script}; its wall time from start to exit (its CPU seconds are left in
+   * {@link #lastCpu}).
+   */
   private double process(Path script, Step s) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(script.toString());
@@ -256,6 +284,7 @@ final class CliBench {
     Path log = work.resolve("cli.log");
     pb.redirectOutput(s.query() ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.appendTo(log.toFile()))
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    double cpuBefore = childCpuSeconds();
     long start = System.nanoTime();
     Process p = pb.start();
     try {
@@ -268,6 +297,7 @@ final class CliBench {
       throw new IOException("interrupted", e);
     }
     double sec = (System.nanoTime() - start) / 1e9;
+    lastCpu = childCpuSeconds() - cpuBefore;
     if (p.exitValue() != 0) {
       ok = false;
       out.println("FAILED: " + script + " " + String.join(" ", s.args()) + " exited " + p.exitValue() + "; see " + log);
@@ -309,18 +339,20 @@ final class CliBench {
     long expected = Workloads.sizeAfter(scale.records(), upserts, scale.batch());
     for (String l : lines) {
       String[] f = l.split(" ");
-      if (f.length != 5 || !f[0].equals("STEP")) {
+      if (f.length != 6 || !f[0].equals("STEP")) {
         continue;
       }
       double sec = Double.parseDouble(f[2]);
+      double cpu = Double.parseDouble(f[5]);
       record("jvm", type, f[1], sec);
+      record("jvm-cpu", type, f[1], cpu);
       long rows = Long.parseLong(f[4]) - (f[1].equals("query-csv") ? 1 : 0);
       String check = "";
       if (f[1].startsWith("query") && rows != expected) {
         ok = false;
         check = "  ROWS " + rows + " != expected " + expected;
       }
-      out.printf(Locale.ROOT, "  rep %d jvm %s %-14s %8.3f s%s%n", rep, type, f[1], sec, check);
+      out.printf(Locale.ROOT, "  rep %d jvm %s %-14s %8.3f s %8.3f cpu s%s%n", rep, type, f[1], sec, cpu, check);
     }
     delete(table);
   }
@@ -371,8 +403,8 @@ final class CliBench {
   private void print() {
     long rows = Workloads.sizeAfter(scale.records(), upserts, scale.batch());
     out.println();
-    out.printf(Locale.ROOT, "%-18s %9s %9s %8s %12s %10s %9s %9s%n", "step", "cli_s", "jvm_s", "cli/jvm", "cli_rows/s",
-        "first_s", "base_s", "base/cli");
+    out.printf(Locale.ROOT, "%-18s %9s %9s %8s %9s %9s %8s %12s %10s %9s %9s%n", "step", "cli_s", "jvm_s", "cli/jvm",
+        "cli_cpu", "jvm_cpu", "cpu c/j", "cli_rows/s", "first_s", "base_s", "base/cli");
     Map<String, List<Double>> baseSide = seconds.getOrDefault("base", Map.of());
     Map<String, List<Double>> cli = seconds.getOrDefault("cli", Map.of());
     Map<String, List<Double>> jvm = seconds.getOrDefault("jvm", Map.of());
@@ -383,8 +415,10 @@ final class CliBench {
       double rate = query ? rows / c : Double.NaN;
       Double first = firstUse.get(step);
       double b = baseSide.containsKey(step) ? median(baseSide.get(step)) : Double.NaN;
-      out.printf(Locale.ROOT, "%-18s %9.3f %9.3f %8.2f %12s %10s %9.3f %9.2f%n", step, c, j, c / j,
-          query ? String.format(Locale.ROOT, "%,.0f", rate) : "-",
+      double cc = medianOf("cli-cpu", step);
+      double jc = medianOf("jvm-cpu", step);
+      out.printf(Locale.ROOT, "%-18s %9.3f %9.3f %8.2f %9.3f %9.3f %8.2f %12s %10s %9.3f %9.2f%n", step, c, j, c / j,
+          cc, jc, cc / jc, query ? String.format(Locale.ROOT, "%,.0f", rate) : "-",
           first == null ? "-" : String.format(Locale.ROOT, "%.3f", first), b, b / c);
     }
     for (String step : cli.keySet()) {
@@ -392,12 +426,21 @@ final class CliBench {
       double j = jvm.containsKey(step) ? median(jvm.get(step)) : Double.NaN;
       String base = baseSide.containsKey(step) ? String.format(Locale.ROOT, " base_s=%.3f base_over_cli=%.2f",
           median(baseSide.get(step)), median(baseSide.get(step)) / c) : "";
-      out.printf(Locale.ROOT, "CLI-RESULT step=%s cli_s=%.3f jvm_s=%.3f cli_over_jvm=%.2f n=%d%s%s%n", step, c, j, c / j,
-          cli.get(step).size(), step.contains("/query") ? String.format(Locale.ROOT, " rows=%d cli_rows_per_s=%.0f",
-              rows, rows / c) : "", base);
+      double cc = medianOf("cli-cpu", step);
+      double jc = medianOf("jvm-cpu", step);
+      out.printf(Locale.ROOT, "CLI-RESULT step=%s cli_s=%.3f jvm_s=%.3f cli_over_jvm=%.2f cli_cpu_s=%.3f jvm_cpu_s=%.3f "
+          + "cpu_cli_over_jvm=%.2f n=%d%s%s%n", step, c, j, c / j, cc, jc, cc / jc, cli.get(step).size(),
+          step.contains("/query") ? String.format(Locale.ROOT, " rows=%d cli_rows_per_s=%.0f", rows, rows / c) : "",
+          base);
     }
     out.println("(first_s: the step's first run, on the small warm-up table, which builds the launcher's class-data "
         + "sharing archive of its kind)");
+  }
+
+  /** The median of one side's figures for a step; NaN if that side has none. */
+  private double medianOf(String side, String step) {
+    List<Double> v = seconds.getOrDefault(side, Map.of()).get(step);
+    return v == null ? Double.NaN : median(v);
   }
 
   static double median(List<Double> values) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import java.util.Optional;
  * counts their lines and drops them (as {@code /dev/null} would, but the driver learns the row count).
  *
  * <p>Arguments: the warm-up steps file and the timed steps file, one step a line: its name, then its arguments,
- * tab-separated. Prints one line per timed step: {@code STEP name seconds exit lines}.
+ * tab-separated. Prints one line per timed step: {@code STEP name seconds exit lines cpu-seconds}.
  */
 public final class CliInJvm {
   private CliInJvm() {
@@ -45,15 +46,22 @@ public final class CliInJvm {
       LineCounter rows = new LineCounter();
       PrintWriter out = new PrintWriter(Writer.nullWriter());
       PrintWriter err = new PrintWriter(System.err, true);
+      long cpu = processCpuNanos();
       long start = System.nanoTime();
       int exit = Main.execute(cli, Optional.of(rows), out, err);
       double seconds = (System.nanoTime() - start) / 1e9;
+      double cpuSeconds = (processCpuNanos() - cpu) / 1e9;
       ok &= exit == 0;
       if (timed) {
-        System.out.printf(Locale.ROOT, "STEP %s %.4f %d %d%n", name, seconds, exit, rows.lines);
+        System.out.printf(Locale.ROOT, "STEP %s %.4f %d %d %.4f%n", name, seconds, exit, rows.lines, cpuSeconds);
       }
     }
     return ok;
+  }
+
+  /** The CPU time of this whole JVM so far (every thread: the command's, the JIT's, the collector's). */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** Counts the line breaks written to it and keeps nothing. */

@@ -124,7 +124,7 @@ final class WriteCommand implements Callable<Integer> {
     Optional<String> last = operation == WriteOperation.BULK_INSERT ? t.inspect().lastCompletedCommit()
         : Optional.empty();
     CommitResult r;
-    try (CloseableIterator<GenericRecord> records = RecordSources.concat(parts);
+    try (CloseableIterator<GenericRecord> records = RecordSources.concatAhead(parts);
         ProgressDisplay display = ProgressDisplay.of(progress, err, false)) {
       try {
         r = t.write(operation, records, display);

@@ -2,13 +2,11 @@ package dev.sluice.tools.records;
 
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.CloseableIterator;
-import dev.sluice.api.Positioned;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileReader;
@@ -16,7 +14,7 @@ import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 
 /** Reads an Avro object container file and resolves each record to the table schema ({@link RecordResolver}). */
-final class AvroFileSource implements CloseableIterator<GenericRecord>, Positioned {
+final class AvroFileSource implements CloseableIterator<GenericRecord>, NumberedPosition {
   private final Path file;
   private final String name;
   private final DataFileReader<Object> reader;
@@ -75,8 +73,13 @@ final class AvroFileSource implements CloseableIterator<GenericRecord>, Position
   }
 
   @Override
-  public Optional<String> position() {
-    return count == 0 ? Optional.empty() : Optional.of(name + ": record " + count);
+  public String positionPrefix() {
+    return name + ": record ";
+  }
+
+  @Override
+  public long positionNumber() {
+    return count;
   }
 
   @Override

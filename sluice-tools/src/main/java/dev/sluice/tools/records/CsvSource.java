@@ -2,7 +2,6 @@ package dev.sluice.tools.records;
 
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.CloseableIterator;
-import dev.sluice.api.Positioned;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -16,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -26,7 +24,7 @@ import org.apache.avro.generic.GenericRecord;
  * from the header take the field default or null; a header naming no table field is an error unless unknown
  * fields are ignored.
  */
-final class CsvSource implements CloseableIterator<GenericRecord>, Positioned {
+final class CsvSource implements CloseableIterator<GenericRecord>, NumberedPosition {
   private final Path file;
   private final String name;
   private final CsvParser parser;
@@ -171,8 +169,13 @@ final class CsvSource implements CloseableIterator<GenericRecord>, Positioned {
   }
 
   @Override
-  public Optional<String> position() {
-    return returnedLine < 0 ? Optional.empty() : Optional.of(name + ":" + returnedLine);
+  public String positionPrefix() {
+    return name + ":";
+  }
+
+  @Override
+  public long positionNumber() {
+    return returnedLine;
   }
 
   private GenericRecord advance() {

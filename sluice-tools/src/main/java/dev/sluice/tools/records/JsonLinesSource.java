@@ -11,13 +11,11 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import dev.sluice.api.ConfigKeys;
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.CloseableIterator;
-import dev.sluice.api.Positioned;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -25,7 +23,7 @@ import org.apache.avro.generic.GenericRecord;
  * Reads JSON Lines: one JSON object per line, blank lines skipped. One streaming parser runs over the whole
  * file (no tree per record); a second value on the line where the previous one ended is an error.
  */
-final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positioned {
+final class JsonLinesSource implements CloseableIterator<GenericRecord>, NumberedPosition {
   /**
    * A parser factory enforcing the input limits: Jackson stops at a string longer than the value limit or nesting
    * deeper than the depth limit while reading, so neither is held in memory whole first.
@@ -104,8 +102,13 @@ final class JsonLinesSource implements CloseableIterator<GenericRecord>, Positio
   }
 
   @Override
-  public Optional<String> position() {
-    return returnedLine < 0 ? Optional.empty() : Optional.of(name + ":" + returnedLine);
+  public String positionPrefix() {
+    return name + ":";
+  }
+
+  @Override
+  public long positionNumber() {
+    return returnedLine;
   }
 
   private GenericRecord advance() {

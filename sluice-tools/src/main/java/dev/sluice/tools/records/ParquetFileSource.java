@@ -2,13 +2,11 @@ package dev.sluice.tools.records;
 
 import dev.sluice.api.SluiceException;
 import dev.sluice.api.CloseableIterator;
-import dev.sluice.api.Positioned;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -24,7 +22,7 @@ import org.apache.parquet.schema.MessageType;
  * table schema by field name ({@link RecordResolver}). The Avro view of the file schema is known from the first
  * record; the Parquet footer is read first to recover INT32/INT64 decimals ({@link ParquetIntDecimals}).
  */
-final class ParquetFileSource implements CloseableIterator<GenericRecord>, Positioned {
+final class ParquetFileSource implements CloseableIterator<GenericRecord>, NumberedPosition {
   private final Path file;
   private final String name;
   private final ParquetReader<GenericRecord> reader;
@@ -86,8 +84,13 @@ final class ParquetFileSource implements CloseableIterator<GenericRecord>, Posit
   }
 
   @Override
-  public Optional<String> position() {
-    return count == 0 ? Optional.empty() : Optional.of(name + ": record " + count);
+  public String positionPrefix() {
+    return name + ": record ";
+  }
+
+  @Override
+  public long positionNumber() {
+    return count;
   }
 
   @Override
