@@ -205,7 +205,7 @@ public final class SluiceSpark {
       List<FileWriteWire> results = routed
           .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
           .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
-          .collect();
+          .map(JavaBytes::of).collect().stream().map(b -> JavaBytes.read(b, FileWriteWire.class)).toList();
       // 6. the one commit, on the driver
       return dw.publish(results);
     } finally {
@@ -233,14 +233,14 @@ public final class SluiceSpark {
         })
         .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
         .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
-        .collect();
+        .map(JavaBytes::of).collect().stream().map(b -> JavaBytes.read(b, FileWriteWire.class)).toList();
     return dw.publish(results);
   }
 
   private static List<BatchStats> stats(JavaRDD<Tagged> tagged) {
     int capacity = BatchStats.sampleSize(tagged.getNumPartitions());
-    return tagged.mapPartitionsWithIndex((i, it) -> List.of(BatchStats.of(it, capacity, i)).iterator(), true)
-        .collect();
+    return tagged.mapPartitionsWithIndex((i, it) -> List.of(JavaBytes.of(BatchStats.of(it, capacity, i))).iterator(),
+        true).collect().stream().map(b -> JavaBytes.read(b, BatchStats.class)).toList();
   }
 
   /**
