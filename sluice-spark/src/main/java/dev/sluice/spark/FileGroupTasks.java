@@ -16,11 +16,12 @@ final class FileGroupTasks {
   }
 
   /**
-   * Writes {@code task} from {@code records} (route key order: its updates, then its inserts by key) under this
-   * task attempt's own write token ({@code partition-stage-attempt}), so a retry or a speculative copy never
-   * collides with the files of another attempt.
+   * Writes {@code task} from {@code records} ({@link WireBytes}, in route key order: its updates, then its
+   * inserts by key) under this task attempt's own write token ({@code partition-stage-attempt}), so a retry or a
+   * speculative copy never collides with the files of another attempt.
    */
-  static Iterator<FileWriteWire> write(WriteContext ctx, FileGroupTask task, Iterator<Tuple2<String, WireRecord>> records) {
+  static Iterator<FileWriteWire> write(WriteContext ctx, FileGroupTask task,
+      Iterator<Tuple2<String, byte[]>> records) {
     TaskContext tc = TaskContext.get();
     WriteToken token = new WriteToken(task.index(), tc.stageId(), tc.taskAttemptId());
     Split split = new Split(records);
@@ -29,14 +30,14 @@ final class FileGroupTasks {
 
   /** One sorted stream as two: the updates (read first), then the inserts. */
   private static final class Split {
-    private final Iterator<Tuple2<String, WireRecord>> in;
-    private Tuple2<String, WireRecord> ahead;
+    private final Iterator<Tuple2<String, byte[]>> in;
+    private Tuple2<String, byte[]> ahead;
 
-    Split(Iterator<Tuple2<String, WireRecord>> in) {
+    Split(Iterator<Tuple2<String, byte[]>> in) {
       this.in = in;
     }
 
-    private Tuple2<String, WireRecord> peek() {
+    private Tuple2<String, byte[]> peek() {
       if (ahead == null && in.hasNext()) {
         ahead = in.next();
       }
@@ -44,7 +45,7 @@ final class FileGroupTasks {
     }
 
     private WireRecord take() {
-      WireRecord r = peek()._2();
+      WireRecord r = WireBytes.record(peek()._2());
       ahead = null;
       return r;
     }

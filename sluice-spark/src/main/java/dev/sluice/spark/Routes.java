@@ -74,11 +74,21 @@ final class Routes implements Serializable {
   }
 
   static String updateKey(int task, String key) {
-    return String.format("%0" + DIGITS + "d", task) + "0" + key;
+    return routeKey(task, '0', key);
   }
 
   static String insertKey(int task, String key) {
-    return String.format("%0" + DIGITS + "d", task) + "1" + key;
+    return routeKey(task, '1', key);
+  }
+
+  /** The task number zero-padded to {@link #DIGITS}, the kind, the key (built by hand: one per record). */
+  private static String routeKey(int task, char kind, String key) {
+    String n = Integer.toString(task);
+    StringBuilder b = new StringBuilder(DIGITS + 1 + key.length());
+    for (int i = n.length(); i < DIGITS; i++) {
+      b.append('0');
+    }
+    return b.append(n).append(kind).append(key).toString();
   }
 
   static boolean isUpdate(String routeKey) {

@@ -60,7 +60,7 @@ final class SliceRelation extends BaseRelation implements PrunedFilteredScan {
         org.apache.spark.sql.util.CaseInsensitiveStringMap.empty());
     builder.pushFilters(filters);
     builder.pruneColumns(required);
-    InputPartition[] partitions = builder.build().toBatch().planInputPartitions();
+    InputPartition[] partitions = builder.buildRows().toBatch().planInputPartitions();
     RDD<InternalRow> rows = JavaSparkContext.fromSparkContext(sqlContext.sparkContext())
         .parallelize(Arrays.asList(partitions), Math.max(1, partitions.length))
         .mapPartitions(SliceRelation::read).rdd();

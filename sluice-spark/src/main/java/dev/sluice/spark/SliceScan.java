@@ -25,13 +25,18 @@ final class SliceScan implements Scan, Batch {
   private final StructType required;
   private final Filter[] pushed;
   private final Optional<Expression> predicate;
+  private final boolean columnarAllowed;
   private InputPartition[] planned;
+  private boolean columnar;
 
-  SliceScan(ReadOptions read, StructType required, Filter[] pushed, Optional<Expression> predicate) {
+  /** A scan; {@code columnarAllowed}: base-file slices may be read in column batches ({@link ColumnarBase}). */
+  SliceScan(ReadOptions read, StructType required, Filter[] pushed, Optional<Expression> predicate,
+      boolean columnarAllowed) {
     this.read = read;
     this.required = required;
     this.pushed = pushed.clone();
     this.predicate = predicate;
+    this.columnarAllowed = columnarAllowed;
   }
 
   @Override
@@ -53,7 +58,10 @@ final class SliceScan implements Scan, Batch {
     return this;
   }
 
-  /** One partition per file slice the engine plans, in its order; planned once per scan. */
+  /**
+   * One partition per file slice the engine plans, in its order; planned once per scan. Base-file slices Spark's
+   * Parquet reader can read as they are become partitions of the columnar path ({@link ColumnarBase}).
+   */
   @Override
   public synchronized InputPartition[] planInputPartitions() {
     if (planned == null) {
@@ -61,18 +69,26 @@ final class SliceScan implements Scan, Batch {
       try (Table table = read.open()) {
         slices = engineScan(read, required, predicate, table).slices();
       }
-      List<InputPartition> out = new ArrayList<>(slices.size());
-      for (FileSliceInfo s : slices) {
-        out.add(new SliceReaders.SlicePartition(read, required, pushed, SliceReaders.SliceWire.of(s)));
+      Optional<InputPartition[]> bases = columnarAllowed ? ColumnarBase.plan(read, required, slices)
+          : Optional.empty();
+      columnar = bases.isPresent();
+      if (columnar) {
+        planned = bases.get();
+      } else {
+        List<InputPartition> out = new ArrayList<>(slices.size());
+        for (FileSliceInfo s : slices) {
+          out.add(new SliceReaders.SlicePartition(read, required, pushed, SliceReaders.SliceWire.of(s)));
+        }
+        planned = out.toArray(InputPartition[]::new);
       }
-      planned = out.toArray(InputPartition[]::new);
     }
     return planned.clone();
   }
 
   @Override
-  public PartitionReaderFactory createReaderFactory() {
-    return new SliceReaders.Factory();
+  public synchronized PartitionReaderFactory createReaderFactory() {
+    planInputPartitions();
+    return columnar ? new ColumnarBase.Factory() : new SliceReaders.Factory();
   }
 
   /**

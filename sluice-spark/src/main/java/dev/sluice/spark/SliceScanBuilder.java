@@ -55,6 +55,11 @@ final class SliceScanBuilder implements ScanBuilder, SupportsPushDownRequiredCol
 
   @Override
   public Scan build() {
-    return new SliceScan(read, required, pushed, predicate);
+    return new SliceScan(read, required, pushed, predicate, true);
+  }
+
+  /** The scan with row partitions only, for a caller that reads the partitions itself ({@link SliceRelation}). */
+  SliceScan buildRows() {
+    return new SliceScan(read, required, pushed, predicate, false);
   }
 }

@@ -158,25 +158,32 @@ public final class SluiceSpark {
         InternalRowRecords binder = new InternalRowRecords(new Schema.Parser().parse(rowSchemaJson), struct);
         return Units.of(ctx).prepare(new MappedIterator<>(rows, binder::toRecord)).iterator();
       });
+      // from here on the records are byte arrays in shuffles and in storage (WireBytes), persisted serialized:
+      // Spark neither serializes an object per record nor estimates the size of object graphs
+      JavaRDD<byte[]> stored;
       if (Units.of(ctx).combines()) {
-        prepared = prepared.mapToPair(w -> new Tuple2<>(w.combineKey(ctx.globalIndex()), w))
-            .reduceByKey((a, b) -> Units.of(ctx).combine(a, b)).values();
+        stored = prepared.mapToPair(w -> new Tuple2<>(w.combineKey(ctx.globalIndex()), WireBytes.of(w)))
+            .reduceByKey((a, b) -> WireBytes.of(Units.of(ctx).combine(WireBytes.record(a), WireBytes.record(b))))
+            .values();
+      } else {
+        stored = prepared.map(WireBytes::of);
       }
-      prepared = prepared.persist(StorageLevel.MEMORY_AND_DISK());
-      persisted.add(prepared);
+      stored = stored.persist(StorageLevel.MEMORY_AND_DISK_SER());
+      persisted.add(stored);
       if (op == WriteOperation.BULK_INSERT) {
-        return bulk(dw, ctx, prepared);
+        return bulk(dw, ctx, stored);
       }
 
       // 2. tag: each key against the base files the index names (its partition's, every partition's, or the record
       //    index's locations), one task per file; a bulk insert looks nothing up (Tagging)
-      Tagging.Result tags = Tagging.tag(dw, ctx, prepared, op == WriteOperation.BULK_INSERT, jsc);
+      Tagging.Result tags = Tagging.tag(dw, ctx, stored.map(WireBytes::record), false, jsc);
       persisted.addAll(tags.cached());
       List<FileRef> files = tags.files();
-      JavaRDD<Tagged> tagged = tags.tagged();
       // deletes of keys the table does not hold are dropped
-      tagged = tagged.filter(t -> t.file() >= 0 || !t.record().delete()).persist(StorageLevel.MEMORY_AND_DISK());
-      persisted.add(tagged);
+      JavaRDD<byte[]> taggedBytes = tags.tagged().filter(t -> t.file() >= 0 || !t.record().delete())
+          .map(t -> WireBytes.of(t.file(), t.record())).persist(StorageLevel.MEMORY_AND_DISK_SER());
+      persisted.add(taggedBytes);
+      JavaRDD<Tagged> tagged = taggedBytes.map(WireBytes::tagged);
 
       // 3. plan on the driver from the counts (one pass, collected without a shuffle; it samples the inserts too)
       List<BatchStats> stats = stats(tagged);
@@ -196,10 +203,10 @@ public final class SluiceSpark {
       //    are exact: the inserts are sorted in key ranges cut from the sample, and each range's first rank is
       //    the count of the inserts below it (a pass over the persisted records, not over the sorted shuffle)
       Routes routes = Routes.of(tasks, files, inserts);
-      JavaPairRDD<String, WireRecord> routed = tagged.filter(t -> t.file() >= 0)
-          .mapToPair(t -> new Tuple2<>(Routes.updateKey(routes.taskOfFile(t.file()), t.record().key()), t.record()));
+      JavaPairRDD<String, byte[]> routed = taggedBytes.filter(b -> WireBytes.file(b) >= 0)
+          .mapToPair(b -> new Tuple2<>(Routes.updateKey(routes.taskOfFile(WireBytes.file(b)), WireBytes.key(b)), b));
       if (!inserts.isEmpty()) {
-        routed = routed.union(ranked(tagged.filter(t -> t.file() < 0).map(Tagged::record), stats, inserts, routes,
+        routed = routed.union(ranked(taggedBytes.filter(b -> WireBytes.file(b) < 0), stats, inserts, routes,
             jsc.defaultParallelism()));
       }
 
@@ -207,7 +214,7 @@ public final class SluiceSpark {
       List<FileWriteWire> results = routed
           .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
           .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
-          .collect();
+          .map(JavaBytes::of).collect().stream().map(b -> JavaBytes.read(b, FileWriteWire.class)).toList();
       // 6. the one commit, on the driver
       return dw.publish(results);
     } finally {
@@ -221,32 +228,35 @@ public final class SluiceSpark {
    * it; no global sort and no ranking pass. A file group may get slightly more or fewer records than planned; the
    * create handle's size rule still bounds every file.
    */
-  private static CommitResult bulk(DistributedWrite dw, WriteContext ctx, JavaRDD<WireRecord> prepared) {
-    List<BatchStats> stats = stats(prepared.map(w -> new Tagged(-1, w)));
+  private static CommitResult bulk(DistributedWrite dw, WriteContext ctx, JavaRDD<byte[]> prepared) {
+    List<BatchStats> stats = stats(prepared.map(WireBytes::tagged));
     List<FileGroupTask> tasks = dw.plan(Map.of(), BatchStats.inserts(stats));
     if (tasks.isEmpty()) {
       return dw.publish(List.of());
     }
     Routes.BulkRanges ranges = Routes.BulkRanges.of(tasks, stats);
     List<FileWriteWire> results = prepared
-        .mapToPair(w -> new Tuple2<>(Routes.insertKey(ranges.taskOf(w.partitionPath(), w.key()), w.key()), w))
+        .mapToPair(b -> {
+          String key = WireBytes.key(b);
+          return new Tuple2<>(Routes.insertKey(ranges.taskOf(WireBytes.partitionPath(b), key), key), b);
+        })
         .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
         .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
-        .collect();
+        .map(JavaBytes::of).collect().stream().map(b -> JavaBytes.read(b, FileWriteWire.class)).toList();
     return dw.publish(results);
   }
 
   private static List<BatchStats> stats(JavaRDD<Tagged> tagged) {
     int capacity = BatchStats.sampleSize(tagged.getNumPartitions());
-    return tagged.mapPartitionsWithIndex((i, it) -> List.of(BatchStats.of(it, capacity, i)).iterator(), true)
-        .collect();
+    return tagged.mapPartitionsWithIndex((i, it) -> List.of(JavaBytes.of(BatchStats.of(it, capacity, i))).iterator(),
+        true).collect().stream().map(b -> JavaBytes.read(b, BatchStats.class)).toList();
   }
 
   /**
    * The inserts with their route keys: sorted in key ranges (about one per core) cut from the sample, each range's
    * records ranked from the exact count of the inserts in the ranges before it.
    */
-  private static JavaPairRDD<String, WireRecord> ranked(JavaRDD<WireRecord> inserts, List<BatchStats> stats,
+  private static JavaPairRDD<String, byte[]> ranked(JavaRDD<byte[]> inserts, List<BatchStats> stats,
       Map<String, Long> insertCounts, Routes routes, int parallelism) {
     double[] fractions = new double[Math.max(0, parallelism - 1)];
     for (int i = 0; i < fractions.length; i++) {
@@ -255,7 +265,8 @@ public final class SluiceSpark {
     String[] cuts = BatchStats.cuts(stats, insertCounts.keySet(), fractions);
     long[] perRange = inserts.mapPartitions(ws -> {
       long[] n = new long[cuts.length + 1];
-      ws.forEachRemaining(w -> n[BatchStats.rangeOf(cuts, BatchStats.sortKey(w.partitionPath(), w.key()))]++);
+      ws.forEachRemaining(b -> n[BatchStats.rangeOf(cuts, BatchStats.sortKey(WireBytes.partitionPath(b),
+          WireBytes.key(b)))]++);
       return List.of(n).iterator();
     }).reduce((a, b) -> {
       long[] sum = a.clone();
@@ -268,13 +279,15 @@ public final class SluiceSpark {
     for (int i = 1; i < first.length; i++) {
       first[i] = first[i - 1] + perRange[i - 1];
     }
-    return inserts.mapToPair(w -> new Tuple2<>(BatchStats.sortKey(w.partitionPath(), w.key()), w))
+    return inserts.mapToPair(b -> new Tuple2<>(BatchStats.sortKey(WireBytes.partitionPath(b), WireBytes.key(b)), b))
         .repartitionAndSortWithinPartitions(new Routes.CutPartitioner(cuts))
         .mapPartitionsWithIndex((range, it) -> {
           long[] rank = {first[range]};
-          return new MappedIterator<Tuple2<String, WireRecord>, Tuple2<String, WireRecord>>(it, e ->
-              new Tuple2<>(Routes.insertKey(routes.taskOfInsert(e._2().partitionPath(), rank[0]++), e._2().key()),
-                  e._2()));
+          return new MappedIterator<Tuple2<String, byte[]>, Tuple2<String, byte[]>>(it, e -> {
+            String key = WireBytes.key(e._2());
+            String path = WireBytes.partitionPath(e._2());
+            return new Tuple2<>(Routes.insertKey(routes.taskOfInsert(path, rank[0]++), key), e._2());
+          });
         }, true)
         .mapToPair(e -> e);
   }

@@ -66,14 +66,16 @@ final class SparkCompaction {
       return List.of();
     }
     // n elements in n partitions: one slice per task
-    return jsc.parallelize(slices, slices.size()).mapPartitions(it -> {
+    // the slices go to the tasks as Java-serialized bytes: a parallelized collection's elements travel through the
+    // session's serializer, and Kryo cannot make Java records (JavaBytes)
+    return jsc.parallelize(slices.stream().map(JavaBytes::of).toList(), slices.size()).mapPartitions(it -> {
       TaskContext tc = TaskContext.get();
       List<CompactedSlice> out = new ArrayList<>(1);
       while (it.hasNext()) {
-        CompactionSlice s = it.next();
+        CompactionSlice s = JavaBytes.read(it.next(), CompactionSlice.class);
         CompactionUnits.compact(s, new WriteToken(s.index(), tc.stageId(), tc.taskAttemptId())).ifPresent(out::add);
       }
-      return out.iterator();
-    }).collect();
+      return out.stream().map(JavaBytes::of).iterator();
+    }).collect().stream().map(b -> JavaBytes.read(b, CompactedSlice.class)).toList();
   }
 }

@@ -83,8 +83,10 @@ final class Tagging {
     }
     JavaPairRDD<String, Integer> found = lookUp(ctx, prepared.flatMapToPair(w -> candidates(files,
         filesOf.getOrDefault(w.partitionPath(), List.of()), w.key()).iterator()), files, jsc, false);
-    JavaRDD<SluiceSpark.Tagged> tagged = prepared.mapToPair(w -> new Tuple2<>(w.partitionPath() + SEP + w.key(), w))
-        .leftOuterJoin(found).values().map(t -> new SluiceSpark.Tagged(t._2().orElse(-1), t._1()));
+    // the records cross the join's shuffle as bytes (WireBytes)
+    JavaRDD<SluiceSpark.Tagged> tagged = prepared
+        .mapToPair(w -> new Tuple2<>(w.partitionPath() + SEP + w.key(), WireBytes.of(w)))
+        .leftOuterJoin(found).values().map(t -> new SluiceSpark.Tagged(t._2().orElse(-1), WireBytes.record(t._1())));
     return new Result(files, tagged);
   }
 
@@ -139,8 +141,8 @@ final class Tagging {
   /** {@code records} with the files their keys were {@code found} in (by key), through the engine's global rule. */
   private static JavaRDD<SluiceSpark.Tagged> foundAt(WriteContext ctx, JavaRDD<WireRecord> records,
       JavaPairRDD<String, Integer> found, List<FileRef> files) {
-    return records.mapToPair(w -> new Tuple2<>(w.key(), w)).leftOuterJoin(found).values().flatMap(t -> {
-      WireRecord w = t._1();
+    return records.mapToPair(w -> new Tuple2<>(w.key(), WireBytes.of(w))).leftOuterJoin(found).values().flatMap(t -> {
+      WireRecord w = WireBytes.record(t._1());
       if (!t._2().isPresent()) {
         return List.of(new SluiceSpark.Tagged(-1, w)).iterator();
       }

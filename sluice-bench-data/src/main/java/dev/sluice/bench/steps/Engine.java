@@ -34,6 +34,14 @@ public interface Engine {
   void write(Path table, Op op, List<GenericRecord> records);
 
   /**
+   * Called before the clock of a write of {@code records} starts: an engine whose API takes its input in another
+   * form than a list of records may build it here, so the step times the write and not the conversion. Only the
+   * Spark engines do (the same Dataset, materialised, on both sides); the default does nothing.
+   */
+  default void stage(List<GenericRecord> records) {
+  }
+
+  /**
    * One bulk-insert commit of the records {@code records} yields (a chunk of the scale workload's initial load).
    * This default collects them into a list first, as an engine whose API takes a list must (Hudi's Java client); an
    * engine that takes an iterator overrides it and never holds the chunk.

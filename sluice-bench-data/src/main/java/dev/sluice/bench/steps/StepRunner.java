@@ -191,6 +191,7 @@ public final class StepRunner {
 
   private StepReport measureWrite(String label, Path table, Engine.Op op, List<GenericRecord> records) {
     String digest = quiet ? "" : Workloads.digest(records);
+    engine.stage(records);
     StepReport r = measure(label, table, () -> {
       engine.write(table, op, records);
       return null;
