@@ -21,6 +21,7 @@ import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -51,6 +52,12 @@ final class ColumnarBase {
   private static final int BATCH = 4096;
   private static final int KEEP = 16;
   private static final Map<Map<String, String>, Configuration> CONFS = new ConcurrentHashMap<>();
+  /**
+   * Whether this class links against the Parquet classes Spark's reader is built on. In sluice-spark-bundle they are
+   * not: the bundle relocates its Parquet, so a footer it reads cannot be handed to Spark's schema converter, and
+   * base files there keep the engine's row path.
+   */
+  private static final boolean SPARKS_PARQUET = sparksParquet();
 
   private ColumnarBase() {
   }
@@ -62,7 +69,7 @@ final class ColumnarBase {
   static Optional<InputPartition[]> plan(ReadOptions read, StructType required, List<FileSliceInfo> slices) {
     boolean baseOnly = read.queryType() == QueryType.READ_OPTIMIZED || read.queryType() == QueryType.SNAPSHOT
         && slices.stream().allMatch(s -> s.logFiles().isEmpty());
-    if (!baseOnly || read.asOf().isPresent() || slices.isEmpty() || !local(read.path())) {
+    if (!SPARKS_PARQUET || !baseOnly || read.asOf().isPresent() || slices.isEmpty() || !local(read.path())) {
       return Optional.empty();
     }
     SQLConf sql = SparkSession.active().sessionState().conf();
@@ -91,6 +98,16 @@ final class ColumnarBase {
       out.add(new BasePartition(file.toString(), s.baseFile().get().size(), settings));
     }
     return Optional.of(out.toArray(InputPartition[]::new));
+  }
+
+  private static boolean sparksParquet() {
+    try {
+      ParquetToSparkSchemaConverter.class.getMethod("convert", MessageType.class);
+      return true;
+    } catch (NoSuchMethodException relocated) {
+      // the answer, not a failure: the bundle's relocated MessageType is not the type Spark's converter takes
+      return false;
+    }
   }
 
   private static boolean local(String path) {
