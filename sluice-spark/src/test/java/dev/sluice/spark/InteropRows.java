@@ -1,6 +1,7 @@
 package dev.sluice.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.Scan;
@@ -145,5 +146,20 @@ final class InteropRows {
     rows.forEach(r -> assertEquals(null, out.put(r.get("id").toString(), r.get("_hoodie_commit_time") + "/"
         + r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")), "Hudi returned a key twice: " + r.get("id")));
     return out;
+  }
+
+  /**
+   * Hudi's incremental and time-travel queries over Sluice-on-Spark's tables return, query by query, the rows
+   * Sluice's own scans return, and most of them return rows (so the comparison is not of empty results).
+   */
+  static void assertSameHistory(List<Map<String, String>> historySluice, List<Map<String, String>> historyRead) {
+    assertEquals(historySluice.size(), historyRead.size());
+    int nonEmpty = 0;
+    for (int i = 0; i < historyRead.size(); i++) {
+      Map<String, String> sluice = historySluice.get(i);
+      assertEquals(sluice, historyRead.get(i), "query " + i + " of Sluice-on-Spark's tables' history");
+      nonEmpty += sluice.isEmpty() ? 0 : 1;
+    }
+    assertTrue(nonEmpty > historyRead.size() / 2, "most return rows: " + nonEmpty + " of " + historyRead.size());
   }
 }
