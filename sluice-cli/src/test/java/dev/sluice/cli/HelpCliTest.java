@@ -47,6 +47,33 @@ class HelpCliTest {
   }
 
   @Test
+  void aCommandBuiltAloneIsTheCommandOfTheFullTree() {
+    CommandLine full = Main.commandLine();
+    assertTrue(full.getSubcommands().size() > 30, full.getSubcommands().keySet().toString());
+    for (Map.Entry<String, CommandLine> e : full.getSubcommands().entrySet()) {
+      String name = e.getKey();
+      CommandLine fromTree = e.getValue();
+      // the registry's name is the command's own (its @Command name), so usage and completion name it alike
+      assertEquals(name, fromTree.getCommandSpec().name(), name);
+      boolean alone = !name.equals("help") && !name.equals("completion");
+      assertEquals(alone ? java.util.Optional.of(name) : java.util.Optional.empty(), Main.alone(name), name);
+      if (alone) {
+        CommandLine single = Main.commandLine(java.util.Optional.of(name));
+        assertEquals(Set.of(name), single.getSubcommands().keySet(), name);
+        assertEquals(fromTree.getUsageMessage(), single.getSubcommands().get(name).getUsageMessage(), name);
+      }
+    }
+    // words that are not a command keep every command, so picocli can suggest the nearest
+    assertEquals(java.util.Optional.empty(), Main.alone("upsrt"));
+    assertEquals(java.util.Optional.empty(), Main.alone("--help"));
+    CliTest.Run r = CliTest.run("upsrt");
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("upsert"), r.err());
+    CliTest.Run bare = CliTest.run();
+    assertTrue(bare.out().contains("bulk-insert") && bare.out().contains("describe"), bare.out());
+  }
+
+  @Test
   void helpAndHOnEveryCommandPrintUsageAndExitZeroWithoutItsArguments() {
     List<List<String>> paths = commandPaths();
     assertTrue(paths.contains(List.of("metadata", "init")) && paths.contains(List.of("bulk-insert"))
