@@ -21,11 +21,19 @@ import java.util.Optional;
 
 /** Commit metadata to and from Hudi's JSON (field order of the Hudi classes, Jackson's pretty printer). */
 final class CommitMetadataJson {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  // Hudi writes with writerWithDefaultPrettyPrinter(); pin the line feed so output does not depend on the OS
-  private static final ObjectWriter WRITER = MAPPER.writer(new DefaultPrettyPrinter()
-      .withObjectIndenter(new DefaultIndenter("  ", "\n")));
+
+  /**
+   * The mapper, made on first use of the JSON text: layout 2's Avro metadata only builds and reads trees (through
+   * {@link #fromTree}), and in a cold CLI process making an ObjectMapper loads ~250 classes, tens of milliseconds
+   * of every version-9 command.
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+    // Hudi writes with writerWithDefaultPrettyPrinter(); pin the line feed so output does not depend on the OS
+    static final ObjectWriter WRITER = MAPPER.writer(new DefaultPrettyPrinter()
+        .withObjectIndenter(new DefaultIndenter("  ", "\n")));
+  }
 
   private CommitMetadataJson() {
   }
@@ -49,7 +57,7 @@ final class CommitMetadataJson {
       });
     });
     try {
-      return WRITER.writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
+      return Json.WRITER.writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
     } catch (JsonProcessingException e) {
       throw Errors.internal("serializing commit metadata failed", e);
     }
@@ -131,7 +139,7 @@ final class CommitMetadataJson {
     }
     JsonNode root;
     try {
-      root = MAPPER.readTree(json);
+      root = Json.MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw Errors.badTable(where, "the commit metadata is not valid JSON (" + e.getOriginalMessage() + ")",
           REBUILD, e);
