@@ -1,10 +1,17 @@
 package dev.sluice.spark;
 
+import static dev.sluice.spark.InteropRows.DDL;
+import static dev.sluice.spark.InteropRows.SCHEMA;
+import static dev.sluice.spark.InteropRows.byKey;
+import static dev.sluice.spark.InteropRows.json;
+import static dev.sluice.spark.InteropRows.options;
+import static dev.sluice.spark.InteropRows.rows;
+import static dev.sluice.spark.InteropRows.sluiceRead;
+import static dev.sluice.spark.InteropRows.upsert;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.QueryType;
 import dev.sluice.api.TableType;
 import dev.sluice.api.Tables;
@@ -15,19 +22,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,14 +56,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HudiSparkInteropTest {
-  // Spark's schema of the rows both writers get: nullable columns, as Hudi's Spark writer makes them from its DDL
-  private static final StructType ROWS = new StructType()
-      .add("id", DataTypes.StringType, true)
-      .add("part", DataTypes.StringType, true)
-      .add("ts", DataTypes.LongType, true)
-      .add("payload", DataTypes.StringType, true);
-  private static final String DDL = "id STRING, part STRING, ts BIGINT, payload STRING";
-
   // static: JUnit fills an instance field only before each test, after @BeforeAll
   @TempDir
   static Path dir;
@@ -91,13 +86,13 @@ class HudiSparkInteropTest {
       Map<String, String> options = new HashMap<>(options(type));
       options.put("hoodie.write.table.version", "6");
       Map<String, String> model = new TreeMap<>();
-      SluiceSpark.bulkInsert(df(apply(model, rows(0, 120, 1, "b"))).repartition(3), path, options);
+      SluiceSpark.bulkInsert(df(upsert(model, rows(0, 120, 1, "b"))).repartition(3), path, options);
       options.put("hoodie.datasource.write.operation", "bulk_insert");
-      df(apply(model, rows(120, 30, 1, "b2"))).write().format("sluice").options(options).mode(SaveMode.Append)
+      df(upsert(model, rows(120, 30, 1, "b2"))).write().format("sluice").options(options).mode(SaveMode.Append)
           .save(path);
       expected.put(name + "/bulk", new TreeMap<>(model));
-      bulkSluiceRead.put(name + "/snapshot", sluiceRead(name, QueryType.SNAPSHOT));
-      bulkSluiceRead.put(name + "/read_optimized", sluiceRead(name, QueryType.READ_OPTIMIZED));
+      bulkSluiceRead.put(name + "/snapshot", sluiceRead(dir.resolve(name), QueryType.SNAPSHOT));
+      bulkSluiceRead.put(name + "/read_optimized", sluiceRead(dir.resolve(name), QueryType.READ_OPTIMIZED));
       expected.put(name, model);
     }
 
@@ -108,8 +103,8 @@ class HudiSparkInteropTest {
       Path table = dir.resolve(name);
       Map<String, String> options = options(type);
       Map<String, String> model = new TreeMap<>();
-      hudiWrites.add(hudi.writeCommand(table, "insert", json(apply(model, rows(0, 90, 1, "h1"))), DDL, options, dir));
-      hudiWrites.add(hudi.writeCommand(table, "upsert", json(apply(model, rows(60, 50, 2, "h2"))), DDL, options,
+      hudiWrites.add(hudi.writeCommand(table, "insert", json(upsert(model, rows(0, 90, 1, "h1"))), DDL, options, dir));
+      hudiWrites.add(hudi.writeCommand(table, "upsert", json(upsert(model, rows(60, 50, 2, "h2"))), DDL, options,
           dir));
       // on Merge-on-Read the delete (in log files; the upsert's new keys made Hudi rewrite the small base files)
       // also schedules a compaction: Hudi's plan, left pending for Sluice-on-Spark to run
@@ -136,7 +131,7 @@ class HudiSparkInteropTest {
         bulkAnswers.put(name + labels.get(i), hudiWrites.size());
         hudiWrites.add(bulkReads.get(i).args());
       }
-      hudiWrites.add(hudi.writeCommand(table, "upsert", json(apply(expected.get(name), rows(100, 80, 2, "h"))), DDL,
+      hudiWrites.add(hudi.writeCommand(table, "upsert", json(upsert(expected.get(name), rows(100, 80, 2, "h"))), DDL,
           options(type), dir));
     }
     List<List<Map<String, Object>>> written = hudi.batch(hudiWrites, dir);
@@ -146,10 +141,10 @@ class HudiSparkInteropTest {
     for (TableType type : TableType.values()) {
       String name = "bulk-" + type.name();
       Map<String, String> model = expected.get(name);
-      assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": Sluice reads Hudi's upsert");
+      assertEquals(model, sluiceRead(dir.resolve(name), QueryType.SNAPSHOT), name + ": Sluice reads Hudi's upsert");
       List<Row> rows = rows(0, 20, 3, "s");
       rows.addAll(rows(160, 40, 3, "s"));
-      SluiceSpark.upsert(df(apply(model, rows)), dir.resolve(name).toString(), options(type));
+      SluiceSpark.upsert(df(upsert(model, rows)), dir.resolve(name).toString(), options(type));
     }
 
     // Sluice-on-Spark continues them with an upsert: updates of Hudi's rows (in base and, on MoR, log files),
@@ -157,15 +152,15 @@ class HudiSparkInteropTest {
     for (TableType type : TableType.values()) {
       String name = "hudi-" + type.name();
       Map<String, String> model = expected.get(name);
-      assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": Sluice reads what Hudi wrote");
+      assertEquals(model, sluiceRead(dir.resolve(name), QueryType.SNAPSHOT), name + ": Sluice reads what Hudi wrote");
       if (type == TableType.MERGE_ON_READ) {
         List<String> pending = Tables.open(dir.resolve(name).toString()).compaction().pending();
         assertEquals(1, pending.size(), "Hudi scheduled a compaction: " + pending);
         assertEquals(pending.get(0), SluiceSpark.compact(spark, dir.resolve(name).toString(), options(type))
             .compaction().orElseThrow().instantTime(), "Sluice-on-Spark runs Hudi's plan");
-        assertEquals(model, sluiceRead(name, QueryType.SNAPSHOT), name + ": the same rows after the compaction");
+        assertEquals(model, sluiceRead(dir.resolve(name), QueryType.SNAPSHOT), name + ": the same rows after the compaction");
       }
-      SluiceSpark.upsert(df(apply(model, rows(5, 120, 4, "s"))), dir.resolve(name).toString(), options(type));
+      SluiceSpark.upsert(df(upsert(model, rows(5, 120, 4, "s"))), dir.resolve(name).toString(), options(type));
     }
 
     // Sluice-on-Spark writes two tables: insert, upsert, delete, an upsert through format("sluice"); on MoR a
@@ -178,21 +173,21 @@ class HudiSparkInteropTest {
       // created at version 6: Hudi 0.15 on Spark, which reads these tables, reads only version 6
       options.put("hoodie.write.table.version", "6");
       Map<String, String> model = new TreeMap<>();
-      SluiceSpark.insert(df(apply(model, rows(0, 90, 1, "i"))), path, options);
-      SluiceSpark.upsert(df(apply(model, rows(60, 50, 2, "u"))), path, options);
+      SluiceSpark.insert(df(upsert(model, rows(0, 90, 1, "i"))), path, options);
+      SluiceSpark.upsert(df(upsert(model, rows(60, 50, 2, "u"))), path, options);
       List<Row> gone = rows(10, 12, 3, "gone");
       gone.add(RowFactory.create("k999999", "p0", 3L, "never written"));
       gone.forEach(r -> model.remove(r.getString(0)));
       SluiceSpark.delete(df(gone), path, options);
       Map<String, String> viaFormat = new HashMap<>(options);
       viaFormat.put("hoodie.datasource.write.operation", "upsert");
-      df(apply(model, rows(30, 20, 4, "f"))).write().format("sluice").options(viaFormat).mode(SaveMode.Append)
+      df(upsert(model, rows(30, 20, 4, "f"))).write().format("sluice").options(viaFormat).mode(SaveMode.Append)
           .save(path);
       if (type == TableType.MERGE_ON_READ) {
         Map<String, String> force = new HashMap<>(options);
         force.put("sluice.spark.compact.force", "true");
         assertTrue(SluiceSpark.compact(spark, path, force).compaction().isPresent(), "a compaction ran");
-        SluiceSpark.upsert(df(apply(model, rows(30, 15, 5, "after"))), path, options);
+        SluiceSpark.upsert(df(upsert(model, rows(30, 15, 5, "after"))), path, options);
       }
       expected.put(name, model);
     }
@@ -262,7 +257,7 @@ class HudiSparkInteropTest {
   @Test
   void hudiReadsTheCopyOnWriteTableSluiceOnSparkWrote() {
     String name = "sluice-" + TableType.COPY_ON_WRITE.name();
-    Map<String, String> sluice = sluiceRead(name, QueryType.SNAPSHOT);
+    Map<String, String> sluice = sluiceRead(dir.resolve(name), QueryType.SNAPSHOT);
     assertEquals(expected.get(name), sluice);
     assertEquals(90 - 12 + 20, sluice.size());
     assertEquals(sluice, hudiRead.get(name + "/snapshot"), "Hudi 0.15 on Spark reads what Sluice reads");
@@ -272,11 +267,11 @@ class HudiSparkInteropTest {
   @Test
   void hudiReadsTheMergeOnReadTableSluiceOnSparkWroteAndCompacted() {
     String name = "sluice-" + TableType.MERGE_ON_READ.name();
-    Map<String, String> snapshot = sluiceRead(name, QueryType.SNAPSHOT);
+    Map<String, String> snapshot = sluiceRead(dir.resolve(name), QueryType.SNAPSHOT);
     assertEquals(expected.get(name), snapshot);
     assertEquals(snapshot, hudiRead.get(name + "/snapshot"), "snapshot: Hudi 0.15 on Spark reads what Sluice reads");
     assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
-    Map<String, String> readOptimized = sluiceRead(name, QueryType.READ_OPTIMIZED);
+    Map<String, String> readOptimized = sluiceRead(dir.resolve(name), QueryType.READ_OPTIMIZED);
     assertNotEquals(snapshot, readOptimized, "the last upsert is in log files only");
     assertEquals("p0/4/f:30", readOptimized.get("k000030"), "the compacted base file has the format(sluice) write");
     assertEquals("p0/5/after:30", snapshot.get("k000030"));
@@ -286,7 +281,7 @@ class HudiSparkInteropTest {
 
   @Test
   void hudiReadsTheTableSparkSqlWroteThroughSluice() {
-    Map<String, String> snapshot = sluiceRead("sql-v6", QueryType.SNAPSHOT);
+    Map<String, String> snapshot = sluiceRead(dir.resolve("sql-v6"), QueryType.SNAPSHOT);
     assertEquals(expected.get("sql-v6"), snapshot);
     assertEquals(6, Tables.open(dir.resolve("sql-v6").toString()).tableVersion());
     assertEquals(snapshot, hudiRead.get("sql-v6/snapshot"), "Hudi 0.15 on Spark reads what INSERT INTO wrote");
@@ -300,7 +295,7 @@ class HudiSparkInteropTest {
   @Test
   void sluiceOnSparkContinuesTheCopyOnWriteTableHudiWrote() {
     String name = "hudi-" + TableType.COPY_ON_WRITE.name();
-    Map<String, String> sluice = sluiceRead(name, QueryType.SNAPSHOT);
+    Map<String, String> sluice = sluiceRead(dir.resolve(name), QueryType.SNAPSHOT);
     assertEquals(expected.get(name), sluice);
     assertEquals(125, sluice.size());
     assertEquals(sluice, hudiRead.get(name + "/snapshot"), "Hudi 0.15 on Spark reads what Sluice reads");
@@ -311,11 +306,11 @@ class HudiSparkInteropTest {
   void sluiceOnSparkContinuesTheMergeOnReadTableHudiWrote() {
     String name = "hudi-" + TableType.MERGE_ON_READ.name();
     assertTrue(files(name, ".log.") > 0, "Hudi's delete went to log files");
-    Map<String, String> snapshot = sluiceRead(name, QueryType.SNAPSHOT);
+    Map<String, String> snapshot = sluiceRead(dir.resolve(name), QueryType.SNAPSHOT);
     assertEquals(expected.get(name), snapshot);
     assertEquals(snapshot, hudiRead.get(name + "/snapshot"), "snapshot: Hudi 0.15 on Spark reads what Sluice reads");
     assertEquals(snapshot, hudiRead.get(name + "/snapshot+metadata"), "the same through the metadata table");
-    assertEquals(sluiceRead(name, QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
+    assertEquals(sluiceRead(dir.resolve(name), QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
         "read-optimized: Hudi 0.15 on Spark reads what Sluice reads");
   }
 
@@ -332,7 +327,7 @@ class HudiSparkInteropTest {
           name + ": the same through the metadata table");
       assertEquals(loaded, bulkHudiRead.get(name + "/read_optimized"), name + ": read-optimized");
 
-      Map<String, String> after = sluiceRead(name, QueryType.SNAPSHOT);
+      Map<String, String> after = sluiceRead(dir.resolve(name), QueryType.SNAPSHOT);
       assertEquals(expected.get(name), after, name + ": Hudi's upsert, then Sluice-on-Spark's");
       assertEquals(200, after.size());
       assertEquals("p1/3/s:160", after.get("k000160"), "Sluice's update of a key Hudi inserted");
@@ -340,71 +335,14 @@ class HudiSparkInteropTest {
       assertEquals(after, hudiRead.get(name + "/snapshot"), name + ": Hudi 0.15 on Spark reads what Sluice reads");
       assertEquals(after, hudiRead.get(name + "/snapshot+metadata"), name + ": the same through the metadata table");
       if (type == TableType.MERGE_ON_READ) {
-        assertEquals(sluiceRead(name, QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
+        assertEquals(sluiceRead(dir.resolve(name), QueryType.READ_OPTIMIZED), hudiRead.get(name + "/read_optimized"),
             name + ": read-optimized after both upserts");
       }
     }
   }
 
-  /** Hudi's datasource options for a table both writers share (partitioned by {@code part}). */
-  private static Map<String, String> options(TableType type) {
-    return Map.of("hoodie.table.name", "trips", "hoodie.datasource.write.recordkey.field", "id",
-        "hoodie.datasource.write.precombine.field", "ts", "hoodie.datasource.write.partitionpath.field", "part",
-        "hoodie.datasource.write.table.type", type.name());
-  }
-
-  /** {@code n} rows from key {@code from}, in three partitions; {@code ts} grows with each write so it wins. */
-  private static List<Row> rows(int from, int n, long ts, String tag) {
-    List<Row> out = new ArrayList<>(n);
-    for (int i = from; i < from + n; i++) {
-      out.add(RowFactory.create(String.format("k%06d", i), "p" + (i % 3), ts, tag + ":" + i));
-    }
-    return out;
-  }
-
-  /** Records {@code rows} as an upsert into {@code model}; returns them. */
-  private static List<Row> apply(Map<String, String> model, List<Row> rows) {
-    rows.forEach(r -> model.put(r.getString(0), r.getString(1) + "/" + r.getLong(2) + "/" + r.getString(3)));
-    return rows;
-  }
-
   private Dataset<Row> df(List<Row> rows) {
-    return spark.createDataFrame(rows, ROWS);
-  }
-
-  private static List<Map<String, Object>> json(List<Row> rows) {
-    List<Map<String, Object>> out = new ArrayList<>(rows.size());
-    for (Row r : rows) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("id", r.getString(0));
-      m.put("part", r.getString(1));
-      m.put("ts", r.getLong(2));
-      m.put("payload", r.getString(3));
-      out.add(m);
-    }
-    return out;
-  }
-
-  private Map<String, String> sluiceRead(String name, QueryType type) {
-    Map<String, String> out = new TreeMap<>();
-    try (CloseableIterator<GenericRecord> it = Tables.open(dir.resolve(name).toString()).newScan().queryType(type)
-        .open()) {
-      while (it.hasNext()) {
-        GenericRecord r = it.next();
-        assertEquals(null, out.put(r.get("id").toString(), r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")),
-            name + ": key returned twice: " + r.get("id"));
-      }
-    }
-    return out;
-  }
-
-  private static Map<String, String> byKey(List<Map<String, Object>> rows) {
-    Map<String, String> out = new TreeMap<>();
-    for (Map<String, Object> r : rows) {
-      assertEquals(null, out.put(r.get("id").toString(), r.get("part") + "/" + r.get("ts") + "/" + r.get("payload")),
-          "Hudi returned a key twice: " + r.get("id"));
-    }
-    return out;
+    return spark.createDataFrame(rows, SCHEMA);
   }
 
   private long files(String name, String marker) {
