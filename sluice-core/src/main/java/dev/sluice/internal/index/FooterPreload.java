@@ -146,11 +146,15 @@ public final class FooterPreload implements AutoCloseable {
     return footers;
   }
 
-  /** Stops the preload and waits for its thread to end: a write, failed or not, leaves no thread behind. */
+  /**
+   * Stops the preload, waits for its thread to end (a write, failed or not, leaves no thread behind) and lets the
+   * footers go: once the batch is tagged they would only hold memory while the file groups are written.
+   */
   @Override
   public void close() {
     stopped = true;
     awaitEnd();
+    footers.clear();
   }
 
   /** Waits until the preload has read every footer it will (without stopping it). */

@@ -194,6 +194,8 @@ public final class TableWriter {
       try (PlanSource source = batch.spilled() ? spilled(batch, planner, op, budget, view, counts, tag)
           : InMemoryBatch.of(setup, op, batch.records(), view, counts, tag, footers)) {
         tag.finish();
+        // tagged: the preloaded footers are not needed any more
+        footers.close();
         List<FileGroupWrite> plan = WideningRewrite.complete(
             planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
         inflight = FileGroupUnits.start(setup, txn, plan, op);

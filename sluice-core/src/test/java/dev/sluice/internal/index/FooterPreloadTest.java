@@ -128,6 +128,8 @@ class FooterPreloadTest {
     assertEquals(plain.filesOpened(), warm.filesOpened(), "a preloaded footer counts as the file opened");
     assertTrue(expected.stream().anyMatch(s -> s.startsWith("id-000011=p2/")), expected.toString());
     assertTrue(expected.contains("new-1=insert:p0"), expected.toString());
+    preload.close();
+    assertTrue(preload.stop().isEmpty(), "closed, it lets its footers go");
   }
 
   @Test
