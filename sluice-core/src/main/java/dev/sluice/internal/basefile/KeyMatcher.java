@@ -66,10 +66,16 @@ final class KeyMatcher {
     for (long left = rows; left > 0; left--) {
       if (r.getCurrentDefinitionLevel() == maxDef) {
         int id = r.takeDictionaryId();
-        if (id < 0) {
-          probe.addBinary(r.getBinary());
-        } else {
+        if (id >= 0) {
           probe.addValueFromDictionary(id);
+        } else {
+          // a plain value is probed where it lies in the page
+          int found = r.takePlainIndexIn(probe.wanted);
+          if (found >= 0) {
+            probe.mark(found);
+          } else if (found == -2) {
+            probe.addBinary(r.getBinary());
+          }
         }
       }
       r.consume();

@@ -1,6 +1,7 @@
 package dev.sluice.internal.basefile;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -376,7 +377,9 @@ final class RowShredder {
         return Binary.fromReusedByteArray(u.getBytes(), 0, u.getByteLength());
       }
       if (v instanceof String s) {
-        return Binary.fromString(s);
+        // the same bytes as Binary.fromString, without the ByteBuffer it wraps them in (an object per string value
+        // that a cold JVM's C1 code allocates every time: 45 of a cold upsert's 630 MB)
+        return Binary.fromConstantByteArray(s.getBytes(StandardCharsets.UTF_8));
       }
       if (v instanceof CharSequence cs) {
         return Binary.fromCharSequence(cs);

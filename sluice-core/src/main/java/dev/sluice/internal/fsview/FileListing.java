@@ -27,6 +27,19 @@ public interface FileListing {
   default void prefetch(Collection<String> partitions) {
   }
 
+  /**
+   * Fetches the partition list and the files of every partition where one request can (the metadata table's whole
+   * {@code files} partition); by default {@link #prefetch} of {@link #partitions}.
+   */
+  default void prefetchAll() {
+    prefetch(partitions());
+  }
+
+  /** True if {@link #prefetchAll} is one request (the metadata table), false if it lists every partition. */
+  default boolean listsAllInOneRequest() {
+    return false;
+  }
+
   /** Storage list calls made so far (the metadata table's own listings included). */
   long listCalls();
 

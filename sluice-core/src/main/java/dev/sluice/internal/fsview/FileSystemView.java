@@ -86,6 +86,14 @@ public final class FileSystemView {
     return new FileSystemView(shared, timeline.asOf(instantTime));
   }
 
+  /**
+   * The view as of {@code other}, sharing this view's listings (files already listed are not listed again): for a
+   * timeline of the same table whose listing is this one's, e.g. this view's timeline plus a write's requested instant.
+   */
+  public FileSystemView withTimeline(Timeline other) {
+    return new FileSystemView(shared, other);
+  }
+
   /** The timeline this view is built on. */
   public Timeline timeline() {
     return timeline;
@@ -107,6 +115,16 @@ public final class FileSystemView {
   /** Fetches the files of {@code partitions} in one request where the listing can (the metadata table). */
   public void prefetch(Collection<String> partitions) {
     shared.listing.prefetch(partitions);
+  }
+
+  /** Fetches the partition list and every partition's files, in one request where the listing can. */
+  public void prefetchAll() {
+    shared.listing.prefetchAll();
+  }
+
+  /** True if {@link #prefetchAll} is one request (the metadata table), false if it lists every partition. */
+  public boolean listsAllInOneRequest() {
+    return shared.listing.listsAllInOneRequest();
   }
 
   /** Where this view's partitions and files come from: {@code storage} or {@code metadata table}. */

@@ -25,14 +25,24 @@ public final class Indexes {
 
   /** The index {@code settings} name, over {@code table}. */
   public static Index of(Storage storage, IndexedTable table, IndexSettings settings) {
+    return of(storage, table, settings, FooterPreload.NONE);
+  }
+
+  /**
+   * The index {@code settings} name, over {@code table}, taking the footers {@code preload} has read so far (and
+   * stopping it): its lookups read only the footers the preload had not.
+   */
+  public static Index of(Storage storage, IndexedTable table, IndexSettings settings, FooterPreload preload) {
     int threads = settings.threads();
     boolean prune = settings.pruneByRanges();
+    Map<String, FooterPreload.Preloaded> footers = preload.stop();
     return switch (settings.type()) {
-      case "BLOOM" -> new KeyLookupIndex(storage, new BloomCandidates(prune), false, false, threads);
+      case "BLOOM" -> new KeyLookupIndex(storage, new BloomCandidates(prune), false, false, threads, footers);
       case "GLOBAL_BLOOM" -> new KeyLookupIndex(storage, new BloomCandidates(prune), true,
-          settings.updatePartitionPath(), threads);
-      case "SIMPLE" -> new KeyLookupIndex(storage, (reader, keys) -> keys, false, false, threads);
-      case "GLOBAL_SIMPLE" -> globalSimple(storage, settings);
+          settings.updatePartitionPath(), threads, footers);
+      case "SIMPLE" -> new KeyLookupIndex(storage, (reader, keys) -> keys, false, false, threads, footers);
+      case "GLOBAL_SIMPLE" -> new KeyLookupIndex(storage, (reader, keys) -> keys, true,
+          settings.updatePartitionPath(), threads, footers);
       case RECORD_INDEX -> new RecordLevelIndex(storage, table, settings, RecordLevelIndex.CHUNK_KEYS);
       default -> throw Errors.badConfig(ConfigKeys.INDEX_TYPE.name(), settings.type(), "one of " + TYPES);
     };

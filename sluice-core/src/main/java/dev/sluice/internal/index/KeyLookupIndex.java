@@ -37,8 +37,16 @@ final class KeyLookupIndex implements Index {
   private final AtomicLong filesOpened = new AtomicLong();
   /** Footers already read, by file path; readers hold no open streams. */
   private final Map<String, BaseFileReader> footers = new ConcurrentHashMap<>();
+  /** Footers a {@link FooterPreload} read before this index was made, by file path. */
+  private final Map<String, FooterPreload.Preloaded> preloaded;
 
   KeyLookupIndex(Storage storage, CandidateFilter filter, boolean global, boolean updatePartitionPath, int threads) {
+    this(storage, filter, global, updatePartitionPath, threads, Map.of());
+  }
+
+  KeyLookupIndex(Storage storage, CandidateFilter filter, boolean global, boolean updatePartitionPath, int threads,
+      Map<String, FooterPreload.Preloaded> preloaded) {
+    this.preloaded = preloaded;
     this.storage = storage;
     this.filter = filter;
     this.global = global;
@@ -178,8 +186,11 @@ final class KeyLookupIndex implements Index {
     String path = task.file().path();
     boolean[] opened = new boolean[1];
     BaseFileReader reader = footers.computeIfAbsent(path, p -> {
+      // a preloaded footer counts as this index's opening of the file, as if it had read it here
       opened[0] = true;
-      return BaseFileReader.open(storage, p, task.file().size());
+      FooterPreload.Preloaded pre = preloaded.get(p);
+      return pre != null && pre.size() == task.file().size() ? pre.reader()
+          : BaseFileReader.open(storage, p, task.file().size());
     });
     List<String> candidates = filter.candidates(reader, task.sortedKeys());
     if (opened[0] || !candidates.isEmpty()) {

@@ -6,6 +6,7 @@ import dev.sluice.api.WriteToken;
 import dev.sluice.internal.merge.WriteRecord;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.index.FooterPreload;
 import dev.sluice.internal.index.Index;
 import dev.sluice.internal.index.Indexes;
 import dev.sluice.internal.index.Location;
@@ -38,20 +39,21 @@ final class InMemoryBatch implements PlanSource {
 
   /** Tags {@code records} with the configured index (a bulk insert: takes them all as inserts). */
   static InMemoryBatch of(WriteSetup setup, WriteOperation op, List<WriteRecord> records, FileSystemView view) {
-    return of(setup, op, records, view, new OutcomeCounts(), ProgressMeter.OFF);
+    return of(setup, op, records, view, new OutcomeCounts(), ProgressMeter.OFF, FooterPreload.NONE);
   }
 
   /**
    * Tags as {@link #of(WriteSetup, WriteOperation, List, FileSystemView)}, counting into {@code counts} the deletes of
    * keys the index did not find and the updates of a key collapsed into its later version (a batch not combined).
+   * The index takes the footers {@code footers} has read (and stops it).
    */
   static InMemoryBatch of(WriteSetup setup, WriteOperation op, List<WriteRecord> records, FileSystemView view,
-      OutcomeCounts counts, ProgressMeter tag) {
+      OutcomeCounts counts, ProgressMeter tag, FooterPreload footers) {
     InMemoryBatch batch = new InMemoryBatch(setup);
     if (op == WriteOperation.BULK_INSERT) {
       records.forEach(batch::addInsert);
     } else {
-      Index index = Indexes.of(setup.storage(), setup.indexedTable(), setup.settings().index());
+      Index index = Indexes.of(setup.storage(), setup.indexedTable(), setup.settings().index(), footers);
       // the index counts the batch's records as tagged in shares, as its lookups (per base file, in parallel) finish
       List<TaggedRecord> tagged = index.tag(records, view, tag);
       for (TaggedRecord t : tagged) {

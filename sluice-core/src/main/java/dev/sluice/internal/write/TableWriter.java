@@ -9,6 +9,7 @@ import dev.sluice.api.TableType;
 import dev.sluice.api.WriteOperation;
 import dev.sluice.internal.basefile.MetaFields;
 import dev.sluice.internal.fsview.FileSystemView;
+import dev.sluice.internal.index.FooterPreload;
 import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.mdt.write.RecordIndexChanges;
 import dev.sluice.internal.commit.Markers;
@@ -95,8 +96,11 @@ public final class TableWriter {
     OutcomeCounts counts = new OutcomeCounts();
     BatchPreparer preparer = new BatchPreparer(setup, counts);
     ProgressMeter read = ProgressMeter.start(progress, Progress.Step.READ_INPUT, -1, ProgressMeter.RECORD_STRIDE);
+    // the table's footers do not depend on the input: read on a thread of their own while the input is read, the key
+    // lookups find them ready; its thread ends with the write, whatever happens
     // the batch's sort runs, if it spilled, are deleted whatever happens
-    try (PreparedBatch batch = preparer.prepare(input, op, combine, budget, read)) {
+    try (FooterPreload footers = preloadFooters(op, loaded, budget);
+        PreparedBatch batch = preparer.prepare(input, op, combine, budget, read)) {
       read.finish();
       if (batch.added() == 0) {
         // nothing to write: no instant, no metadata table bootstrap, the table exactly as it was
@@ -105,8 +109,23 @@ public final class TableWriter {
       refuseDeletesWithoutPartition(preparer, counts);
       WriteSetup prepared = prepareTable.apply(setup);
       TableWriter writer = prepared == setup ? this : new TableWriter(prepared, progress);
-      return writer.write(op, batch, budget, loaded, counts);
+      // preparing the table touches only its metadata table: the preload's listing stays the table's as loaded unless
+      // that changed which metadata partitions the table keeps (then the write lists it anew)
+      boolean asLoaded = prepared.tableConfig().metadataPartitions().equals(setup.tableConfig().metadataPartitions());
+      return writer.write(op, batch, budget, loaded, counts, footers, asLoaded);
     }
+  }
+
+  /**
+   * Starts reading the footers of the latest base files as of {@code loaded} for the key lookups of a write that
+   * tags ({@link FooterPreload}), holding at most an eighth of the write memory budget of them.
+   */
+  private FooterPreload preloadFooters(WriteOperation op, Timeline loaded, PreparedBatch.Budget budget) {
+    if (op == WriteOperation.BULK_INSERT) {
+      return FooterPreload.NONE;
+    }
+    return FooterPreload.start(setup.storage(), () -> MetadataTables.view(setup.storage(), setup.basePath(), loaded,
+        setup.tableConfig(), setup.commit().metadataEnabled()), setup.settings().index(), budget.bytes() / 8);
   }
 
   /** The ordering field versions of a key are compared by, if the table has one. */
@@ -143,7 +162,7 @@ public final class TableWriter {
   }
 
   private Committed write(WriteOperation op, PreparedBatch batch, PreparedBatch.Budget budget, Timeline loaded,
-      OutcomeCounts counts) {
+      OutcomeCounts counts, FooterPreload footers, boolean tableAsLoaded) {
     Action action = setup.tableConfig().type() == TableType.MERGE_ON_READ ? Action.DELTACOMMIT : Action.COMMIT;
     // rolls back failed writes first, then creates the requested instant
     WriteTransaction txn = WriteTransaction.begin(setup.storage(), setup.basePath(), setup.commit(), action, loaded);
@@ -154,18 +173,29 @@ public final class TableWriter {
     // the record index's changes of this write, fed by the handles, spilled past their share of the budget
     try (RecordIndexChanges recordIndex = recordIndexChanges(budget)) {
       // tagging and planning need the committed files only: the metadata table lists them when it is valid
-      FileSystemView view = MetadataTables.view(setup.storage(), setup.basePath(), timeline, setup.tableConfig(),
-          setup.commit().metadataEnabled());
+      // the preload listed the table as loaded: when beginning the write changed no instant but its own (nothing
+      // rolled back), the view takes that listing rather than reading the metadata table's files partition again
+      Optional<FileSystemView> listed = tableAsLoaded ? footers.listedView().filter(v ->
+          timeline.equals(v.timeline()) || timeline.equals(v.timeline().plus(requested))) : Optional.empty();
+      FileSystemView view = listed.isPresent() ? listed.get().withTimeline(timeline)
+          : MetadataTables.view(setup.storage(), setup.basePath(), timeline, setup.tableConfig(),
+              setup.commit().metadataEnabled());
       WritePlanner planner = planner(timeline);
       List<FileWriteResult> files;
       Instant inflight;
       // the planner plans from counts, whether the batch is held in memory or spilled; the source hands out records
       // bulk insert does not tag; a spilled batch is combined as it is tagged, so its count is known only after
+      if (batch.spilled()) {
+        // a spilled batch is tagged chunk by chunk by indexes of its own, which do not take preloaded footers
+        footers.close();
+      }
       ProgressMeter tag = op == WriteOperation.BULK_INSERT ? ProgressMeter.OFF : ProgressMeter.start(progress,
           Progress.Step.TAG, batch.spilled() ? -1 : batch.records().size(), ProgressMeter.RECORD_STRIDE);
       try (PlanSource source = batch.spilled() ? spilled(batch, planner, op, budget, view, counts, tag)
-          : InMemoryBatch.of(setup, op, batch.records(), view, counts, tag)) {
+          : InMemoryBatch.of(setup, op, batch.records(), view, counts, tag, footers)) {
         tag.finish();
+        // tagged: the preloaded footers are not needed any more
+        footers.close();
         List<FileGroupWrite> plan = WideningRewrite.complete(
             planner.plan(source, view, op == WriteOperation.BULK_INSERT), view, setup, previousSchema(timeline));
         inflight = FileGroupUnits.start(setup, txn, plan, op);

@@ -58,6 +58,25 @@ public final class MetadataListing implements FileListing {
     }
   }
 
+  @Override
+  public boolean listsAllInOneRequest() {
+    return true;
+  }
+
+  @Override
+  public void prefetchAll() {
+    if (partitions != null) {
+      prefetch(partitions);
+      return;
+    }
+    // the partition list and every partition's file list are the files partition's records: one read of all of it
+    MetadataTableReader.AllFiles all = reader.allFiles();
+    for (String p : all.partitions()) {
+      files.putIfAbsent(p, infos(p, all.files().getOrDefault(p, List.of())));
+    }
+    partitions = all.partitions();
+  }
+
   private List<FileInfo> infos(String partition, List<MetadataFile> listed) {
     String dir = StoragePaths.join(basePath, partition);
     List<FileInfo> out = new ArrayList<>();

@@ -170,6 +170,33 @@ public final class MetadataTableReader {
     return List.copyOf(out);
   }
 
+  /**
+   * The partition list ({@link #partitions}) and the live files of each listed partition ({@link #files}).
+   *
+   * @param partitions relative paths, sorted
+   * @param files by relative path, of the partitions that the table lists files for
+   */
+  public record AllFiles(List<String> partitions, Map<String, List<MetadataFile>> files) {
+  }
+
+  /** {@link #partitions} and every partition's {@link #files}, from one read of the whole files partition. */
+  public AllFiles allFiles() {
+    SortedMap<String, FilesRecord> all = allFilesRecords();
+    FilesRecord list = all.get(FilesRecord.ALL_PARTITIONS);
+    List<String> partitions = new ArrayList<>();
+    Map<String, List<MetadataFile>> files = new TreeMap<>();
+    for (String id : list == null ? List.<String>of() : list.live()) {
+      String p = FilesRecord.partitionPath(id);
+      partitions.add(p);
+      FilesRecord r = all.get(FilesRecord.partitionId(p));
+      if (r != null && r.type() == FilesRecord.FILE_LIST) {
+        files.put(p, live(r));
+      }
+    }
+    partitions.sort(null);
+    return new AllFiles(List.copyOf(partitions), files);
+  }
+
   /** The live files of {@code partition} (relative path), sorted by name; empty if the table lists none. */
   public List<MetadataFile> files(String partition) {
     return files(List.of(partition)).getOrDefault(partition, List.of());
