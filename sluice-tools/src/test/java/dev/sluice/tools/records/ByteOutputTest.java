@@ -185,6 +185,42 @@ class ByteOutputTest {
     assertSameBytes(schema, records);
   }
 
+  /** Longs written from int digit pairs (a long beyond an int in parts of eight digits) give Long.toString's text. */
+  @Test
+  void longsAreLongToStringsText() throws IOException {
+    java.util.Random random = new java.util.Random(20261206L);
+    List<Long> values = new ArrayList<>();
+    for (long k = -1_000; k <= 1_000; k++) {
+      values.add(k);
+    }
+    long p = 1;
+    for (int i = 0; i < 19; i++) {
+      for (long d = -1; d <= 1; d++) {
+        values.add(p + d);
+        values.add(-(p + d));
+      }
+      p *= 10;
+    }
+    for (long v : new long[] {Integer.MAX_VALUE, Integer.MAX_VALUE + 1L, Integer.MIN_VALUE, Integer.MIN_VALUE - 1L,
+        Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, 99_999_999L, 100_000_000L, 1_000_000_000_000_000_00L / 10,
+        9_999_999_999_999_999L, 1_765_000_000_000L, 10_000_000_000_000_000L, 1_000_000_001_000_000_01L / 10}) {
+      values.add(v);
+    }
+    for (int i = 0; i < 200_000; i++) {
+      values.add(random.nextLong());
+      values.add(random.nextLong() >> random.nextInt(64));
+      values.add((long) random.nextInt());
+    }
+    Utf8Sink sink = new Utf8Sink(16, true);
+    StringBuilder expected = new StringBuilder();
+    for (long v : values) {
+      sink.decimal(v);
+      sink.write(' ');
+      expected.append(v).append(' ');
+    }
+    assertEquals(expected.toString(), new String(sink.array(), 0, sink.length(), StandardCharsets.US_ASCII));
+  }
+
   /** The hundredths written from their digits give Double.toString's text; every other double goes through it. */
   @Test
   void doublesAreDoubleToStringsText() throws IOException {
