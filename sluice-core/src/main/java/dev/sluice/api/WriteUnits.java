@@ -71,6 +71,27 @@ public final class WriteUnits {
     return out;
   }
 
+  /**
+   * As {@link #prepare}, one record at a time as the caller pulls it, without combining duplicates: memory stays one
+   * record whatever the input's size. A distributed write prepares each input partition this way and combines
+   * across the whole batch afterwards (by {@link WireRecord#combineKey} and {@link #combine}, if
+   * {@link #combines()}), which gives the records {@link #prepare} and that combining give.
+   */
+  public Iterator<WireRecord> prepareEach(Iterator<GenericRecord> records) {
+    Iterator<WriteRecord> prepared = FileGroupUnits.prepareEach(setup, records, context.operation());
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return prepared.hasNext();
+      }
+
+      @Override
+      public WireRecord next() {
+        return wire(prepared.next());
+      }
+    };
+  }
+
   /** True if the write combines duplicate keys of its batch (by {@link WireRecord#combineKey}). */
   public boolean combines() {
     return FileGroupUnits.combines(setup, context.operation());

@@ -151,12 +151,13 @@ public final class SluiceSpark {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(df.sparkSession().sparkContext());
     List<JavaRDD<?>> persisted = new ArrayList<>();
     try {
-      // 1. prepare (validate, key, combine within each input partition) in the tasks, then combine across them
+      // 1. prepare (validate, key) in the tasks a record at a time, then combine duplicates across the batch in the
+      // shuffle (its map-side combine spills): an input partition is never held whole, whatever its size
       // Spark's internal rows of the plan the Dataset already has: no second analysis, no external Row per record
       StructType struct = df.schema();
       JavaRDD<WireRecord> prepared = df.queryExecution().toRdd().toJavaRDD().mapPartitions(rows -> {
         InternalRowRecords binder = new InternalRowRecords(new Schema.Parser().parse(rowSchemaJson), struct);
-        return Units.of(ctx).prepare(new MappedIterator<>(rows, binder::toRecord)).iterator();
+        return Units.of(ctx).prepareEach(new MappedIterator<>(rows, binder::toRecord));
       });
       // from here on the records are byte arrays in shuffles and in storage (WireBytes), persisted serialized:
       // Spark neither serializes an object per record nor estimates the size of object graphs

@@ -75,6 +75,30 @@ final class BatchPreparer {
   }
 
   /**
+   * Each record of {@code input} validated and converted when the caller pulls it: nothing is read ahead, combined
+   * or held, so memory does not grow with the input (a distributed write's task prepares its input partition this
+   * way and leaves combining duplicates to the engine's shuffle). Errors name the record as {@link #prepare} does.
+   */
+  Iterator<WriteRecord> prepareEach(Iterator<GenericRecord> input, WriteOperation op) {
+    Converter c = new Converter(op);
+    return new Iterator<>() {
+      private long n;
+
+      @Override
+      public boolean hasNext() {
+        return input.hasNext();
+      }
+
+      @Override
+      public WriteRecord next() {
+        long at = ++n;
+        GenericRecord raw = checked(input.next(), input, at);
+        return c.convert(raw, () -> where(input, at));
+      }
+    };
+  }
+
+  /**
    * Prepares a batch within {@code budget}: the records stay in memory while their estimated heap stays within it,
    * and past it go to an external sort on local disk (see {@link PreparedBatch}). The caller closes the batch. Each
    * record read and checked counts one on {@code read}.

@@ -60,6 +60,11 @@ public final class FileGroupUnits {
     return new BatchPreparer(setup).prepare(input, op, setup.settings().combine(op));
   }
 
+  /** Each record of {@code input} prepared when pulled, none combined or held (see {@code BatchPreparer}). */
+  public static Iterator<WriteRecord> prepareEach(WriteSetup setup, Iterator<GenericRecord> input, WriteOperation op) {
+    return new BatchPreparer(setup).prepareEach(input, op);
+  }
+
   /** True if the operation combines duplicate keys of a batch ({@code hoodie.combine.before.*}). */
   public static boolean combines(WriteSetup setup, WriteOperation op) {
     return setup.settings().combine(op);
