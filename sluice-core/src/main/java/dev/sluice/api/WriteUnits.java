@@ -78,18 +78,7 @@ public final class WriteUnits {
    * {@link #combines()}), which gives the records {@link #prepare} and that combining give.
    */
   public Iterator<WireRecord> prepareEach(Iterator<GenericRecord> records) {
-    Iterator<WriteRecord> prepared = FileGroupUnits.prepareEach(setup, records, context.operation());
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return prepared.hasNext();
-      }
-
-      @Override
-      public WireRecord next() {
-        return wire(prepared.next());
-      }
-    };
+    return mapped(FileGroupUnits.prepareEach(setup, records, context.operation()), this::wire);
   }
 
   /** True if the write combines duplicate keys of its batch (by {@link WireRecord#combineKey}). */
@@ -221,15 +210,20 @@ public final class WriteUnits {
   }
 
   private Iterator<WriteRecord> records(Iterator<WireRecord> wires) {
+    return mapped(wires, this::record);
+  }
+
+  /** {@code in}'s elements through {@code fn}, each as it is pulled. */
+  private static <A, B> Iterator<B> mapped(Iterator<A> in, Function<? super A, ? extends B> fn) {
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
-        return wires.hasNext();
+        return in.hasNext();
       }
 
       @Override
-      public WriteRecord next() {
-        return record(wires.next());
+      public B next() {
+        return fn.apply(in.next());
       }
     };
   }

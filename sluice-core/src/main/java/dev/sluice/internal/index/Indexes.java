@@ -41,8 +41,7 @@ public final class Indexes {
       case "GLOBAL_BLOOM" -> new KeyLookupIndex(storage, new BloomCandidates(prune), true,
           settings.updatePartitionPath(), threads, footers);
       case "SIMPLE" -> new KeyLookupIndex(storage, (reader, keys) -> keys, false, false, threads, footers);
-      case "GLOBAL_SIMPLE" -> new KeyLookupIndex(storage, (reader, keys) -> keys, true,
-          settings.updatePartitionPath(), threads, footers);
+      case "GLOBAL_SIMPLE" -> globalSimple(storage, settings, footers);
       case RECORD_INDEX -> new RecordLevelIndex(storage, table, settings, RecordLevelIndex.CHUNK_KEYS);
       default -> throw Errors.badConfig(ConfigKeys.INDEX_TYPE.name(), settings.type(), "one of " + TYPES);
     };
@@ -86,6 +85,12 @@ public final class Indexes {
 
   /** The global simple index (also the record index's fallback): every base file's key column, all partitions. */
   static Index globalSimple(Storage storage, IndexSettings settings) {
-    return new KeyLookupIndex(storage, (reader, keys) -> keys, true, settings.updatePartitionPath(), settings.threads());
+    return globalSimple(storage, settings, Map.of());
+  }
+
+  private static Index globalSimple(Storage storage, IndexSettings settings,
+      Map<String, FooterPreload.Preloaded> footers) {
+    return new KeyLookupIndex(storage, (reader, keys) -> keys, true, settings.updatePartitionPath(), settings.threads(),
+        footers);
   }
 }
