@@ -176,7 +176,7 @@ abstract class JsonBytes {
           void write(Utf8Sink out, Object value) throws IOException {
             float f = ((Number) value).floatValue();
             if (Float.isFinite(f)) {
-              out.ascii(Float.toString(f));
+              out.finiteFloat(f);
             } else {
               out.jsonString(Float.toString(f));
             }

@@ -1,6 +1,7 @@
 package dev.sluice.tools.records;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.NumberOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -156,7 +157,8 @@ abstract class JsonValueWriter {
           void write(JsonGenerator g, Object value) throws IOException {
             float f = ((Number) value).floatValue();
             if (Float.isFinite(f)) {
-              g.writeNumber(f);
+              // the text Utf8Sink#finiteFloat writes: the same on every JDK
+              g.writeNumber(NumberOutput.toString(f, true));
             } else {
               g.writeString(Float.toString(f));
             }
@@ -168,7 +170,8 @@ abstract class JsonValueWriter {
           void write(JsonGenerator g, Object value) throws IOException {
             double d = ((Number) value).doubleValue();
             if (Double.isFinite(d)) {
-              g.writeNumber(d);
+              // the text Utf8Sink#finiteDouble writes: the same on every JDK
+              g.writeNumber(NumberOutput.toString(d, true));
             } else {
               g.writeString(Double.toString(d));
             }

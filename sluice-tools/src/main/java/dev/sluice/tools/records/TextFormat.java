@@ -1,5 +1,6 @@
 package dev.sluice.tools.records;
 
+import com.fasterxml.jackson.core.io.NumberOutput;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -48,6 +49,21 @@ final class TextFormat {
     }
   }
 
+  /**
+   * A float's or double's text as {@code Float/Double.toString} write it from JDK 19 on (the shortest decimal that
+   * reads back as the value; see {@link Utf8Sink#finiteDouble}): the same on every JDK, where JDK 17 writes more
+   * digits than needed for some values.
+   */
+  static String floating(Object v) {
+    if (v instanceof Double d && Double.isFinite(d)) {
+      return NumberOutput.toString(d, true);
+    }
+    if (v instanceof Float f && Float.isFinite(f)) {
+      return NumberOutput.toString(f, true);
+    }
+    return ((Number) v).toString();
+  }
+
   /** The formatter for a non-union, non-container schema. */
   static ValueText compile(Schema schema) {
     if (schema.getLogicalType() instanceof LogicalTypes.Decimal) {
@@ -68,10 +84,11 @@ final class TextFormat {
         return v -> base64(v);
       case INT:
       case LONG:
-      case FLOAT:
-      case DOUBLE:
         // The casts catch a value of the wrong type rather than writing text no reader would take back.
         return v -> ((Number) v).toString();
+      case FLOAT:
+      case DOUBLE:
+        return TextFormat::floating;
       case BOOLEAN:
         return v -> ((Boolean) v).toString();
       case STRING:
