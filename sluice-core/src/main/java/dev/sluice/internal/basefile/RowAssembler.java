@@ -615,7 +615,6 @@ final class RowAssembler {
   }
 
   private final class Rows implements CloseableIterator<GenericRecord> {
-    private final ParquetFileReader reader;
     private final String createdBy;
     private final Function<GenericRecord, GenericRecord> finish;
     private final Function<Throwable, RuntimeException> errors;
@@ -627,7 +626,6 @@ final class RowAssembler {
 
     Rows(ParquetFileReader reader, String createdBy, Function<GenericRecord, GenericRecord> finish,
         Function<Throwable, RuntimeException> errors) {
-      this.reader = reader;
       this.groups = new RowGroups(reader, false);
       // columns whose every chunk Sluice's reader decodes (plain and dictionary pages); the rest go to Parquet's
       this.ownReader = new boolean[leaves.size()];
@@ -699,12 +697,7 @@ final class RowAssembler {
         return;
       }
       done = true;
-      groups.close();
-      try {
-        reader.close();
-      } catch (IOException e) {
-        throw errors.apply(e);
-      }
+      groups.closeFile(errors);
     }
   }
 }
