@@ -72,21 +72,7 @@ final class CleansCommand implements Callable<Integer> {
       r.put("timeTakenMillis", c.timeTakenMillis());
       rows.add(r);
     }
-    List<ObjectNode> shown = view.apply(rows, CLEAN_COLUMNS);
-    long deleted = rows.stream().mapToLong(r -> r.get("totalFilesDeleted").asLong()).sum();
-    PrintWriter out = spec.commandLine().getOut();
-    if (view.json) {
-      ObjectNode doc = header(t);
-      doc.put("rowCount", rows.size());
-      doc.set("rows", Json.tree(shown));
-      doc.putObject("totals").put("cleans", rows.size()).put("totalFilesDeleted", deleted);
-      Json.print(out, doc);
-      return 0;
-    }
-    TextTable.print(out, CLEAN_COLUMNS, shown);
-    out.printf("total: %d cleans on the active timeline, %,d files deleted%s%n", rows.size(), deleted,
-        shown.size() < rows.size() ? " (" + shown.size() + " shown)" : "");
-    out.flush();
+    view.printActions(spec.commandLine().getOut(), t, rows, CLEAN_COLUMNS, "cleans");
     return 0;
   }
 
@@ -109,7 +95,7 @@ final class CleansCommand implements Callable<Integer> {
     List<ObjectNode> shown = view.apply(rows, PARTITION_COLUMNS);
     PrintWriter out = spec.commandLine().getOut();
     if (view.json) {
-      ObjectNode doc = header(t);
+      ObjectNode doc = ViewOptions.header(t);
       doc.put("instant", instant);
       doc.set("earliestCommitToRetain", Json.tree(md.earliestCommitToRetain()));
       doc.set("lastCompletedCommit", Json.tree(md.lastCompletedCommit()));
@@ -127,12 +113,5 @@ final class CleansCommand implements Callable<Integer> {
         md.failedDeletes());
     out.flush();
     return 0;
-  }
-
-  private static ObjectNode header(Table t) {
-    ObjectNode doc = Json.object();
-    doc.put("table", t.location());
-    doc.put("tableVersion", t.tableVersion());
-    return doc;
   }
 }

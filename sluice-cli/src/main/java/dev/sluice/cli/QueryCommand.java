@@ -9,6 +9,7 @@ import dev.sluice.api.QueryType;
 import dev.sluice.api.Scan;
 import dev.sluice.api.ExpressionParser;
 import dev.sluice.api.CloseableIterator;
+import dev.sluice.tools.records.ReadAhead;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -135,7 +136,7 @@ final class QueryCommand implements Callable<Integer> {
     // thread (or an incremental query with deletes: read on one) a thread of its own reads ahead; else the scan's
     try (ProgressDisplay display = ProgressDisplay.of(progress, err, true);
         CloseableIterator<GenericRecord> rows = threads > 1 && !includeDeletes ? scan.onProgress(display).open()
-            : ReadAhead.of(scan.onProgress(display).open())) {
+            : ReadAhead.of(scan.onProgress(display).open(), "sluice-read-ahead", "the query's rows")) {
       status = RowOutput.write(rows, schema, format, stdout, out);
     }
     out.flush();

@@ -72,21 +72,7 @@ final class RollbacksCommand implements Callable<Integer> {
       row.put("partitions", r.partitions().size());
       rows.add(row);
     }
-    List<ObjectNode> shown = view.apply(rows, ROLLBACK_COLUMNS);
-    long deleted = rows.stream().mapToLong(r -> r.get("totalFilesDeleted").asLong()).sum();
-    PrintWriter out = spec.commandLine().getOut();
-    if (view.json) {
-      ObjectNode doc = header(t);
-      doc.put("rowCount", rows.size());
-      doc.set("rows", Json.tree(shown));
-      doc.putObject("totals").put("rollbacks", rows.size()).put("totalFilesDeleted", deleted);
-      Json.print(out, doc);
-      return 0;
-    }
-    TextTable.print(out, ROLLBACK_COLUMNS, shown);
-    out.printf("total: %d rollbacks on the active timeline, %,d files deleted%s%n", rows.size(), deleted,
-        shown.size() < rows.size() ? " (" + shown.size() + " shown)" : "");
-    out.flush();
+    view.printActions(spec.commandLine().getOut(), t, rows, ROLLBACK_COLUMNS, "rollbacks");
     return 0;
   }
 
@@ -110,7 +96,7 @@ final class RollbacksCommand implements Callable<Integer> {
     List<ObjectNode> shown = view.apply(rows, FILE_COLUMNS);
     PrintWriter out = spec.commandLine().getOut();
     if (view.json) {
-      ObjectNode doc = header(t);
+      ObjectNode doc = ViewOptions.header(t);
       doc.put("instant", instant);
       doc.set("rolledBack", Json.tree(md.instantsRollback()));
       doc.put("rowCount", rows.size());
@@ -136,12 +122,5 @@ final class RollbacksCommand implements Callable<Integer> {
     r.put("outcome", outcome);
     r.set("size", Json.tree(size));
     return r;
-  }
-
-  private static ObjectNode header(Table t) {
-    ObjectNode doc = Json.object();
-    doc.put("table", t.location());
-    doc.put("tableVersion", t.tableVersion());
-    return doc;
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.InstantInfo;
 import dev.sluice.api.SluiceException;
+import dev.sluice.api.Table;
 import dev.sluice.api.TableInspection;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -72,6 +73,36 @@ final class ViewOptions {
     withTotal.add(totals);
     TextTable.print(out, columns, withTotal);
     out.flush();
+  }
+
+  /**
+   * Prints the list view of one kind of completed action ({@code noun}: "cleans", "rollbacks"), one row each with its
+   * {@code totalFilesDeleted}: with {@code --json} one document (the table, {@code rowCount}, the kept {@code rows},
+   * {@code totals} of the count and the files deleted), else the text table and a totals line. Totals count every row.
+   */
+  void printActions(PrintWriter out, Table t, List<ObjectNode> rows, List<String> columns, String noun) {
+    List<ObjectNode> shown = apply(rows, columns);
+    long deleted = rows.stream().mapToLong(r -> r.get("totalFilesDeleted").asLong()).sum();
+    if (json) {
+      ObjectNode doc = header(t);
+      doc.put("rowCount", rows.size());
+      doc.set("rows", Json.tree(shown));
+      doc.putObject("totals").put(noun, rows.size()).put("totalFilesDeleted", deleted);
+      Json.print(out, doc);
+      return;
+    }
+    TextTable.print(out, columns, shown);
+    out.printf("total: %d %s on the active timeline, %,d files deleted%s%n", rows.size(), noun, deleted,
+        shown.size() < rows.size() ? " (" + shown.size() + " shown)" : "");
+    out.flush();
+  }
+
+  /** A JSON view's first fields: the table's location and version. */
+  static ObjectNode header(Table t) {
+    ObjectNode doc = Json.object();
+    doc.put("table", t.location());
+    doc.put("tableVersion", t.tableVersion());
+    return doc;
   }
 
   /**

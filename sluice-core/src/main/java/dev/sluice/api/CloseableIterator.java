@@ -20,20 +20,32 @@ public interface CloseableIterator<T> extends Iterator<T>, Closeable {
 
   /** An iterator over a list, holding nothing open. */
   static <T> CloseableIterator<T> of(List<T> items) {
-    Iterator<T> it = items.iterator();
+    return of(items.iterator());
+  }
+
+  /**
+   * A plain iterator as one holding nothing open, its elements read as the caller pulls them: so that code handed an
+   * {@link Iterator} (a cluster engine's partition) can use {@link #map} and the others. A closeable iterator passed
+   * as a plain one is returned itself, so that closing still closes it.
+   */
+  static <T> CloseableIterator<T> of(Iterator<T> items) {
+    if (items instanceof CloseableIterator<T> closeable) {
+      return closeable;
+    }
     return new CloseableIterator<>() {
       @Override
       public boolean hasNext() {
-        return it.hasNext();
+        return items.hasNext();
       }
 
       @Override
       public T next() {
-        return it.next();
+        return items.next();
       }
 
       @Override
       public void close() {
+        // nothing held open
       }
     };
   }

@@ -1,6 +1,7 @@
 package dev.sluice.api;
 
 import dev.sluice.internal.error.Errors;
+import dev.sluice.internal.table.TableConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,20 +107,16 @@ public record TableSpec(String name, TableType type, List<String> recordKeyField
       return this;
     }
 
-    /** Validates and builds. */
     /**
-     * The table version: 6 (the default), 8 ({@code hoodie.properties} and timeline as Hudi 1.0.2 write them) or 9
-     * (as Hudi 1.1.1 writes them). Any other is BAD_REQUEST.
+     * The table version: 9 (the default, {@link #DEFAULT_TABLE_VERSION}), 8 ({@code hoodie.properties} and timeline
+     * as Hudi 1.0.2 write them) or 6 (as Hudi 0.15 writes them). Any other is BAD_REQUEST.
      */
     public Builder tableVersion(int v) {
-      if (v != 6 && v != 8 && v != 9) {
-        throw Errors.badRequest("Table version " + v, "Sluice creates tables of version 6, 8 or 9",
-            "Give --table-version 6, 8 or 9.");
-      }
-      this.tableVersion = v;
+      this.tableVersion = TableConfig.creatableVersion(v);
       return this;
     }
 
+    /** Validates and builds. */
     public TableSpec build() {
       if (name == null || name.isBlank()) {
         throw Errors.badRequest("Table name", "it is empty", "Give the table a name (--name).");

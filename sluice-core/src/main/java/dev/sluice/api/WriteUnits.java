@@ -78,7 +78,7 @@ public final class WriteUnits {
    * {@link #combines()}), which gives the records {@link #prepare} and that combining give.
    */
   public Iterator<WireRecord> prepareEach(Iterator<GenericRecord> records) {
-    return mapped(FileGroupUnits.prepareEach(setup, records, context.operation()), this::wire);
+    return CloseableIterator.of(FileGroupUnits.prepareEach(setup, records, context.operation())).map(this::wire);
   }
 
   /** True if the write combines duplicate keys of its batch (by {@link WireRecord#combineKey}). */
@@ -210,22 +210,7 @@ public final class WriteUnits {
   }
 
   private Iterator<WriteRecord> records(Iterator<WireRecord> wires) {
-    return mapped(wires, this::record);
-  }
-
-  /** {@code in}'s elements through {@code fn}, each as it is pulled. */
-  private static <A, B> Iterator<B> mapped(Iterator<A> in, Function<? super A, ? extends B> fn) {
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return in.hasNext();
-      }
-
-      @Override
-      public B next() {
-        return fn.apply(in.next());
-      }
-    };
+    return CloseableIterator.of(wires).map(this::record);
   }
 
   /** The engine's plan entry for {@code task}. */

@@ -52,6 +52,32 @@ class CloseableIteratorTest {
   }
 
   @Test
+  void aPlainIteratorIsMappedOneElementAtATimeAsItIsPulled() {
+    List<Integer> seen = new ArrayList<>();
+    CloseableIterator<String> mapped = CloseableIterator.of(Arrays.asList(0, 1, 2).iterator()).map(i -> {
+      seen.add(i);
+      return "n" + i;
+    });
+    assertEquals(List.of(), seen, "nothing mapped before it is asked for");
+    assertEquals("n0", mapped.next());
+    assertEquals(List.of(0), seen, "one element mapped per element pulled");
+    assertEquals(List.of("n1", "n2"), drain(mapped));
+    assertFalse(mapped.hasNext());
+    assertThrows(NoSuchElementException.class, mapped::next);
+    mapped.close();
+  }
+
+  @Test
+  void aCloseableIteratorTakenAsAPlainOneIsStillClosed() {
+    Counter c = new Counter(2);
+    java.util.Iterator<Integer> plain = c;
+    try (CloseableIterator<Integer> it = CloseableIterator.of(plain)) {
+      assertEquals(List.of(0, 1), drain(it));
+    }
+    assertEquals(1, c.closes);
+  }
+
+  @Test
   void computingIteratorHandsOutEachElementOnceAndStopsAskingAfterTheEnd() {
     Counter c = new Counter(3);
     assertTrue(c.hasNext());

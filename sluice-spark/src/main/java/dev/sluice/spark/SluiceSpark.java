@@ -1,5 +1,6 @@
 package dev.sluice.spark;
 
+import dev.sluice.api.CloseableIterator;
 import dev.sluice.api.CommitResult;
 import dev.sluice.api.DistributedWrite;
 import dev.sluice.api.FileGroupKey;
@@ -157,7 +158,7 @@ public final class SluiceSpark {
       StructType struct = df.schema();
       JavaRDD<WireRecord> prepared = df.queryExecution().toRdd().toJavaRDD().mapPartitions(rows -> {
         InternalRowRecords binder = new InternalRowRecords(new Schema.Parser().parse(rowSchemaJson), struct);
-        return Units.of(ctx).prepareEach(new MappedIterator<>(rows, binder::toRecord));
+        return Units.of(ctx).prepareEach(CloseableIterator.of(rows).map(binder::toRecord));
       });
       // from here on the records are byte arrays in shuffles and in storage (WireBytes), persisted serialized:
       // Spark neither serializes an object per record nor estimates the size of object graphs
@@ -284,7 +285,7 @@ public final class SluiceSpark {
         .repartitionAndSortWithinPartitions(new Routes.CutPartitioner(cuts))
         .mapPartitionsWithIndex((range, it) -> {
           long[] rank = {first[range]};
-          return new MappedIterator<Tuple2<String, byte[]>, Tuple2<String, byte[]>>(it, e -> {
+          return CloseableIterator.of(it).map(e -> {
             String key = WireBytes.key(e._2());
             String path = WireBytes.partitionPath(e._2());
             return new Tuple2<>(Routes.insertKey(routes.taskOfInsert(path, rank[0]++), key), e._2());

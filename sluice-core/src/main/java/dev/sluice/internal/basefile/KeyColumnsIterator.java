@@ -24,7 +24,6 @@ import org.apache.parquet.schema.MessageType;
  * @param <T> what one row becomes
  */
 final class KeyColumnsIterator<T> extends ComputingIterator<T> {
-  private final ParquetFileReader reader;
   private final MessageType schema;
   private final ColumnDescriptor[] columns;
   private final String createdBy;
@@ -39,7 +38,6 @@ final class KeyColumnsIterator<T> extends ComputingIterator<T> {
 
   KeyColumnsIterator(ParquetFileReader reader, MessageType schema, String createdBy, Function<String[], T> rowFn,
       Function<Throwable, RuntimeException> errors) {
-    this.reader = reader;
     this.groups = new RowGroups(reader, false);
     this.schema = schema;
     this.columns = schema.getColumns().toArray(new ColumnDescriptor[0]);
@@ -110,12 +108,7 @@ final class KeyColumnsIterator<T> extends ComputingIterator<T> {
       return;
     }
     done = true;
-    groups.close();
-    try {
-      reader.close();
-    } catch (IOException e) {
-      throw errors.apply(e);
-    }
+    groups.closeFile(errors);
   }
 
   static String utf8(Binary b) {

@@ -17,7 +17,6 @@ import org.apache.parquet.io.api.RecordMaterializer;
  * filter). Records the filter rejects are skipped.
  */
 final class RecordIterator extends ComputingIterator<GenericRecord> {
-  private final ParquetFileReader reader;
   private final MessageColumnIO columnIO;
   private final RecordMaterializer<GenericRecord> materializer;
   private final FilterCompat.Filter filter;
@@ -31,7 +30,6 @@ final class RecordIterator extends ComputingIterator<GenericRecord> {
   RecordIterator(ParquetFileReader reader, MessageColumnIO columnIO, RecordMaterializer<GenericRecord> materializer,
       FilterCompat.Filter filter, Function<GenericRecord, GenericRecord> finish,
       Function<Throwable, RuntimeException> errors) {
-    this.reader = reader;
     this.groups = new RowGroups(reader, true);
     this.columnIO = columnIO;
     this.materializer = materializer;
@@ -80,11 +78,6 @@ final class RecordIterator extends ComputingIterator<GenericRecord> {
       return;
     }
     done = true;
-    groups.close();
-    try {
-      reader.close();
-    } catch (IOException e) {
-      throw errors.apply(e);
-    }
+    groups.closeFile(errors);
   }
 }

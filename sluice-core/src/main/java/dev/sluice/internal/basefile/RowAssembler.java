@@ -113,7 +113,7 @@ final class RowAssembler {
         return null;
       }
       Type type = parquet.getType(f.name());
-      Schema value = nonNull(f.schema());
+      Schema value = OptionalSchemas.nonNull(f.schema());
       boolean optional = type.isRepetition(Type.Repetition.OPTIONAL);
       if (value == null || optional != (value != f.schema()) || type.isRepetition(Type.Repetition.REPEATED)) {
         return null;
@@ -144,7 +144,7 @@ final class RowAssembler {
         Type element = type.asGroupType().getType(0);
         Schema elementSchema = avro.getElementType();
         // two-level lists only: the repeated field is the element (parquet-avro's isElementType)
-        if (!element.isRepetition(Type.Repetition.REPEATED) || nonNull(elementSchema) != elementSchema
+        if (!element.isRepetition(Type.Repetition.REPEATED) || OptionalSchemas.nonNull(elementSchema) != elementSchema
             || !element.getName().equals("array") || (element.isPrimitive() == (elementSchema.getType()
             == Schema.Type.RECORD))) {
           return null;
@@ -166,7 +166,7 @@ final class RowAssembler {
         }
         Type keyType = kv.asGroupType().getType(0);
         Type valueType = kv.asGroupType().getType(1);
-        Schema value = nonNull(avro.getValueType());
+        Schema value = OptionalSchemas.nonNull(avro.getValueType());
         boolean optional = valueType.isRepetition(Type.Repetition.OPTIONAL);
         if (!keyType.isRepetition(Type.Repetition.REQUIRED) || value == null
             || optional != (value != avro.getValueType())) {
@@ -234,22 +234,6 @@ final class RowAssembler {
   /** Strings parquet-avro reads as {@code java.lang.String} ({@code avro.java.string}); left to it. */
   private static boolean isJavaString(Schema s) {
     return s.getProp(GenericData.STRING_PROP) != null;
-  }
-
-  private static Schema nonNull(Schema s) {
-    if (s.getType() != Schema.Type.UNION) {
-      return s;
-    }
-    List<Schema> types = s.getTypes();
-    if (types.size() == 2) {
-      if (types.get(0).getType() == Schema.Type.NULL && types.get(1).getType() != Schema.Type.NULL) {
-        return types.get(1);
-      }
-      if (types.get(1).getType() == Schema.Type.NULL && types.get(0).getType() != Schema.Type.NULL) {
-        return types.get(0);
-      }
-    }
-    return null;
   }
 
   // ---- the compiled tree ----
@@ -615,7 +599,6 @@ final class RowAssembler {
   }
 
   private final class Rows implements CloseableIterator<GenericRecord> {
-    private final ParquetFileReader reader;
     private final String createdBy;
     private final Function<GenericRecord, GenericRecord> finish;
     private final Function<Throwable, RuntimeException> errors;
@@ -627,7 +610,6 @@ final class RowAssembler {
 
     Rows(ParquetFileReader reader, String createdBy, Function<GenericRecord, GenericRecord> finish,
         Function<Throwable, RuntimeException> errors) {
-      this.reader = reader;
       this.groups = new RowGroups(reader, false);
       // columns whose every chunk Sluice's reader decodes (plain and dictionary pages); the rest go to Parquet's
       this.ownReader = new boolean[leaves.size()];
@@ -699,12 +681,7 @@ final class RowAssembler {
         return;
       }
       done = true;
-      groups.close();
-      try {
-        reader.close();
-      } catch (IOException e) {
-        throw errors.apply(e);
-      }
+      groups.closeFile(errors);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.internal.basefile;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 
@@ -33,6 +34,19 @@ final class RowGroups implements AutoCloseable {
         return Optional.of(pages);
       }
       pages.close();
+    }
+  }
+
+  /**
+   * Releases the current row group's pages and closes the file, for an iterator that owns the file; a failure to
+   * close it goes through {@code errors}, the owner's naming of the file.
+   */
+  void closeFile(Function<Throwable, RuntimeException> errors) {
+    close();
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw errors.apply(e);
     }
   }
 

@@ -82,7 +82,7 @@ final class RowShredder {
         return null;
       }
       Type type = parquet.getType(index++);
-      Schema valueSchema = nonNull(f.schema());
+      Schema valueSchema = OptionalSchemas.nonNull(f.schema());
       if (valueSchema == null) {
         return null;
       }
@@ -127,7 +127,7 @@ final class RowShredder {
     }
     Type element = type.asGroupType().getType(0);
     Schema elementSchema = avro.getElementType();
-    if (!element.isRepetition(Type.Repetition.REPEATED) || nonNull(elementSchema) != elementSchema) {
+    if (!element.isRepetition(Type.Repetition.REPEATED) || OptionalSchemas.nonNull(elementSchema) != elementSchema) {
       return null;
     }
     List<String> p = new ArrayList<>(path);
@@ -156,7 +156,7 @@ final class RowShredder {
     List<String> keyPath = new ArrayList<>(kvPath);
     keyPath.add(keyType.getName());
     Node key = leaf(Schema.create(Schema.Type.STRING), keyType, message, keyPath, def + 1, rep + 1, model, leaves);
-    Schema valueSchema = nonNull(avro.getValueType());
+    Schema valueSchema = OptionalSchemas.nonNull(avro.getValueType());
     if (key == null || valueSchema == null) {
       return null;
     }
@@ -193,23 +193,6 @@ final class RowShredder {
     Leaf l = new Leaf(avro, avro.getLogicalType(), model, column);
     leaves.add(l);
     return l;
-  }
-
-  /** The non-null branch of a {@code [null, T]} union, the schema itself if not a union, null otherwise. */
-  private static Schema nonNull(Schema s) {
-    if (s.getType() != Schema.Type.UNION) {
-      return s;
-    }
-    List<Schema> types = s.getTypes();
-    if (types.size() == 2) {
-      if (types.get(0).getType() == Schema.Type.NULL && types.get(1).getType() != Schema.Type.NULL) {
-        return types.get(1);
-      }
-      if (types.get(1).getType() == Schema.Type.NULL && types.get(0).getType() != Schema.Type.NULL) {
-        return types.get(0);
-      }
-    }
-    return null;
   }
 
   // ---- the compiled tree ----

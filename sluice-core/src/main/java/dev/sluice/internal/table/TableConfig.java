@@ -380,6 +380,18 @@ public final class TableConfig {
     return "TableConfig" + props;
   }
 
+  /**
+   * {@code v} if Sluice creates tables of that version (6, 8, 9), else BAD_REQUEST: one rule for the api's
+   * {@code TableSpec} and this builder.
+   */
+  public static int creatableVersion(int v) {
+    if (v != 6 && v != 8 && v != 9) {
+      throw Errors.badRequest("Table version " + v, "Sluice creates tables of version 6, 8 or 9",
+          "Give --table-version 6, 8 or 9.");
+    }
+    return v;
+  }
+
   /** The key generator Hudi infers for these fields ({@code KeyGenUtils.inferKeyGeneratorType}). */
   static String inferKeyGenerator(List<String> keyFields, List<String> partitionFields) {
     if (partitionFields.isEmpty()) {
@@ -504,11 +516,7 @@ public final class TableConfig {
      * client writes it).
      */
     public Builder tableVersion(int v) {
-      if (v != 6 && v != 8 && v != 9) {
-        throw Errors.badRequest("Table version " + v, "Sluice creates tables of version 6, 8 or 9",
-            "Give --table-version 6, 8 or 9.");
-      }
-      this.tableVersion = v;
+      this.tableVersion = creatableVersion(v);
       return this;
     }
 

@@ -80,19 +80,30 @@ final class BatchPreparer {
    * way and leaves combining duplicates to the engine's shuffle). Errors name the record as {@link #prepare} does.
    */
   Iterator<WriteRecord> prepareEach(Iterator<GenericRecord> input, WriteOperation op) {
+    return convertEach(input, null, op);
+  }
+
+  /**
+   * The records of {@code input} checked and converted one by one as the caller pulls them, numbered from 1;
+   * {@code first}, when not null, is record 1, already read and checked ({@link #fill} reads it to learn whether the
+   * input is positioned before it chooses how to convert).
+   */
+  private Iterator<WriteRecord> convertEach(Iterator<GenericRecord> input, GenericRecord first, WriteOperation op) {
     Converter c = new Converter(op);
     return new Iterator<>() {
+      private GenericRecord readAhead = first;
       private long n;
 
       @Override
       public boolean hasNext() {
-        return input.hasNext();
+        return readAhead != null || input.hasNext();
       }
 
       @Override
       public WriteRecord next() {
         long at = ++n;
-        GenericRecord raw = checked(input.next(), input, at);
+        GenericRecord raw = readAhead != null ? readAhead : checked(input.next(), input, at);
+        readAhead = null;
         return c.convert(raw, () -> where(input, at));
       }
     };
@@ -128,14 +139,9 @@ final class BatchPreparer {
       fillInChunks(batch, first, input, op, read);
       return;
     }
-    Converter c = new Converter(op);
-    batch.add(c.convert(first, () -> where(input, 1)));
-    read.advance(1);
-    long n = 1;
-    while (input.hasNext()) {
-      GenericRecord raw = checked(input.next(), input, ++n);
-      long at = n;
-      batch.add(c.convert(raw, () -> where(input, at)));
+    Iterator<WriteRecord> each = convertEach(input, first, op);
+    while (each.hasNext()) {
+      batch.add(each.next());
       read.advance(1);
     }
   }

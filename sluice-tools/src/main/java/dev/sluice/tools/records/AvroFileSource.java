@@ -94,13 +94,7 @@ final class AvroFileSource implements CloseableIterator<GenericRecord>, Numbered
     } catch (AvroRuntimeException e) {
       throw SluiceException.badInput(name + ": record " + count, "cannot be decoded (" + e.getMessage() + ")", e);
     }
-    try {
-      return (GenericRecord) converter.convert(raw);
-    } catch (FieldError e) {
-      throw e.toException(name + ": record " + count);
-    } catch (NullPointerException | ClassCastException e) {
-      throw SluiceException.badInput(name + ": record " + count, "does not match the file's own schema", e);
-    }
+    return RecordResolver.convertFileRecord(converter, raw, name, count);
   }
 
   @Override

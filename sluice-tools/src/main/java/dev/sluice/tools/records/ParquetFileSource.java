@@ -110,13 +110,7 @@ final class ParquetFileSource implements CloseableIterator<GenericRecord>, Numbe
       }
       fileSchema = raw.getSchema();
     }
-    try {
-      return (GenericRecord) converter.convert(raw);
-    } catch (FieldError e) {
-      throw e.toException(name + ": record " + count);
-    } catch (NullPointerException | ClassCastException e) {
-      throw SluiceException.badInput(name + ": record " + count, "does not match the file's own schema", e);
-    }
+    return RecordResolver.convertFileRecord(converter, raw, name, count);
   }
 
   @Override

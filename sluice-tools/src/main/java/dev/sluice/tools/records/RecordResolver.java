@@ -1,5 +1,6 @@
 package dev.sluice.tools.records;
 
+import dev.sluice.api.SluiceException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.IdentityHashMap;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.IndexedRecord;
 
 /**
@@ -34,6 +36,21 @@ final class RecordResolver {
    */
   static Converter compile(Schema source, Schema target, InputOptions options) {
     return new RecordResolver(options.ignoreUnknownFields()).resolve(source, target);
+  }
+
+  /**
+   * Record {@code number} of file {@code name}, read with the file's own schema, through {@code converter}: a value
+   * that does not fit the table, or a record that does not match the schema it was read with, is bad input naming
+   * the file and the record (the Avro and the Parquet file source read records so).
+   */
+  static GenericRecord convertFileRecord(Converter converter, Object raw, String name, long number) {
+    try {
+      return (GenericRecord) converter.convert(raw);
+    } catch (FieldError e) {
+      throw e.toException(name + ": record " + number);
+    } catch (NullPointerException | ClassCastException e) {
+      throw SluiceException.badInput(name + ": record " + number, "does not match the file's own schema", e);
+    }
   }
 
   private Converter resolve(Schema source, Schema target) {

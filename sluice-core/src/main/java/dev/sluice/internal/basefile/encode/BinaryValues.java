@@ -45,7 +45,6 @@ final class BinaryValues implements PageValues {
   private int maxLength;
   private byte[] scratch = new byte[64];
   private final Slice slice = new Slice();
-  private Encoding encoding = Encoding.PLAIN;
 
   @SuppressWarnings("unchecked")
   BinaryValues(PrimitiveType type, boolean dictionary, int maxDictionaryBytes, int pageSize) {
@@ -225,21 +224,12 @@ final class BinaryValues implements PageValues {
 
   @Override
   public BytesInput pageBytes() {
-    if (rule.on()) {
-      Optional<BytesInput> ids = rule.pageIds(dictionarySize);
-      if (ids.isPresent()) {
-        encoding = Encoding.PLAIN_DICTIONARY;
-        return ids.get();
-      }
-      fallBack();
-    }
-    encoding = Encoding.PLAIN;
-    return plain.copy();
+    return rule.pageBytes(dictionarySize, plain, this::fallBack);
   }
 
   @Override
   public Encoding pageEncoding() {
-    return encoding;
+    return rule.pageEncoding();
   }
 
   @Override

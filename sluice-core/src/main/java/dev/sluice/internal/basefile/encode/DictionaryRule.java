@@ -3,6 +3,7 @@ package dev.sluice.internal.basefile.encode;
 import java.util.Optional;
 import java.util.function.IntConsumer;
 import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.Encoding;
 
 /**
  * When a column chunk stops using its dictionary, Parquet's rule ({@code FallbackValuesWriter}), shared by every
@@ -20,6 +21,7 @@ final class DictionaryRule {
   private long dictionaryBytes;
   private long rawBytes;
   private int page = 1;
+  private Encoding encoding = Encoding.PLAIN;
 
   DictionaryRule(boolean dictionary, int maxDictionaryBytes) {
     this.on = dictionary;
@@ -81,6 +83,29 @@ final class DictionaryRule {
     }
     lastUsedSize = dictionarySize;
     return Optional.of(ids);
+  }
+
+  /**
+   * Ends the page: its dictionary ids while the chunk is dictionary-encoded and the dictionary pays, else its plain
+   * bytes, after {@code fallBack} (the value type's, which re-encodes the page's values into {@code plain}) when the
+   * chunk was dictionary-encoded up to here. Valid until the next page starts.
+   */
+  BytesInput pageBytes(int dictionarySize, PageBuffer plain, Runnable fallBack) {
+    if (on) {
+      Optional<BytesInput> ids = pageIds(dictionarySize);
+      if (ids.isPresent()) {
+        encoding = Encoding.PLAIN_DICTIONARY;
+        return ids.get();
+      }
+      fallBack.run();
+    }
+    encoding = Encoding.PLAIN;
+    return plain.copy();
+  }
+
+  /** The encoding of the bytes {@link #pageBytes} last returned. */
+  Encoding pageEncoding() {
+    return encoding;
   }
 
   /** Entries the written pages use: the dictionary page's size, 0 if no page used the dictionary. */

@@ -34,7 +34,6 @@ final class NumberValues implements PageValues {
   private boolean hasValue;
   private long min;
   private long max;
-  private Encoding encoding = Encoding.PLAIN;
 
   NumberValues(PrimitiveType type, boolean dictionary, int maxDictionaryBytes, int pageSize) {
     PrimitiveTypeName name = type.getPrimitiveTypeName();
@@ -198,21 +197,12 @@ final class NumberValues implements PageValues {
 
   @Override
   public BytesInput pageBytes() {
-    if (rule.on()) {
-      Optional<BytesInput> ids = rule.pageIds(dictionarySize);
-      if (ids.isPresent()) {
-        encoding = Encoding.PLAIN_DICTIONARY;
-        return ids.get();
-      }
-      fallBack();
-    }
-    encoding = Encoding.PLAIN;
-    return plain.copy();
+    return rule.pageBytes(dictionarySize, plain, this::fallBack);
   }
 
   @Override
   public Encoding pageEncoding() {
-    return encoding;
+    return rule.pageEncoding();
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.sluice.cli;
+package dev.sluice.tools.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -62,10 +62,10 @@ class ReadAheadTest {
 
   @Test
   void rowsComeInTheSourcesOrderAcrossBatches() {
-    long n = ReadAhead.BATCH_ROWS * 7L + 13;
+    long n = ReadAhead.BATCH * 7L + 13;
     Source s = new Source(n, -1);
     List<Long> seen = new ArrayList<>();
-    try (ReadAhead<Long> r = ReadAhead.of(s)) {
+    try (ReadAhead<Long, Void> r = ReadAhead.of(s, "sluice-read-ahead", "the rows")) {
       while (r.hasNext()) {
         seen.add(r.next());
       }
@@ -82,7 +82,7 @@ class ReadAheadTest {
   @Test
   void anEmptySourceEndsAtOnce() {
     Source s = new Source(0, -1);
-    try (ReadAhead<Long> r = ReadAhead.of(s)) {
+    try (ReadAhead<Long, Void> r = ReadAhead.of(s, "sluice-read-ahead", "the rows")) {
       assertFalse(r.hasNext());
     }
     assertTrue(s.closed.get());
@@ -90,11 +90,11 @@ class ReadAheadTest {
 
   @Test
   void theSourcesFailureReachesTheCallerAfterTheRowsBeforeIt() {
-    long failAt = ReadAhead.BATCH_ROWS * 2L + 5;
+    long failAt = ReadAhead.BATCH * 2L + 5;
     Source s = new Source(failAt * 3, failAt);
     long rows = 0;
     SluiceException thrown = null;
-    try (ReadAhead<Long> r = ReadAhead.of(s)) {
+    try (ReadAhead<Long, Void> r = ReadAhead.of(s, "sluice-read-ahead", "the rows")) {
       while (r.hasNext()) {
         assertEquals(rows, r.next());
         rows++;
@@ -127,7 +127,7 @@ class ReadAheadTest {
       public void close() {
       }
     };
-    try (ReadAhead<Long> r = ReadAhead.of(failing)) {
+    try (ReadAhead<Long, Void> r = ReadAhead.of(failing, "sluice-read-ahead", "the rows")) {
       assertSame(oom, assertThrows(OutOfMemoryError.class, r::hasNext));
     }
   }
@@ -135,7 +135,7 @@ class ReadAheadTest {
   @Test
   void closingBeforeTheEndStopsTheReaderThenClosesTheSource() throws InterruptedException {
     Source s = new Source(Long.MAX_VALUE, -1);
-    ReadAhead<Long> r = ReadAhead.of(s);
+    ReadAhead<Long, Void> r = ReadAhead.of(s, "sluice-read-ahead", "the rows");
     assertEquals(0, r.next());
     // the reader fills the queue and blocks on it
     long before;
@@ -143,7 +143,7 @@ class ReadAheadTest {
       before = s.produced.get();
       Thread.sleep(50);
     } while (s.produced.get() != before);
-    assertTrue(before <= (long) ReadAhead.BATCH_ROWS * (ReadAhead.BATCHES + 2), "bounded: " + before);
+    assertTrue(before <= (long) ReadAhead.BATCH * (ReadAhead.BATCHES + 2), "bounded: " + before);
     r.close();
     assertTrue(s.closed.get());
     long atClose = s.produced.get();
