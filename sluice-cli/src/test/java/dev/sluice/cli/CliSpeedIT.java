@@ -270,6 +270,39 @@ class CliSpeedIT {
     }
   }
 
+  /**
+   * Snappy base files (the default codec) are written and read without Hadoop: Parquet's own codec factory made
+   * each codec through a Hadoop Configuration, which parsed Hadoop's default XML configuration and started the JVM's
+   * management beans in every process (PageCodecs).
+   */
+  @Test
+  void snappyBaseFilesAreWrittenAndReadWithoutAHadoopConfiguration() throws IOException, InterruptedException {
+    String t = dir.resolve("t").toString();
+    assertEquals(0, sluice(Map.of(), "create", t, "--type", "mor", "--record-key", "id", "--precombine", "ts",
+        "--partition-path", "city", "--columns", "id string, ts long, city string, note string").exit());
+    Path in = dir.resolve("in.jsonl");
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      rows.append("{\"id\":\"k").append(i).append("\",\"ts\":").append(i).append(",\"city\":\"c").append(i % 3)
+          .append("\",\"note\":\"n").append(i).append("\"}\n");
+    }
+    Files.writeString(in, rows.toString());
+    Path log = dir.resolve("classes.log");
+    Map<String, String> env = Map.of("SLUICE_JAVA_OPTS", "-XX:+UseParallelGC -Xlog:class+load=info:file=" + log);
+    for (List<String> command : List.of(List.of("insert", t, in.toString()), List.of("query", t, "--format", "csv"))) {
+      Result r = sluice(env, command.toArray(new String[0]));
+      assertEquals(0, r.exit(), r.err());
+      try (Stream<String> lines = Files.lines(log)) {
+        List<String> hadoop = lines.filter(l -> l.contains("] org.apache.hadoop.conf.Configuration ")
+            || l.contains("] org.apache.hadoop.util.ReflectionUtils ")).toList();
+        assertEquals(List.of(), hadoop, command.get(0) + " made a Hadoop Configuration");
+      }
+      if (command.get(0).equals("query")) {
+        assertEquals(201, r.text().split("\n").length, "the header and every row");
+      }
+    }
+  }
+
   @Test
   void queryOutputIsTheBytesThePerRowFormattingWrote() throws IOException, InterruptedException {
     String t = dir.resolve("t").toString();

@@ -19,7 +19,6 @@ import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -54,7 +53,7 @@ public final class BaseFileWriter implements Closeable {
   /** Writes records straight into the column writers when it can (null: through parquet-avro's consumer). */
   private final RowShredder shredder;
   private final Map<String, String> initMetadata;
-  private final CodecFactory codecs;
+  private final CompressionCodecFactory codecs;
   private final CompressionCodecFactory.BytesInputCompressor compressor;
   private final ParquetFileWriter fileWriter;
   /** False for the Parquet file of a log block: Hudi writes it without bloom filter and min/max keys. */
@@ -87,7 +86,8 @@ public final class BaseFileWriter implements Closeable {
 
   private BaseFileWriter(String path, Schema schema, int keyField, BloomFilter bloom, long rowGroupSize,
       MessageType parquetSchema, ParquetProperties props, AvroWriteSupport<GenericRecord> writeSupport,
-      RowShredder shredder, Map<String, String> initMetadata, CodecFactory codecs, CompressionCodecFactory.BytesInputCompressor compressor,
+      RowShredder shredder, Map<String, String> initMetadata, CompressionCodecFactory codecs,
+      CompressionCodecFactory.BytesInputCompressor compressor,
       ParquetFileWriter fileWriter, boolean keyFooter, boolean sluicePages) {
     this.keyFooter = keyFooter;
     this.sluicePages = sluicePages && ColumnChunkStore.supports(parquetSchema);
@@ -197,12 +197,12 @@ public final class BaseFileWriter implements Closeable {
     ParquetProperties props = propsBuilder.build();
     BloomFilter bloom = BloomFilters.create(options.bloomType(), options.bloomNumEntries(), options.bloomFpp(),
         options.bloomMaxEntries());
-    CodecFactory codecs = new CodecFactory(conf, props.getPageSizeThreshold());
+    CompressionCodecFactory codecs = new PageCodecs(conf, props.getPageSizeThreshold());
     ParquetFileWriter fileWriter = null;
     KillPoints.reach("basefile.create.before");
     try {
       CompressionCodecFactory.BytesInputCompressor compressor =
-          ((CompressionCodecFactory) codecs).getCompressor(ParquetSettings.codec(options.codec()));
+          codecs.getCompressor(ParquetSettings.codec(options.codec()));
       fileWriter = new ParquetFileWriter(out, context.getSchema(),
           ParquetFileWriter.Mode.CREATE, options.rowGroupSize(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
       fileWriter.start();
@@ -223,7 +223,7 @@ public final class BaseFileWriter implements Closeable {
     }
   }
 
-  private static void release(ParquetFileWriter fileWriter, CodecFactory codecs) {
+  private static void release(ParquetFileWriter fileWriter, CompressionCodecFactory codecs) {
     try {
       if (fileWriter != null) {
         fileWriter.close();
