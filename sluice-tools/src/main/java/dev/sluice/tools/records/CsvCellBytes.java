@@ -74,10 +74,8 @@ abstract class CsvCellBytes {
           void write(Utf8Sink out, Object value) throws IOException {
             if (value instanceof Double d && Double.isFinite(d)) {
               out.finiteDouble(d);
-            } else if (value instanceof Float f && Float.isFinite(f)) {
-              out.finiteFloat(f);
             } else {
-              out.ascii(((Number) value).toString());
+              out.ascii(TextFormat.floating(value));
             }
           }
         };

@@ -1,7 +1,6 @@
 package dev.sluice.tools.records;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.NumberOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -157,8 +156,7 @@ abstract class JsonValueWriter {
           void write(JsonGenerator g, Object value) throws IOException {
             float f = ((Number) value).floatValue();
             if (Float.isFinite(f)) {
-              // the text Utf8Sink#finiteFloat writes: the same on every JDK
-              g.writeNumber(NumberOutput.toString(f, true));
+              g.writeNumber(TextFormat.shortestText(f));
             } else {
               g.writeString(Float.toString(f));
             }
@@ -170,8 +168,7 @@ abstract class JsonValueWriter {
           void write(JsonGenerator g, Object value) throws IOException {
             double d = ((Number) value).doubleValue();
             if (Double.isFinite(d)) {
-              // the text Utf8Sink#finiteDouble writes: the same on every JDK
-              g.writeNumber(NumberOutput.toString(d, true));
+              g.writeNumber(TextFormat.shortestText(d));
             } else {
               g.writeString(Double.toString(d));
             }

@@ -50,16 +50,28 @@ final class TextFormat {
   }
 
   /**
-   * A float's or double's text as {@code Float/Double.toString} write it from JDK 19 on (the shortest decimal that
-   * reads back as the value; see {@link Utf8Sink#finiteDouble}): the same on every JDK, where JDK 17 writes more
-   * digits than needed for some values.
+   * A finite double's text as {@code Double.toString} writes it from JDK 19 on: the shortest decimal that reads back
+   * as the value, through Jackson's copy of that conversion (Schubfach). The same on every JDK, where JDK 17 writes
+   * more digits than needed for some values, and about twice as fast as JDK 17's under the C1 compiler. Every
+   * formatter's finite floats and doubles take their text from here (or, for hundredths, from digits that equal it:
+   * {@link Utf8Sink#finiteDouble}).
    */
+  static String shortestText(double d) {
+    return NumberOutput.toString(d, true);
+  }
+
+  /** A finite float's text as {@code Float.toString} writes it from JDK 19 on (see {@link #shortestText(double)}). */
+  static String shortestText(float f) {
+    return NumberOutput.toString(f, true);
+  }
+
+  /** A float's or double's text: {@link #shortestText(double)} when finite, else {@code NaN} or the infinity. */
   static String floating(Object v) {
     if (v instanceof Double d && Double.isFinite(d)) {
-      return NumberOutput.toString(d, true);
+      return shortestText(d);
     }
     if (v instanceof Float f && Float.isFinite(f)) {
-      return NumberOutput.toString(f, true);
+      return shortestText(f);
     }
     return ((Number) v).toString();
   }

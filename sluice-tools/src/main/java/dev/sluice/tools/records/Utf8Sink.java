@@ -1,6 +1,5 @@
 package dev.sluice.tools.records;
 
-import com.fasterxml.jackson.core.io.NumberOutput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -148,11 +147,8 @@ final class Utf8Sink {
    * A finite double as {@link Double#toString(double)} writes it from JDK 19 on: the shortest decimal that reads back
    * as the same double, in Java's notation. Money-like values (hundredths: {@code k / 100.0} for {@code |k| < 10^8},
    * so below a million) are written from {@code k}'s digits, without a decimal conversion and its String: that text
-   * was checked for every such {@code k} (ByteOutputTest checks a sample on every build). Any other value goes through
-   * Jackson's copy of that conversion (Giulietti's Schubfach, {@link NumberOutput#toString(double, boolean)}): under
-   * the C1 compiler the command line runs on, JDK 17's own {@code Double.toString} took about twice as long (a fifth
-   * of a microsecond a value), and in rare cases it writes more digits than needed, so the text would depend on the
-   * JDK.
+   * was checked for every such {@code k} (ByteOutputTest checks a sample on every build). Any other value gets
+   * {@link TextFormat#shortestText(double)}.
    */
   void finiteDouble(double d) throws IOException {
     if (d > -HUNDREDTHS_BELOW && d < HUNDREDTHS_BELOW) {
@@ -176,12 +172,12 @@ final class Utf8Sink {
         return;
       }
     }
-    ascii(NumberOutput.toString(d, true));
+    ascii(TextFormat.shortestText(d));
   }
 
   /** A finite float as {@link Float#toString(float)} writes it from JDK 19 on (see {@link #finiteDouble}). */
   void finiteFloat(float f) throws IOException {
-    ascii(NumberOutput.toString(f, true));
+    ascii(TextFormat.shortestText(f));
   }
 
   /**
