@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
@@ -153,20 +154,17 @@ final class CliBench {
    * query write its rows to memory-backed storage: on this machine that cost a 1.15M-row query about a second of
    * system CPU, which the query's figures would then include.
    */
-  static java.util.Optional<String> nullDeviceWarning(Path nullDevice) throws IOException {
-    if (isWindows() || !Files.exists(nullDevice)) {
-      return java.util.Optional.empty();
+  static Optional<String> nullDeviceWarning(Path nullDevice) throws IOException {
+    // only a Unix file system tells a file's type bits (and only there is /dev/null a device)
+    if (!nullDevice.getFileSystem().supportedFileAttributeViews().contains("unix") || !Files.exists(nullDevice)) {
+      return Optional.empty();
     }
     Object type = Files.readAttributes(nullDevice, "unix:mode").get("mode");
     // S_IFCHR: the file type bits of st_mode say character device
     boolean characterDevice = type instanceof Integer mode && (mode & 0170000) == 0020000;
-    return characterDevice ? java.util.Optional.empty() : java.util.Optional.of("  WARNING: " + nullDevice
+    return characterDevice ? Optional.empty() : Optional.of("  WARNING: " + nullDevice
         + " is not a character device here (a regular file took its place): the queries' rows are written to it and"
         + " their times include that write. As root: rm /dev/null && mknod -m 666 /dev/null c 1 3");
-  }
-
-  private static boolean isWindows() {
-    return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
   }
 
   private static Path repoRoot() {

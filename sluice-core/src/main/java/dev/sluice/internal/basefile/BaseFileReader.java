@@ -130,8 +130,8 @@ public final class BaseFileReader implements Closeable {
 
   private static ParquetReadOptions options(FilterCompat.Filter filter) {
     // a fresh codec factory per reader: ParquetFileReader.close() releases it
-    return ParquetReadOptions.builder(ParquetSettings.readConf()).withRecordFilter(filter)
-        .withCodecFactory(new PageCodecs(ParquetSettings.readConf(), 0)).build();
+    ParquetConfiguration conf = ParquetSettings.readConf();
+    return ParquetReadOptions.builder(conf).withRecordFilter(filter).withCodecFactory(new PageCodecs(conf, 0)).build();
   }
 
   /** The path this reader reads. */
