@@ -144,7 +144,7 @@ final class ScalarReader implements JsonValueReader {
         return TextValues.timeValue(whole(p, t), unit, Describe.number(p.getText()), schema);
       case FLOAT: {
         // Parse the token text as a float directly: going through double could round twice.
-        float f = Float.parseFloat(p.getText());
+        float f = TextValues.parseFloat(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         if (Float.isInfinite(f)) {
           throw TextValues.outOfRange(Describe.number(p.getText()), schema);
         }
