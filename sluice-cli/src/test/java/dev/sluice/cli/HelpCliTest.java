@@ -204,8 +204,9 @@ class HelpCliTest {
     String launcher = Files.readString(BinSluiceIT.repoRoot().resolve("bin/sluice"));
     assertTrue(launcher.contains("${SLUICE_JAVA_OPTS:--XX:+UseParallelGC}"), "bin/sluice changed its default");
     // and the first heap of upsert and delete it names is the launcher's too
-    assertTrue(opts.contains("-XX:InitialRAMPercentage=6.25"), opts);
-    assertTrue(launcher.contains("-XX:InitialRAMPercentage=6.25"), "bin/sluice changed the first heap of upserts");
+    assertTrue(opts.contains("-XX:InitialRAMPercentage=12.5 -XX:NewRatio=1"), opts);
+    assertTrue(launcher.contains("-XX:InitialRAMPercentage=12.5") && launcher.contains("-XX:NewRatio=1 ${SLUICE_JAVA_OPTS"),
+        "bin/sluice changed the first heap of upserts");
   }
 
   @Test
