@@ -30,7 +30,9 @@ import org.apache.spark.sql.functions;
  * {@link SparkBenchRows}, checkpointed in Spark's block manager), the same way for both Spark engines, so the step
  * times the write of a Dataset, as a Spark job that reads its input from storage has one. A read
  * aggregates the row count, the sum of {@code ts} and a hash of every column (meta columns included), so every
- * column is read and nothing is collected on the driver.
+ * column is read and nothing is collected on the driver. The plain Parquet reference of the Spark workloads
+ * (sluice-bench's spark-parquet) extends this class for the same session, staged input ({@link #input}) and
+ * aggregate ({@link #aggregate}), and writes and reads on its own.
  */
 public abstract class SparkBenchEngine implements Engine {
   private final String format;
