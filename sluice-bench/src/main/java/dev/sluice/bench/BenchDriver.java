@@ -67,6 +67,11 @@ public final class BenchDriver {
           // by name: the worker's class refers to Spark's, which this JVM does not have
           sluiceSparkClasspath(), "dev.sluice.bench.SluiceSparkWorker"));
     }
+    if (o.runs(BenchResults.SPARK_PARQUET)) {
+      // the same class path as Sluice on Spark: the same Spark, and Sluice's API to list a table's base files
+      sides.put(BenchResults.SPARK_PARQUET, new ChildJvm.Side(BenchResults.SPARK_PARQUET, sluiceSparkClasspath(),
+          "dev.sluice.bench.SparkParquetWorker"));
+    }
     if (o.runs(BenchResults.HUDI_SPARK)) {
       sides.put(BenchResults.HUDI_SPARK, new ChildJvm.Side(BenchResults.HUDI_SPARK,
           SqlBench.sparkClasspath(o.sparkOracleDir()), "dev.sluice.oracle.HudiSparkBenchWorker"));
@@ -127,14 +132,20 @@ public final class BenchDriver {
         Runtime.getRuntime().availableProcessors(), work, o.tableVersion(),
         (o.runs(BenchResults.HUDI1) ? ", hudi1: Hudi 1.1.1 on version 9" : "")
             + (o.runs(BenchResults.SLUICE_SPARK) || o.runs(BenchResults.HUDI_SPARK) ? ", Spark 3.5.7 local["
-            + o.parallelism() + "]: sluice-spark (format sluice), hudi-spark (Hudi 0.15.0's format hudi)" : ""));
+            + o.parallelism() + "]: sluice-spark (format sluice), hudi-spark (Hudi 0.15.0's format hudi)"
+            + (o.runs(BenchResults.SPARK_PARQUET) ? ", spark-parquet (format parquet, no table format)" : "") : ""));
     declareRows();
+    if (o.runs(BenchResults.SPARK_PARQUET)) {
+      results.note("spark-parquet (plain Parquet, no table format): W1 and W3 only, no upsert or compaction (\"-\"); "
+          + "W1 without dedupe, index, sort or meta columns, and W3 reads the base files of the read-optimized view, "
+          + "so its snapshot reads (log files not merged) are a lower bound");
+    }
     for (int rep = 0; rep < o.reps(); rep++) {
       // alternate which engine goes first, so drift of the machine does not favour one side
       List<String> order = rep % 2 == 0 ? List.of(BenchResults.SLUICE_SPARK, BenchResults.HUDI_SPARK,
-          BenchResults.SLUICE, BenchResults.HUDI, BenchResults.HUDI1)
-          : List.of(BenchResults.HUDI1, BenchResults.HUDI, BenchResults.SLUICE, BenchResults.HUDI_SPARK,
-          BenchResults.SLUICE_SPARK);
+          BenchResults.SPARK_PARQUET, BenchResults.SLUICE, BenchResults.HUDI, BenchResults.HUDI1)
+          : List.of(BenchResults.HUDI1, BenchResults.HUDI, BenchResults.SLUICE, BenchResults.SPARK_PARQUET,
+          BenchResults.HUDI_SPARK, BenchResults.SLUICE_SPARK);
       for (String w : WORKLOADS) {
         if (!active(w)) {
           continue;
@@ -155,7 +166,8 @@ public final class BenchDriver {
     boolean workloads = WORKLOADS.stream().anyMatch(this::active);
     if (workloads) {
       results.print(out, "medians over " + o.reps() + " rep(s), seconds (ratios: " + (results.sparkRan()
-          ? "hudi-spark/sluice-spark, sluice-spark/sluice" : "hudi/sluice, sluice/floor") + "):");
+          ? "hudi-spark/sluice-spark, hudi-spark/spark-parquet, sluice-spark/spark-parquet, sluice-spark/sluice"
+          : "hudi/sluice, sluice/floor") + "):");
     }
     if (o.metadataCost()) {
       out.println();
@@ -261,6 +273,10 @@ public final class BenchDriver {
       results.unavailable(w, engine, "n/a: not a Spark workload (point lookups and deletes are not run on Spark)");
       return;
     }
+    if ((w.startsWith("W2") || w.equals("W4")) && engine.equals(BenchResults.SPARK_PARQUET)) {
+      // no upsert or compaction in plain Parquet: shown as "-", the docs say why
+      return;
+    }
     if (w.equals("W5") && engine.equals(BenchResults.HUDI1)) {
       results.unavailable(w, engine, "n/a: point lookups are not run on Hudi 1.1.1 (hudi1)");
       return;
@@ -330,10 +346,11 @@ public final class BenchDriver {
   }
 
   private void reads(String engine, int rep, List<Integer> commits, List<String> jvmOverrides, String suffix) {
-    Optional<Path> ignored = setup(engine, "mor-deltas");
+    String writer = tablesFor(engine);
+    Optional<Path> ignored = setup(writer, "mor-deltas");
     List<String> specs = new ArrayList<>();
     for (int k : commits) {
-      Optional<Path> t = setups.getOrDefault(engine + "/mor-d" + k, Optional.empty());
+      Optional<Path> t = setups.getOrDefault(writer + "/mor-d" + k, Optional.empty());
       if (ignored.isEmpty() || t.isEmpty()) {
         results.unavailable("W3-snap-" + k + suffix, engine, "failed: its setup table could not be built");
         results.unavailable("W3-ro-" + k + suffix, engine, "failed: its setup table could not be built");
@@ -357,6 +374,19 @@ public final class BenchDriver {
     List<String> labels = new ArrayList<>();
     specs.forEach(spec -> labels.add(spec.substring(0, spec.indexOf('='))));
     step("W3", labels, engine, rep, "read", a, jvmOverrides);
+  }
+
+  /**
+   * Whose W3 tables {@code engine} reads: its own; spark-parquet, which cannot write them, reads Sluice on Spark's
+   * of the same run (the read-optimized rows are then checked against Sluice on Spark's), else Sluice alone's.
+   */
+  private String tablesFor(String engine) {
+    if (!engine.equals(BenchResults.SPARK_PARQUET)) {
+      return engine;
+    }
+    String writer = o.runs(BenchResults.SLUICE_SPARK) ? BenchResults.SLUICE_SPARK : BenchResults.SLUICE;
+    results.parquetReadsTablesOf(writer);
+    return writer;
   }
 
   private void compaction(String engine, int rep, List<String> jvmOverrides, String label) {
@@ -695,7 +725,8 @@ public final class BenchDriver {
   }
 
   private static boolean isSpark(String engine) {
-    return engine.equals(BenchResults.SLUICE_SPARK) || engine.equals(BenchResults.HUDI_SPARK);
+    return engine.equals(BenchResults.SLUICE_SPARK) || engine.equals(BenchResults.HUDI_SPARK)
+        || engine.equals(BenchResults.SPARK_PARQUET);
   }
 
   /** A Spark worker's JVM options: {@code options} and what Spark 3.5 needs opened on Java 17. */

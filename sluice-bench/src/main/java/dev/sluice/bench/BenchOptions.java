@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param jfrDir record the Sluice side's timed steps with JFR into this folder
  * @param jfrHudi record the Hudi side too
  * @param engines engines to run ({@code sluice}, {@code hudi}, {@code floor}, {@code hudi1}; or the Spark ones,
- *     {@code sluice-spark} and {@code hudi-spark}, beside {@code sluice})
+ *     {@code sluice-spark}, {@code hudi-spark} and {@code spark-parquet}, beside {@code sluice})
  * @param jvmOpts extra worker JVM options (both engines)
  * @param oracleDir hudi-oracle's build folder ({@code classes}, {@code oracle.classpath})
  * @param timeoutMinutes per worker JVM
@@ -84,8 +84,10 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       "          tables both read (default sluice; hudi: Hudi 0.15.0's Java client)",
       "  --engine spark: the Spark workloads, W1 (bulk insert, insert), W2 (CoW, MoR upsert), W3 and W4, through",
       "          Sluice on Spark (sluice-spark) and Hudi 0.15.0's Spark data source (hudi-spark), both local[N] with",
-      "          N = --parallelism, each step in its own JVM, and Sluice alone beside them (--engines",
-      "          sluice-spark,hudi-spark,sluice); ratios hudi-spark/sluice-spark and sluice-spark/sluice");
+      "          N = --parallelism, each step in its own JVM, Spark's plain Parquet as the reference (spark-parquet:",
+      "          no table format, W1 and W3 only) and Sluice alone beside them (--engines",
+      "          sluice-spark,hudi-spark,spark-parquet,sluice); ratios hudi-spark/sluice-spark,",
+      "          hudi-spark/spark-parquet and sluice-spark/sluice");
 
   /**
    * Workload sizes.
@@ -226,14 +228,15 @@ record BenchOptions(Scale scale, List<String> only, int reps, String heap, int p
       throw new IllegalArgumentException("--engine spark picks its engines: not with --engines");
     }
     if (spark) {
-      engines = List.of(BenchResults.SLUICE_SPARK, BenchResults.HUDI_SPARK, BenchResults.SLUICE);
+      engines = List.of(BenchResults.SLUICE_SPARK, BenchResults.HUDI_SPARK, BenchResults.SPARK_PARQUET,
+          BenchResults.SLUICE);
     }
     boolean sparkEngines = engines != null && (engines.contains(BenchResults.SLUICE_SPARK)
-        || engines.contains(BenchResults.HUDI_SPARK));
+        || engines.contains(BenchResults.HUDI_SPARK) || engines.contains(BenchResults.SPARK_PARQUET));
     if (sparkEngines && (tableVersion != 6 || engines.contains(BenchResults.HUDI)
         || engines.contains(BenchResults.HUDI1) || engines.contains(BenchResults.FLOOR))) {
       throw new IllegalArgumentException("the Spark engines run beside sluice only (--engines "
-          + "sluice-spark,hudi-spark,sluice), at table version 6");
+          + "sluice-spark,hudi-spark,spark-parquet,sluice), at table version 6");
     }
     if (engines == null) {
       // version 8/9 runs add Hudi 1.1.1 (the only Hudi here that writes those versions) beside 0.15.0

@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * Measurements by workload label and engine ({@code sluice}, {@code hudi}, {@code floor}, {@code hudi1} in a
- * {@code --table-version 8|9} run, {@code sluice-spark} and {@code hudi-spark} in an {@code --engine spark} run);
+ * {@code --table-version 8|9} run, {@code sluice-spark}, {@code hudi-spark} and {@code spark-parquet} in an
+ * {@code --engine spark} run);
  * prints the table of medians and one {@code RESULT} line per workload. The hudi1 column and its fields appear only
  * when that engine ran, and a Spark run prints its own table, so other runs keep their shape.
  */
@@ -27,8 +28,16 @@ final class BenchResults {
   static final String SLUICE_SPARK = "sluice-spark";
   /** Hudi 0.15.0's own Spark data source ({@code format("hudi")}, local mode; hudi-spark-oracle). */
   static final String HUDI_SPARK = "hudi-spark";
-  /** Every engine whose rows and ts sums are checked against each other. */
-  private static final List<String> ENGINES = List.of(SLUICE, HUDI, HUDI1, SLUICE_SPARK, HUDI_SPARK);
+  /**
+   * Spark's own Parquet data source, no table format ({@code local[N]}; the reference of the Spark workloads, what
+   * any format on Spark needs at least): W1 and W3 only.
+   */
+  static final String SPARK_PARQUET = "spark-parquet";
+  /**
+   * Every engine whose rows and ts sums are checked against each other (spark-parquet's W3 reads apart: see
+   * {@link #parquetReadsOk}).
+   */
+  private static final List<String> ENGINES = List.of(SLUICE, HUDI, HUDI1, SLUICE_SPARK, HUDI_SPARK, SPARK_PARQUET);
 
   /** Per label: expected rows after the step (or rows read), -1 if not checked. */
   private final Map<String, Long> expectedRows = new LinkedHashMap<>();
@@ -36,6 +45,8 @@ final class BenchResults {
   private final Map<String, Map<String, String>> unavailable = new LinkedHashMap<>();
   private final List<String> notes = new ArrayList<>();
   private final List<String> memory = new ArrayList<>();
+  /** The engine whose W3 tables spark-parquet read, if it read any. */
+  private Optional<String> parquetTablesOf = Optional.empty();
 
   /** Declares a workload label (in print order) and the row count both engines must end with. */
   void declare(String label, long rows) {
@@ -51,6 +62,14 @@ final class BenchResults {
   /** Marks an engine's result for a label as not available ({@code n/a}: feature missing, or failed). */
   void unavailable(String label, String engine, String why) {
     unavailable.computeIfAbsent(label, l -> new LinkedHashMap<>()).putIfAbsent(engine, why);
+  }
+
+  /**
+   * Says spark-parquet's W3 reads read the tables {@code engine} wrote: its read-optimized reads must then give
+   * that engine's read-optimized rows and ts sum (the same base files).
+   */
+  void parquetReadsTablesOf(String engine) {
+    parquetTablesOf = Optional.of(engine);
   }
 
   void note(String line) {
@@ -140,12 +159,16 @@ final class BenchResults {
    * each engine's file layout) are not checked.
    */
   boolean rowsOk(String label) {
+    if (!parquetReadsOk(label)) {
+      return false;
+    }
     long expected = expectedRows.getOrDefault(label, -1L);
     if (expected < 0) {
       return true;
     }
     for (String engine : ENGINES) {
-      if (whyUnavailable(label, engine).isPresent() || reports(label, engine).isEmpty()) {
+      if (whyUnavailable(label, engine).isPresent() || reports(label, engine).isEmpty()
+          || skipsGeneralCheck(label, engine)) {
         continue;
       }
       Optional<Long> r = rows(label, engine);
@@ -163,7 +186,34 @@ final class BenchResults {
     return true;
   }
 
+  /**
+   * spark-parquet's snapshot reads are not checked against the formats' (its rows are the base files' only, the log
+   * files not merged: a lower bound of the time, not the same result); its read-optimized reads are, against the
+   * engine whose tables it read ({@link #parquetReadsOk}).
+   */
+  private static boolean skipsGeneralCheck(String label, String engine) {
+    return engine.equals(SPARK_PARQUET) && label.startsWith("W3-");
+  }
+
+  /** spark-parquet's read-optimized read: the rows and ts sum of the same read on the engine whose table it read. */
+  private boolean parquetReadsOk(String label) {
+    if (!label.startsWith("W3-ro-") || parquetTablesOf.isEmpty() || reports(label, SPARK_PARQUET).isEmpty()
+        || whyUnavailable(label, SPARK_PARQUET).isPresent()) {
+      return true;
+    }
+    String reference = parquetTablesOf.get();
+    if (reports(label, reference).isEmpty() || whyUnavailable(label, reference).isPresent()) {
+      return true;
+    }
+    Optional<Long> rows = rows(label, SPARK_PARQUET);
+    return rows.isPresent() && rows.get() >= 0 && rows.equals(rows(label, reference))
+        && tsSum(label, SPARK_PARQUET).equals(tsSum(label, reference));
+  }
+
   private boolean tsSumsAgree(String label, String x, String y) {
+    if (skipsGeneralCheck(label, x) || skipsGeneralCheck(label, y)) {
+      return true;
+    }
     Optional<Long> a = tsSum(label, x);
     Optional<Long> b = tsSum(label, y);
     return a.isEmpty() || b.isEmpty() || a.get().equals(b.get())
@@ -223,12 +273,16 @@ final class BenchResults {
 
   /**
    * The Spark workloads' table: Sluice on Spark, Hudi on Spark and their ratio (hudi-spark/sluice-spark: above 1,
-   * Sluice on Spark is faster), then Sluice alone and Spark's cost over it (sluice-spark/sluice), all in the same
-   * run; bytes written and peak heaps of the two Spark engines (the driver's JVM: local mode runs the tasks there).
+   * Sluice on Spark is faster); Spark's plain Parquet (spark-parquet, no table format: "-" where it has no such
+   * operation) and Hudi on Spark over it (hudi-spark/spark-parquet: the most any table format on Spark could gain
+   * over Hudi on Spark there) and Sluice on Spark over it; then Sluice alone and Spark's cost over it
+   * (sluice-spark/sluice), all in the same run; bytes written and peak heaps of the two formats on Spark (the
+   * driver's JVM: local mode runs the tasks there).
    */
   private void printSpark(PrintStream out) {
-    String fmt = "%-12s %9s %9s %8s %9s %9s %9s %9s %9s %9s %9s  %s%n";
-    out.printf(Locale.ROOT, fmt, "workload", "slspark_s", "hudisp_s", "hsp/slsp", "sluice_s", "slsp/sl", "slsp_MB",
+    String fmt = "%-12s %9s %9s %8s %9s %8s %8s %9s %9s %9s %9s %9s %9s %9s  %s%n";
+    out.printf(Locale.ROOT, fmt, "workload", "slspark_s", "hudisp_s", "hsp/slsp", "sparkpq_s", "hsp/spq", "slsp/spq",
+        "sluice_s", "slsp/sl", "slsp_MB",
         "hudisp_MB", "slsp_hpMB", "husp_hpMB", "rows", "check");
     for (String label : runs.keySet()) {
       if (isMemoryRun(label)) {
@@ -236,14 +290,23 @@ final class BenchResults {
       }
       Optional<Double> ss = median(label, SLUICE_SPARK, "seconds");
       Optional<Double> hs = median(label, HUDI_SPARK, "seconds");
+      Optional<Double> pq = median(label, SPARK_PARQUET, "seconds");
       Optional<Double> s = median(label, SLUICE, "seconds");
       out.printf(Locale.ROOT, fmt, label, sec(ss, label, SLUICE_SPARK), sec(hs, label, HUDI_SPARK), ratio(hs, ss),
+          sec(pq, label, SPARK_PARQUET), pq.isEmpty() ? "-" : ratio(hs, pq), pq.isEmpty() ? "-" : ratio(ss, pq),
           sec(s, label, SLUICE), ratio(ss, s), mb(median(label, SLUICE_SPARK, "bytes")),
           mb(median(label, HUDI_SPARK, "bytes")), mb(median(label, SLUICE_SPARK, "peak_heap")),
           mb(median(label, HUDI_SPARK, "peak_heap")),
           rows(label, SLUICE_SPARK).or(() -> rows(label, HUDI_SPARK)).map(String::valueOf).orElse("-"),
-          expectedRows.getOrDefault(label, -1L) < 0 ? "-" : rowsOk(label) ? "ok" : "MISMATCH");
+          !rowsOk(label) ? "MISMATCH" : expectedRows.getOrDefault(label, -1L) >= 0 || parquetChecked(label) ? "ok"
+              : "-");
     }
+  }
+
+  /** True if the label's only row check is spark-parquet's against the engine whose table it read. */
+  private boolean parquetChecked(String label) {
+    return label.startsWith("W3-ro-") && parquetTablesOf.isPresent() && !reports(label, SPARK_PARQUET).isEmpty()
+        && !reports(label, parquetTablesOf.get()).isEmpty();
   }
 
   private void printTail(PrintStream out) {
@@ -336,6 +399,22 @@ final class BenchResults {
       b.append(" hudi_spark_bytes=").append(num(median(label, HUDI_SPARK, "bytes"), 0));
       b.append(" sluice_spark_rows=").append(rows(label, SLUICE_SPARK).map(String::valueOf).orElse("n/a"));
       b.append(" hudi_spark_rows=").append(rows(label, HUDI_SPARK).map(String::valueOf).orElse("n/a"));
+      // added later: the plain Parquet reference and every engine's CPU seconds (fields above unchanged)
+      Optional<Double> pq = median(label, SPARK_PARQUET, "seconds");
+      b.append(" spark_parquet_s=").append(num(pq, 3));
+      b.append(" parquet_ratio=").append(ratio(hs, pq));
+      b.append(" sluice_spark_parquet=").append(ratio(ss, pq));
+      b.append(" spark_parquet_bytes=").append(num(median(label, SPARK_PARQUET, "bytes"), 0));
+      b.append(" spark_parquet_rows=").append(rows(label, SPARK_PARQUET).map(String::valueOf).orElse("n/a"));
+      Optional<Double> ssCpu = median(label, SLUICE_SPARK, "cpu_seconds");
+      Optional<Double> hsCpu = median(label, HUDI_SPARK, "cpu_seconds");
+      Optional<Double> pqCpu = median(label, SPARK_PARQUET, "cpu_seconds");
+      b.append(" sluice_spark_cpu_s=").append(num(ssCpu, 3));
+      b.append(" hudi_spark_cpu_s=").append(num(hsCpu, 3));
+      b.append(" spark_parquet_cpu_s=").append(num(pqCpu, 3));
+      b.append(" sluice_cpu_s=").append(num(median(label, SLUICE, "cpu_seconds"), 3));
+      b.append(" spark_cpu_ratio=").append(ratio(hsCpu, ssCpu));
+      b.append(" parquet_cpu_ratio=").append(ratio(hsCpu, pqCpu));
     }
     b.append(" rows_ok=").append(rowsOk(label));
     if (label.startsWith("W3-")) {

@@ -68,6 +68,67 @@ class BenchResultsTest {
   }
 
   @Test
+  void sparkParquetIsCheckedOnWritesAndReadOptimizedReadsButNotOnSnapshots() throws IOException {
+    BenchResults r = new BenchResults();
+    r.declare("W1-bulk", 100);
+    r.declare("W2-mor", 110);
+    r.declare("W3-snap-1", 110);
+    r.declare("W3-ro-1", -1);
+    r.parquetReadsTablesOf(BenchResults.SLUICE_SPARK);
+    for (String engine : List.of(BenchResults.SLUICE_SPARK, BenchResults.HUDI_SPARK)) {
+      r.add("W1-bulk", engine, report(engine.equals(BenchResults.HUDI_SPARK) ? 6.0 : 4.0, 100, 5, 10));
+      r.add("W2-mor", engine, report(3.0, 110, 8, 10));
+      r.add("W3-snap-1", engine, report(2.0, 110, 9, 0));
+    }
+    r.add("W3-ro-1", BenchResults.SLUICE_SPARK, report(1.0, 90, 4, 0));
+    r.add("W3-ro-1", BenchResults.HUDI_SPARK, report(1.5, 95, 6, 0));
+    r.add("W1-bulk", BenchResults.SPARK_PARQUET, report(2.0, 4.0, 100, 5, 8));
+    // a snapshot of the base files only: other rows and ts sum, a lower bound of the time, not checked
+    r.add("W3-snap-1", BenchResults.SPARK_PARQUET, report(0.5, 90, 4, 0));
+    r.add("W3-ro-1", BenchResults.SPARK_PARQUET, report(0.5, 90, 4, 0));
+    for (String label : List.of("W1-bulk", "W2-mor", "W3-snap-1", "W3-ro-1")) {
+      assertTrue(r.rowsOk(label), label);
+    }
+    String line = r.resultLine("W1-bulk");
+    assertTrue(line.contains(" sluice_spark_s=4.000 hudi_spark_s=6.000 spark_ratio=1.50 "), line);
+    assertTrue(line.contains(" spark_parquet_s=2.000 parquet_ratio=3.00 sluice_spark_parquet=2.00 "
+        + "spark_parquet_bytes=8 spark_parquet_rows=100 "), line);
+    assertTrue(line.contains(" spark_parquet_cpu_s=4.000 "), line);
+    assertTrue(r.resultLine("W2-mor").contains(" spark_parquet_s=n/a parquet_ratio=n/a "), r.resultLine("W2-mor"));
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    r.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8), "medians");
+    String table = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(table.contains("hsp/spq"), table);
+    assertTrue(table.lines().anyMatch(l -> l.matches("W2-mor +3\\.000 +3\\.000 +1\\.00 +- +- +- .*")), table);
+    assertTrue(table.lines().anyMatch(l -> l.matches("W3-ro-1 .* ok")), table);
+
+    // the read-optimized read of the same files must give the same rows and ts sum
+    BenchResults otherRows = new BenchResults();
+    otherRows.declare("W3-ro-1", -1);
+    otherRows.parquetReadsTablesOf(BenchResults.SLUICE_SPARK);
+    otherRows.add("W3-ro-1", BenchResults.SLUICE_SPARK, report(1.0, 90, 4, 0));
+    otherRows.add("W3-ro-1", BenchResults.SPARK_PARQUET, report(0.5, 91, 4, 0));
+    assertFalse(otherRows.rowsOk("W3-ro-1"));
+    BenchResults otherTs = new BenchResults();
+    otherTs.declare("W3-ro-1", -1);
+    otherTs.parquetReadsTablesOf(BenchResults.SLUICE);
+    otherTs.add("W3-ro-1", BenchResults.SLUICE, report(1.0, 90, 4, 0));
+    otherTs.add("W3-ro-1", BenchResults.SPARK_PARQUET, report(0.5, 90, 3, 0));
+    assertFalse(otherTs.rowsOk("W3-ro-1"));
+    // and a write the expected rows and the formats' ts sum
+    BenchResults lostRows = new BenchResults();
+    lostRows.declare("W1-bulk", 100);
+    lostRows.add("W1-bulk", BenchResults.SLUICE_SPARK, report(1.0, 100, 5, 1));
+    lostRows.add("W1-bulk", BenchResults.SPARK_PARQUET, report(1.0, 99, 5, 1));
+    assertFalse(lostRows.rowsOk("W1-bulk"));
+    BenchResults otherSum = new BenchResults();
+    otherSum.declare("W1-bulk", 100);
+    otherSum.add("W1-bulk", BenchResults.SLUICE_SPARK, report(1.0, 100, 5, 1));
+    otherSum.add("W1-bulk", BenchResults.SPARK_PARQUET, report(1.0, 100, 6, 1));
+    assertFalse(otherSum.rowsOk("W1-bulk"));
+  }
+
+  @Test
   void tableVersionAddsHudi1OnlyForVersions8And9() {
     assertFalse(BenchOptions.parse(new String[] {"--scale", "smoke"}).runs(BenchResults.HUDI1));
     assertEquals(6, BenchOptions.parse(new String[] {"--scale", "smoke"}).tableVersion());

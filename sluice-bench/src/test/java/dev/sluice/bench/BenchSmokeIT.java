@@ -148,7 +148,10 @@ class BenchSmokeIT {
   /**
    * {@code --engine spark}, tiny (no warm-up; W1-bulk, W2-mor, W3 and W4): Sluice on Spark, Hudi 0.15.0's Spark data
    * source and Sluice alone, each step in its own JVM, end every workload with the expected rows and the same ts sum
-   * (rows_ok); every engine measured each one, and the RESULT lines carry the Spark fields and ratios.
+   * (rows_ok); every engine measured each one, and the RESULT lines carry the Spark fields and ratios. Spark's plain
+   * Parquet reference (spark-parquet) runs W1-bulk (the expected rows and ts sum, as the formats) and the W3 reads of
+   * Sluice on Spark's tables (its read-optimized reads give exactly Sluice on Spark's rows and ts sum), and neither
+   * W2 nor W4.
    */
   @Test
   void sparkEnginesEndWithTheRowsOfSluiceAlone() {
@@ -185,8 +188,22 @@ class BenchSmokeIT {
       }
       assertTrue(Double.parseDouble(r.get("spark_ratio")) > 0 && Double.parseDouble(r.get("spark_overhead")) > 0,
           r.toString());
+      if (e.getKey().equals("W2-mor") || e.getKey().equals("W4")) {
+        assertEquals("n/a", r.get("spark_parquet_s"), "plain Parquet has no upsert or compaction: " + r);
+        continue;
+      }
+      assertTrue(Double.parseDouble(r.get("spark_parquet_s")) > 0 && Double.parseDouble(r.get("parquet_ratio")) > 0,
+          r.toString());
+      if (e.getKey().equals("W1-bulk")) {
+        assertEquals(r.get("expected_rows"), r.get("spark_parquet_rows"), r.toString());
+        assertTrue(Long.parseLong(r.get("spark_parquet_bytes")) > 0, r.toString());
+      }
+      if (e.getKey().startsWith("W3-ro")) {
+        // the same base files as Sluice on Spark's read-optimized read (its ts sum too: rows_ok above)
+        assertEquals(r.get("sluice_spark_rows"), r.get("spark_parquet_rows"), r.toString());
+      }
     }
-    assertTrue(output.contains("hsp/slsp"), "the Spark table\n" + output);
+    assertTrue(output.contains("hsp/slsp") && output.contains("hsp/spq"), "the Spark table\n" + output);
   }
 
   private static String tableVersion(Path table) throws IOException {

@@ -30,7 +30,9 @@ import org.apache.spark.sql.functions;
  * {@link SparkBenchRows}, checkpointed in Spark's block manager), the same way for both Spark engines, so the step
  * times the write of a Dataset, as a Spark job that reads its input from storage has one. A read
  * aggregates the row count, the sum of {@code ts} and a hash of every column (meta columns included), so every
- * column is read and nothing is collected on the driver.
+ * column is read and nothing is collected on the driver. The plain Parquet reference of the Spark workloads
+ * (sluice-bench's spark-parquet) extends this class for the same session, staged input ({@link #input}) and
+ * aggregate ({@link #aggregate}), and writes and reads on its own.
  */
 public abstract class SparkBenchEngine implements Engine {
   private final String format;
@@ -44,7 +46,8 @@ public abstract class SparkBenchEngine implements Engine {
   /**
    * Starts the engine's Spark session (before any step, so no step's clock counts it).
    *
-   * @param format the data source name ({@code sluice} or {@code hudi})
+   * @param format the data source name ({@code sluice}, {@code hudi}; {@code parquet} for the plain Parquet
+   *     reference, which writes and reads on its own)
    * @param sessionConf the side's own Spark settings (serializer, extensions)
    * @param sideOptions the side's own write options, on top of the common ones
    */
@@ -124,12 +127,20 @@ public abstract class SparkBenchEngine implements Engine {
     stagedFor = records;
   }
 
-  @Override
-  public void write(Path table, Op op, List<GenericRecord> records) {
+  /**
+   * The Dataset of a write's {@code records}: the one {@link #stage} made of them (handed over once), else made now.
+   */
+  protected Dataset<Row> input(List<GenericRecord> records) {
     Dataset<Row> df = stagedFor == records ? staged
         : spark.createDataFrame(SparkBenchRows.rows(records), SparkBenchRows.SCHEMA);
     staged = null;
     stagedFor = null;
+    return df;
+  }
+
+  @Override
+  public void write(Path table, Op op, List<GenericRecord> records) {
+    Dataset<Row> df = input(records);
     String operation = switch (op) {
       case BULK_INSERT -> "bulk_insert";
       case INSERT -> "insert";
@@ -148,6 +159,14 @@ public abstract class SparkBenchEngine implements Engine {
         .option("hoodie.datasource.query.type", snapshot ? "snapshot" : "read_optimized")
         .option("hoodie.metadata.enable", options.get("hoodie.metadata.enable"))
         .load(table.toString());
+    return aggregate(df);
+  }
+
+  /**
+   * The read's one job over {@code df}: its row count, the sum of {@code ts} and the sum of a hash of every column,
+   * so every column is read and nothing but one row reaches the driver.
+   */
+  protected static ReadResult aggregate(Dataset<Row> df) {
     Column[] all = Arrays.stream(df.columns()).map(functions::col).toArray(Column[]::new);
     Row r = df.agg(functions.count(functions.lit(1)), functions.sum(functions.col(BenchRecords.ORDERING)),
         functions.sum(functions.hash(all))).first();

@@ -42,6 +42,23 @@ public interface Engine {
   }
 
   /**
+   * Called before the clock of a read of {@code table} starts: an engine that is not a table format (the plain
+   * Parquet reference of the Spark workloads) finds here, untimed, which files the read covers, so the step times
+   * reading them and not the finding. The table formats plan inside the read, as their users' queries do; the
+   * default does nothing.
+   */
+  default void prepareRead(Path table, boolean snapshot) {
+  }
+
+  /**
+   * False for an engine without upserts (plain Parquet): its warm-up before a read reads the bulk-inserted table
+   * instead of one after delta commits.
+   */
+  default boolean upserts() {
+    return true;
+  }
+
+  /**
    * One bulk-insert commit of the records {@code records} yields (a chunk of the scale workload's initial load).
    * This default collects them into a list first, as an engine whose API takes a list must (Hudi's Java client); an
    * engine that takes an iterator overrides it and never holds the chunk.

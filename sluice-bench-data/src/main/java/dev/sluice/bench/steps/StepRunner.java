@@ -136,7 +136,20 @@ public final class StepRunner {
             lookup("warmup", dir.resolve("t"), n, count);
           }
         }
-        case "setup-deltas", "read", "compact" -> {
+        case "read" -> {
+          if (!engine.upserts()) {
+            // no delta commits on plain Parquet: the same reads of the bulk-inserted files
+            insert("warmup", dir.resolve("t"), false, n, Engine.Op.BULK_INSERT);
+            read("warmup", dir.resolve("t"), true);
+            read("warmup", dir.resolve("t"), false);
+          } else {
+            setupBase(dir.resolve("t"), true, n);
+            setupDeltas(dir.resolve("t"), n, batch, Set.of(2), dir.resolve("d").toString());
+            read("warmup", dir.resolve("d2"), true);
+            read("warmup", dir.resolve("d2"), false);
+          }
+        }
+        case "setup-deltas", "compact" -> {
           setupBase(dir.resolve("t"), true, n);
           setupDeltas(dir.resolve("t"), n, batch, Set.of(2), dir.resolve("d").toString());
           read("warmup", dir.resolve("d2"), true);
@@ -201,6 +214,7 @@ public final class StepRunner {
 
   private void read(String label, Path table, boolean snapshot) {
     Engine.ReadResult[] result = new Engine.ReadResult[1];
+    engine.prepareRead(table, snapshot);
     StepReport r = measure(label, table, () -> {
       result[0] = engine.read(table, snapshot);
       return null;
