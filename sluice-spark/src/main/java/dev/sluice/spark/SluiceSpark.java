@@ -181,6 +181,18 @@ public final class SluiceSpark {
       Tagging.Result tags = Tagging.tag(dw, ctx, stored.map(WireBytes::record), false, jsc);
       persisted.addAll(tags.cached());
       List<FileRef> files = tags.files();
+      if (files.isEmpty()) {
+        // no base file in the batch's partitions (a first load by insert): every record is an insert, and deletes of
+        // keys nobody holds are dropped. When the plan is new file groups only, nothing is handed out in order (no
+        // small file takes an exact share), so the inserts go by key range in one shuffle as a bulk insert's do,
+        // without the tagged copy, the ranking pass and the sort by rank
+        JavaRDD<byte[]> inserts = stored.filter(b -> !WireBytes.delete(b));
+        List<BatchStats> stats = stats(inserts.map(WireBytes::tagged));
+        List<FileGroupTask> tasks = dw.plan(Map.of(), BatchStats.inserts(stats));
+        if (tasks.stream().allMatch(t -> t.kind() == FileGroupTask.Kind.CREATE)) {
+          return byKeyRanges(dw, ctx, inserts, tasks, stats);
+        }
+      }
       // deletes of keys the table does not hold are dropped
       JavaRDD<byte[]> taggedBytes = tags.tagged().filter(t -> t.file() >= 0 || !t.record().delete())
           .map(t -> WireBytes.of(t.file(), t.record())).persist(StorageLevel.MEMORY_AND_DISK_SER());
@@ -232,7 +244,12 @@ public final class SluiceSpark {
    */
   private static CommitResult bulk(DistributedWrite dw, WriteContext ctx, JavaRDD<byte[]> prepared) {
     List<BatchStats> stats = stats(prepared.map(WireBytes::tagged));
-    List<FileGroupTask> tasks = dw.plan(Map.of(), BatchStats.inserts(stats));
+    return byKeyRanges(dw, ctx, prepared, dw.plan(Map.of(), BatchStats.inserts(stats)), stats);
+  }
+
+  /** Writes {@code prepared}, inserts only, to the new file groups of {@code tasks} by key range, then commits. */
+  private static CommitResult byKeyRanges(DistributedWrite dw, WriteContext ctx, JavaRDD<byte[]> prepared,
+      List<FileGroupTask> tasks, List<BatchStats> stats) {
     if (tasks.isEmpty()) {
       return dw.publish(List.of());
     }

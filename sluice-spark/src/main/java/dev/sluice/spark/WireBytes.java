@@ -44,6 +44,11 @@ final class WireBytes {
     return ByteBuffer.wrap(bytes).getInt(0);
   }
 
+  /** Whether the record of {@code bytes} is a delete. */
+  static boolean delete(byte[] bytes) {
+    return bytes[Integer.BYTES] != 0;
+  }
+
   /** The record key of {@code bytes}. */
   static String key(byte[] bytes) {
     return new String(bytes, HEAD, ByteBuffer.wrap(bytes).getInt(Integer.BYTES + 1), StandardCharsets.UTF_8);
