@@ -192,6 +192,23 @@ class CliSpeedIT {
    * a command's first run (whose output must still be only the command's: the JVM announces the recording on
    * standard output unless told not to), used by the next, and a damaged one ignored.
    */
+  /** On JDK 25 and later the launcher turns compact object headers on (a product option there); JDK 17 lacks it. */
+  @Test
+  void compactObjectHeadersOnJdk25Only() throws IOException, InterruptedException {
+    Optional<Path> jdk = jdk25();
+    Assumptions.assumeTrue(jdk.isPresent(), "no JDK 25 or later under /usr/lib/jvm and SLUICE_TEST_JDK25 unset");
+    String flags = "-XX:+UseParallelGC -XX:+PrintCommandLineFlags";
+    Map<String, String> env = Map.of("JAVA_HOME", jdk.get().toString(), "SLUICE_JAVA_OPTS", flags);
+    // the first run records the ahead-of-time cache with the JVM's own output off; the second prints its flags
+    assertEquals(0, sluice(env, "--version").exit());
+    Result on25 = sluice(env, "--version");
+    assertEquals(0, on25.exit(), on25.err());
+    assertTrue(on25.text().contains("-XX:+UseCompactObjectHeaders"), on25.text());
+    // JDK 17 would refuse to start with the option (an unrecognised VM option): every other test of bin/sluice on
+    // the default JDK shows it is not given there
+    assertTrue(on25.text().contains("sluice 0.1.0"), on25.text());
+  }
+
   @Test
   void aheadOfTimeCacheOnJdk25MadeOnFirstRunUsedOnSecond() throws IOException, InterruptedException {
     Optional<Path> jdk = jdk25();
