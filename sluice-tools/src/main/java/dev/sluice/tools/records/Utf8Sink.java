@@ -289,8 +289,27 @@ final class Utf8Sink {
   private void jsonUtf8(Utf8 u) throws IOException {
     byte[] b = u.getBytes();
     int len = u.getByteLength();
-    int start = 0;
+    // one pass that copies as it checks (most texts are ASCII with nothing to escape); the first byte that is not
+    // hands the rest to the two-pass loop below
+    room(len);
+    byte[] to = buf;
+    int p = pos;
     for (int i = 0; i < len; i++) {
+      byte c = b[i];
+      if (c < 0 || JSON_ESCAPES[c] != 0) {
+        pos = p;
+        jsonUtf8From(u, b, i, len);
+        return;
+      }
+      to[p++] = c;
+    }
+    pos = p;
+  }
+
+  /** The bytes of {@code u} from {@code from} on (those before it are ASCII, already written). */
+  private void jsonUtf8From(Utf8 u, byte[] b, int from, int len) throws IOException {
+    int start = from;
+    for (int i = from; i < len; i++) {
       byte c = b[i];
       if (c < 0) {
         write(b, start, i - start);
