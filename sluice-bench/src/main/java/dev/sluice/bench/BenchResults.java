@@ -197,14 +197,10 @@ final class BenchResults {
 
   /** spark-parquet's read-optimized read: the rows and ts sum of the same read on the engine whose table it read. */
   private boolean parquetReadsOk(String label) {
-    if (!label.startsWith("W3-ro-") || parquetTablesOf.isEmpty() || reports(label, SPARK_PARQUET).isEmpty()
-        || whyUnavailable(label, SPARK_PARQUET).isPresent()) {
+    if (!parquetChecked(label)) {
       return true;
     }
     String reference = parquetTablesOf.get();
-    if (reports(label, reference).isEmpty() || whyUnavailable(label, reference).isPresent()) {
-      return true;
-    }
     Optional<Long> rows = rows(label, SPARK_PARQUET);
     return rows.isPresent() && rows.get() >= 0 && rows.equals(rows(label, reference))
         && tsSum(label, SPARK_PARQUET).equals(tsSum(label, reference));
@@ -303,10 +299,17 @@ final class BenchResults {
     }
   }
 
-  /** True if the label's only row check is spark-parquet's against the engine whose table it read. */
+  /**
+   * True if spark-parquet's read of {@code label} is checked against the engine whose table it read: a read-optimized
+   * read both measured ({@link #parquetReadsOk} compares them).
+   */
   private boolean parquetChecked(String label) {
-    return label.startsWith("W3-ro-") && parquetTablesOf.isPresent() && !reports(label, SPARK_PARQUET).isEmpty()
-        && !reports(label, parquetTablesOf.get()).isEmpty();
+    return label.startsWith("W3-ro-") && parquetTablesOf.isPresent() && measured(label, SPARK_PARQUET)
+        && measured(label, parquetTablesOf.get());
+  }
+
+  private boolean measured(String label, String engine) {
+    return !reports(label, engine).isEmpty() && whyUnavailable(label, engine).isEmpty();
   }
 
   private void printTail(PrintStream out) {
