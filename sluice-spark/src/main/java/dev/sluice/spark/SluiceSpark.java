@@ -220,8 +220,14 @@ public final class SluiceSpark {
       JavaPairRDD<String, byte[]> routed = taggedBytes.filter(b -> WireBytes.file(b) >= 0)
           .mapToPair(b -> new Tuple2<>(Routes.updateKey(routes.taskOfFile(WireBytes.file(b)), WireBytes.key(b)), b));
       if (!inserts.isEmpty()) {
-        routed = routed.union(ranked(taggedBytes.filter(b -> WireBytes.file(b) < 0), stats, inserts, routes,
-            jsc.defaultParallelism()));
+        JavaRDD<byte[]> insertBytes = taggedBytes.filter(b -> WireBytes.file(b) < 0);
+        // inserts that only new file groups take (no small file must get an exact share: a Merge-on-Read upsert
+        // with the small-file limit at 0, or partitions whose files are all full) go by key range in the write's
+        // one shuffle, as a bulk insert's do: no ranking pass and no sort by rank
+        boolean newGroupsOnly = tasks.stream().filter(t -> t.inserts() > 0)
+            .allMatch(t -> t.kind() == FileGroupTask.Kind.CREATE);
+        routed = routed.union(newGroupsOnly ? byRange(insertBytes, Routes.BulkRanges.of(tasks, stats))
+            : ranked(insertBytes, stats, inserts, routes, jsc.defaultParallelism()));
       }
 
       // 5. one task per file group, its records sorted (updates, then inserts by key), written as this attempt
@@ -253,16 +259,19 @@ public final class SluiceSpark {
     if (tasks.isEmpty()) {
       return dw.publish(List.of());
     }
-    Routes.BulkRanges ranges = Routes.BulkRanges.of(tasks, stats);
-    List<FileWriteWire> results = prepared
-        .mapToPair(b -> {
-          String key = WireBytes.key(b);
-          return new Tuple2<>(Routes.insertKey(ranges.taskOf(WireBytes.partitionPath(b), key), key), b);
-        })
+    List<FileWriteWire> results = byRange(prepared, Routes.BulkRanges.of(tasks, stats))
         .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
         .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
         .map(JavaBytes::of).collect().stream().map(b -> JavaBytes.read(b, FileWriteWire.class)).toList();
     return dw.publish(results);
+  }
+
+  /** The inserts with the route keys of the new file groups whose key ranges hold them. */
+  private static JavaPairRDD<String, byte[]> byRange(JavaRDD<byte[]> inserts, Routes.BulkRanges ranges) {
+    return inserts.mapToPair(b -> {
+      String key = WireBytes.key(b);
+      return new Tuple2<>(Routes.insertKey(ranges.taskOf(WireBytes.partitionPath(b), key), key), b);
+    });
   }
 
   private static List<BatchStats> stats(JavaRDD<Tagged> tagged) {

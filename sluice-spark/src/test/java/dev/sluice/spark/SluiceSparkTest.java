@@ -120,6 +120,58 @@ class SluiceSparkTest {
   }
 
   /**
+   * A Merge-on-Read upsert with the small-file limit at 0 (W2-mor's setting): updates go to log files, the new keys
+   * only to new file groups, several in a partition. Spark routes those inserts by key range in the write's one
+   * shuffle instead of ranking them; with the whole batch in the sample the ranges are exact, so the file groups
+   * get what the engine's planner gives them: the same plan, rows and files as the engine's upsert of a copy.
+   */
+  @Test
+  void mergeOnReadInsertsReachNewFileGroupsByKeyRange() {
+    Map<String, String> options = new HashMap<>(SIZES);
+    options.putAll(Map.of(
+        "hoodie.parquet.small.file.limit", "0",
+        "hoodie.table.name", "trips",
+        "hoodie.datasource.write.recordkey.field", "id",
+        "hoodie.datasource.write.precombine.field", "ts",
+        "hoodie.datasource.write.partitionpath.field", "part",
+        "hoodie.datasource.write.table.type", TableType.MERGE_ON_READ.name()));
+    Path sparkDir = dir.resolve("spark");
+    List<Row> first = rows(0, 300, 1, "a");
+    SluiceSpark.insert(spark.createDataFrame(first, ROWS), sparkDir.toString(), options);
+    Schema schema = SluiceSpark.tableSchema(spark.createDataFrame(first, ROWS), "trips");
+    // 150 updates and 900 new keys in scrambled order: 300 per partition, more than one new file group holds
+    List<Row> upsert = rows(0, 150, 2, "b");
+    for (int i = 0; i < 900; i++) {
+      upsert.addAll(rows(1000 + (i * 389) % 900, 1, 2, "n"));
+    }
+    Map<String, String> engineOptions = new HashMap<>(SIZES);
+    engineOptions.put("hoodie.parquet.small.file.limit", "0");
+    Path twinDir = dir.resolve("twin-upsert");
+    copyTree(sparkDir, twinDir);
+    Table twin = Tables.open(twinDir.toString(), Config.of(engineOptions));
+    CommitResult expected = twin.upsert(records(upsert, schema).iterator());
+    CommitResult r = SluiceSpark.upsert(spark.createDataFrame(upsert, ROWS).repartition(2), sparkDir.toString(),
+        options);
+    assertEquals(shape(expected), shape(r), "planned apart");
+    assertEquals(150, r.updated());
+    assertEquals(900, r.inserted());
+    Map<String, Long> newGroups = new TreeMap<>();
+    for (FileWriteResult f : r.files()) {
+      if (FileWriteResult.NULL_COMMIT.equals(f.prevCommit())) {
+        newGroups.merge(f.partitionPath(), 1L, Long::sum);
+      } else {
+        assertTrue(f.logAppend().isPresent(), "an update of Merge-on-Read goes to a log file: " + f);
+      }
+    }
+    assertTrue(newGroups.values().stream().anyMatch(n -> n > 1), "several new file groups in a partition: "
+        + shape(r));
+    Table written = Tables.open(sparkDir.toString());
+    assertEquals(contents(twin), contents(written));
+    assertEquals(files(twinDir, ".parquet"), files(sparkDir, ".parquet"));
+    assertEquals(files(twinDir, ".log."), files(sparkDir, ".log."));
+  }
+
+  /**
    * A bulk insert on Spark is the engine's bulk insert: into a table with small files, the same rows as
    * {@code Table.bulkInsert} on a copy (no small file takes records, no key is looked up: a key the table holds is
    * written again), only new file groups, each base file within the engine's size rule, one commit with operation
