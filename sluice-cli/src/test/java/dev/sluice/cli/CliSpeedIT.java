@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.api.CloseableIterator;
@@ -207,6 +208,42 @@ class CliSpeedIT {
     // JDK 17 would refuse to start with the option (an unrecognised VM option): every other test of bin/sluice on
     // the default JDK shows it is not given there
     assertTrue(on25.text().contains("sluice 0.1.0"), on25.text());
+  }
+
+  /**
+   * A query keeps both compilers on JDK 25 and later (its ahead-of-time cache holds the methods' profiles, so C2
+   * starts early) and runs on C1 alone before that; an upsert runs on C1 alone on both.
+   */
+  @Test
+  void queryKeepsC2OnJdk25UpsertStaysOnC1() throws IOException, InterruptedException {
+    Optional<Path> jdk = jdk25();
+    Assumptions.assumeTrue(jdk.isPresent(), "no JDK 25 or later under /usr/lib/jvm and SLUICE_TEST_JDK25 unset");
+    String t = dir.resolve("t").toString();
+    assertEquals(0, sluice(Map.of(), "create", t, "--type", "mor", "--record-key", "id", "--precombine", "ts",
+        "--columns", "id string, ts long").exit());
+    Path in = dir.resolve("in.jsonl");
+    Files.writeString(in, "{\"id\":\"a\",\"ts\":1}\n");
+    assertEquals(0, sluice(Map.of(), "insert", t, in.toString()).exit());
+    String flags = "-XX:+UseParallelGC -XX:+PrintCommandLineFlags";
+    Path ownJdk = Path.of(System.getProperty("java.home"));
+    if (majorVersion(ownJdk.resolve("release")) < 25) {
+      Result older = sluice(Map.of("JAVA_HOME", ownJdk.toString(), "SLUICE_JAVA_OPTS", flags), "query", t);
+      assertEquals(0, older.exit(), older.err());
+      assertTrue(older.text().contains("-XX:TieredStopAtLevel=1"), older.text());
+    }
+    Map<String, String> env = Map.of("JAVA_HOME", jdk.get().toString(), "SLUICE_JAVA_OPTS", flags);
+    // each kind's first run records its cache with the JVM's own output off; the second prints its flags
+    for (String[] args : List.of(new String[] {"query", t}, new String[] {"upsert", t, in.toString()})) {
+      assertEquals(0, sluice(env, args).exit());
+    }
+    Result query = sluice(env, "query", t);
+    assertEquals(0, query.exit(), query.err());
+    assertTrue(query.text().contains("-XX:+UseCompactObjectHeaders") && query.text().contains("{\"id\":\"a\""),
+        query.text());
+    assertFalse(query.text().contains("TieredStopAtLevel"), query.text());
+    Result upsert = sluice(env, "upsert", t, in.toString());
+    assertEquals(0, upsert.exit(), upsert.err());
+    assertTrue(upsert.text().contains("-XX:TieredStopAtLevel=1"), upsert.text());
   }
 
   @Test
