@@ -181,16 +181,20 @@ public final class SluiceSpark {
       Tagging.Result tags = Tagging.tag(dw, ctx, stored.map(WireBytes::record), false, jsc);
       persisted.addAll(tags.cached());
       List<FileRef> files = tags.files();
+      // with no base file in the batch's partitions, the counts and the plan made just below serve the general
+      // route too (planning again would start the instant a second time)
+      List<BatchStats> counted = null;
+      List<FileGroupTask> planned = null;
       if (files.isEmpty()) {
         // no base file in the batch's partitions (a first load by insert): every record is an insert, and deletes of
         // keys nobody holds are dropped. When the plan is new file groups only, nothing is handed out in order (no
         // small file takes an exact share), so the inserts go by key range in one shuffle as a bulk insert's do,
         // without the tagged copy, the ranking pass and the sort by rank
         JavaRDD<byte[]> inserts = stored.filter(b -> !WireBytes.delete(b));
-        List<BatchStats> stats = stats(inserts.map(WireBytes::tagged));
-        List<FileGroupTask> tasks = dw.plan(Map.of(), BatchStats.inserts(stats));
-        if (tasks.stream().allMatch(t -> t.kind() == FileGroupTask.Kind.CREATE)) {
-          return byKeyRanges(dw, ctx, inserts, tasks, stats);
+        counted = stats(inserts.map(WireBytes::tagged));
+        planned = dw.plan(Map.of(), BatchStats.inserts(counted));
+        if (planned.stream().allMatch(t -> t.kind() == FileGroupTask.Kind.CREATE)) {
+          return byKeyRanges(dw, ctx, inserts, planned, counted);
         }
       }
       // deletes of keys the table does not hold are dropped
@@ -200,14 +204,14 @@ public final class SluiceSpark {
       JavaRDD<Tagged> tagged = taggedBytes.map(WireBytes::tagged);
 
       // 3. plan on the driver from the counts (one pass, collected without a shuffle; it samples the inserts too)
-      List<BatchStats> stats = stats(tagged);
+      List<BatchStats> stats = counted != null ? counted : stats(tagged);
       Map<FileGroupKey, Long> updates = new HashMap<>();
       BatchStats.updates(stats).forEach((file, n) -> {
         FileRef f = files.get(file);
         updates.put(new FileGroupKey(f.partitionPath(), f.fileId()), n);
       });
       Map<String, Long> inserts = BatchStats.inserts(stats);
-      List<FileGroupTask> tasks = dw.plan(updates, inserts);
+      List<FileGroupTask> tasks = planned != null ? planned : dw.plan(updates, inserts);
       if (tasks.isEmpty()) {
         return dw.publish(List.of());
       }
