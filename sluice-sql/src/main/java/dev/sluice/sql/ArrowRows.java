@@ -59,6 +59,8 @@ final class ArrowRows extends ArrowReader {
   private final List<Column> columns = new ArrayList<>();
   private long rowsRead;
   private boolean closed;
+  /** Set by the first {@link #close(boolean)}. */
+  private boolean released;
   private RuntimeException failure;
 
   ArrowRows(BufferAllocator allocator, Schema avro, CloseableIterator<GenericRecord> rows, int batchSize) {
@@ -82,8 +84,15 @@ final class ArrowRows extends ArrowReader {
     return Optional.ofNullable(failure);
   }
 
+  /**
+   * Loads the next batch; none once the reader is closed. Synchronized with {@link #close(boolean)}: DuckDB pulls
+   * batches and releases the exported stream (which closes this reader) on its own threads.
+   */
   @Override
-  public boolean loadNextBatch() throws IOException {
+  public synchronized boolean loadNextBatch() throws IOException {
+    if (released) {
+      return false;
+    }
     VectorSchemaRoot root = getVectorSchemaRoot();
     if (columns.isEmpty()) {
       List<Schema.Field> fields = avro.getFields();
@@ -130,6 +139,20 @@ final class ArrowRows extends ArrowReader {
   @Override
   public long bytesRead() {
     return rowsRead;
+  }
+
+  /**
+   * Closes the batch's vectors and the scan, once. Two parties close this reader: DuckDB, whose release of the
+   * exported stream closes it on DuckDB's own thread when it drops the stream, and the caller after the statement.
+   * Unsynchronized, the two could release the same vector buffers at once (Arrow's "RefCnt has gone negative").
+   */
+  @Override
+  public synchronized void close(boolean closeReadSource) throws IOException {
+    if (released) {
+      return;
+    }
+    released = true;
+    super.close(closeReadSource);
   }
 
   @Override

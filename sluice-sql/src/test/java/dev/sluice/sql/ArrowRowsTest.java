@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.api.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.avro.Schema;
@@ -63,5 +66,63 @@ class ArrowRowsTest {
     assertTrue(seen.stream().allMatch(l -> l != null), seen.toString());
     assertNotNull(seen.get(0));
     assertNull(after.get(), "the thread's own (absent) context class loader is put back");
+  }
+
+  /**
+   * DuckDB's release of the exported stream closes the reader on DuckDB's thread while the statement's caller closes
+   * it too: both at once, many times over, each reader's buffers are released once (no "RefCnt has gone negative"),
+   * its scan is closed once, and the allocator ends with nothing outstanding.
+   */
+  @Test
+  void closedFromTwoThreadsAtOnceReleasesOnce() throws IOException, InterruptedException {
+    try (RootAllocator a = new RootAllocator()) {
+      for (int round = 0; round < 300; round++) {
+        List<GenericRecord> rows = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+          GenericRecord r = new GenericData.Record(SCHEMA);
+          r.put("id", "k" + i);
+          r.put("n", (long) i);
+          rows.add(r);
+        }
+        AtomicInteger scanCloses = new AtomicInteger();
+        Iterator<GenericRecord> source = rows.iterator();
+        CloseableIterator<GenericRecord> it = new CloseableIterator<>() {
+          @Override
+          public boolean hasNext() {
+            return source.hasNext();
+          }
+
+          @Override
+          public GenericRecord next() {
+            return source.next();
+          }
+
+          @Override
+          public void close() {
+            scanCloses.incrementAndGet();
+          }
+        };
+        ArrowRows arrow = new ArrowRows(a, SCHEMA, it, 16);
+        assertTrue(arrow.loadNextBatch());
+        CyclicBarrier together = new CyclicBarrier(2);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Runnable close = () -> {
+          try {
+            together.await();
+            arrow.close();
+          } catch (Exception | Error e) {
+            failed.compareAndSet(null, e);
+          }
+        };
+        Thread other = new Thread(close);
+        other.start();
+        close.run();
+        other.join();
+        assertNull(failed.get(), () -> "round: " + failed.get());
+        assertEquals(1, scanCloses.get());
+        assertEquals(false, arrow.loadNextBatch(), "a closed reader loads nothing");
+      }
+      assertEquals(0, a.getAllocatedMemory());
+    }
   }
 }
