@@ -181,66 +181,56 @@ public final class SluiceSpark {
       Tagging.Result tags = Tagging.tag(dw, ctx, stored.map(WireBytes::record), false, jsc);
       persisted.addAll(tags.cached());
       List<FileRef> files = tags.files();
-      // with no base file in the batch's partitions, the counts and the plan made just below serve the general
-      // route too (planning again would start the instant a second time)
-      List<BatchStats> counted = null;
-      List<FileGroupTask> planned = null;
+      // deletes of keys the table does not hold are dropped. With no base file in the batch's partitions (a first
+      // load by insert) every record is an insert, and the prepared bytes (tagged to no file) serve as they are:
+      // no tagged copy
+      JavaRDD<byte[]> taggedBytes;
       if (files.isEmpty()) {
-        // no base file in the batch's partitions (a first load by insert): every record is an insert, and deletes of
-        // keys nobody holds are dropped. When the plan is new file groups only, nothing is handed out in order (no
-        // small file takes an exact share), so the inserts go by key range in one shuffle as a bulk insert's do,
-        // without the tagged copy, the ranking pass and the sort by rank
-        JavaRDD<byte[]> inserts = stored.filter(b -> !WireBytes.delete(b));
-        counted = stats(inserts.map(WireBytes::tagged));
-        planned = dw.plan(Map.of(), BatchStats.inserts(counted));
-        if (planned.stream().allMatch(t -> t.kind() == FileGroupTask.Kind.CREATE)) {
-          return byKeyRanges(dw, ctx, inserts, planned, counted);
-        }
+        taggedBytes = stored.filter(b -> !WireBytes.delete(b));
+      } else {
+        taggedBytes = tags.tagged().filter(t -> t.file() >= 0 || !t.record().delete())
+            .map(t -> WireBytes.of(t.file(), t.record())).persist(StorageLevel.MEMORY_AND_DISK_SER());
+        persisted.add(taggedBytes);
       }
-      // deletes of keys the table does not hold are dropped
-      JavaRDD<byte[]> taggedBytes = tags.tagged().filter(t -> t.file() >= 0 || !t.record().delete())
-          .map(t -> WireBytes.of(t.file(), t.record())).persist(StorageLevel.MEMORY_AND_DISK_SER());
-      persisted.add(taggedBytes);
       JavaRDD<Tagged> tagged = taggedBytes.map(WireBytes::tagged);
 
       // 3. plan on the driver from the counts (one pass, collected without a shuffle; it samples the inserts too)
-      List<BatchStats> stats = counted != null ? counted : stats(tagged);
+      List<BatchStats> stats = stats(tagged);
       Map<FileGroupKey, Long> updates = new HashMap<>();
       BatchStats.updates(stats).forEach((file, n) -> {
         FileRef f = files.get(file);
         updates.put(new FileGroupKey(f.partitionPath(), f.fileId()), n);
       });
       Map<String, Long> inserts = BatchStats.inserts(stats);
-      List<FileGroupTask> tasks = planned != null ? planned : dw.plan(updates, inserts);
+      List<FileGroupTask> tasks = dw.plan(updates, inserts);
       if (tasks.isEmpty()) {
         return dw.publish(List.of());
       }
 
-      // 4. route: updates to their file group's task; inserts ranked in (partition, key) order, then to the tasks
-      //    of their partition in plan order (each takes the next inserts, as the engine hands them out). The ranks
-      //    are exact: the inserts are sorted in key ranges cut from the sample, and each range's first rank is
-      //    the count of the inserts below it (a pass over the persisted records, not over the sorted shuffle)
+      // 4. route: updates to their file group's task. Inserts that only new file groups take (no small file must
+      //    get an exact share: a first load, a Merge-on-Read upsert with the small-file limit at 0, partitions whose
+      //    files are all full) go by key range in the write's one shuffle, as a bulk insert's do. Otherwise they
+      //    are ranked in (partition, key) order, then go to the tasks of their partition in plan order (each takes
+      //    the next inserts, as the engine hands them out). The ranks are exact: the inserts are sorted in key
+      //    ranges cut from the sample, and each range's first rank is the count of the inserts below it (a pass
+      //    over the persisted records, not over the sorted shuffle)
       Routes routes = Routes.of(tasks, files, inserts);
-      JavaPairRDD<String, byte[]> routed = taggedBytes.filter(b -> WireBytes.file(b) >= 0)
+      JavaPairRDD<String, byte[]> updateRoutes = updates.isEmpty() ? null : taggedBytes
+          .filter(b -> WireBytes.file(b) >= 0)
           .mapToPair(b -> new Tuple2<>(Routes.updateKey(routes.taskOfFile(WireBytes.file(b)), WireBytes.key(b)), b));
+      JavaPairRDD<String, byte[]> insertRoutes = null;
       if (!inserts.isEmpty()) {
         JavaRDD<byte[]> insertBytes = taggedBytes.filter(b -> WireBytes.file(b) < 0);
-        // inserts that only new file groups take (no small file must get an exact share: a Merge-on-Read upsert
-        // with the small-file limit at 0, or partitions whose files are all full) go by key range in the write's
-        // one shuffle, as a bulk insert's do: no ranking pass and no sort by rank
         boolean newGroupsOnly = tasks.stream().filter(t -> t.inserts() > 0)
             .allMatch(t -> t.kind() == FileGroupTask.Kind.CREATE);
-        routed = routed.union(newGroupsOnly ? byRange(insertBytes, Routes.BulkRanges.of(tasks, stats))
-            : ranked(insertBytes, stats, inserts, routes, jsc.defaultParallelism()));
+        insertRoutes = newGroupsOnly ? byRange(insertBytes, Routes.BulkRanges.of(tasks, stats))
+            : ranked(insertBytes, stats, inserts, routes, jsc.defaultParallelism());
       }
+      JavaPairRDD<String, byte[]> routed = updateRoutes == null ? insertRoutes
+          : insertRoutes == null ? updateRoutes : updateRoutes.union(insertRoutes);
 
-      // 5. one task per file group, its records sorted (updates, then inserts by key), written as this attempt
-      List<FileWriteWire> results = routed
-          .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
-          .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
-          .map(JavaBytes::of).collect().stream().map(b -> JavaBytes.read(b, FileWriteWire.class)).toList();
-      // 6. the one commit, on the driver
-      return dw.publish(results);
+      // 5. one task per file group (writeFileGroups); 6. the one commit, on the driver
+      return dw.publish(writeFileGroups(ctx, tasks, routed));
     } finally {
       persisted.forEach(JavaRDD::unpersist);
     }
@@ -254,20 +244,22 @@ public final class SluiceSpark {
    */
   private static CommitResult bulk(DistributedWrite dw, WriteContext ctx, JavaRDD<byte[]> prepared) {
     List<BatchStats> stats = stats(prepared.map(WireBytes::tagged));
-    return byKeyRanges(dw, ctx, prepared, dw.plan(Map.of(), BatchStats.inserts(stats)), stats);
-  }
-
-  /** Writes {@code prepared}, inserts only, to the new file groups of {@code tasks} by key range, then commits. */
-  private static CommitResult byKeyRanges(DistributedWrite dw, WriteContext ctx, JavaRDD<byte[]> prepared,
-      List<FileGroupTask> tasks, List<BatchStats> stats) {
+    List<FileGroupTask> tasks = dw.plan(Map.of(), BatchStats.inserts(stats));
     if (tasks.isEmpty()) {
       return dw.publish(List.of());
     }
-    List<FileWriteWire> results = byRange(prepared, Routes.BulkRanges.of(tasks, stats))
-        .repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
+    return dw.publish(writeFileGroups(ctx, tasks, byRange(prepared, Routes.BulkRanges.of(tasks, stats))));
+  }
+
+  /**
+   * One task per file group of {@code tasks}, its {@code routed} records sorted by route key (updates, then inserts
+   * by key) and written by the engine's handle as this attempt; the tasks' results, collected.
+   */
+  private static List<FileWriteWire> writeFileGroups(WriteContext ctx, List<FileGroupTask> tasks,
+      JavaPairRDD<String, byte[]> routed) {
+    return routed.repartitionAndSortWithinPartitions(new Routes.TaskPartitioner(tasks.size()))
         .mapPartitionsWithIndex((i, it) -> FileGroupTasks.write(ctx, tasks.get(i), it), false)
         .map(JavaBytes::of).collect().stream().map(b -> JavaBytes.read(b, FileWriteWire.class)).toList();
-    return dw.publish(results);
   }
 
   /** The inserts with the route keys of the new file groups whose key ranges hold them. */
