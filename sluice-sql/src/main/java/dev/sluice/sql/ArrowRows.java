@@ -58,9 +58,8 @@ final class ArrowRows extends ArrowReader {
   private final int batchSize;
   private final List<Column> columns = new ArrayList<>();
   private long rowsRead;
+  /** Set by the first {@link #close(boolean)}, the only caller of {@link #closeReadSource()}. */
   private boolean closed;
-  /** Set by the first {@link #close(boolean)}. */
-  private boolean released;
   private RuntimeException failure;
 
   ArrowRows(BufferAllocator allocator, Schema avro, CloseableIterator<GenericRecord> rows, int batchSize) {
@@ -90,7 +89,7 @@ final class ArrowRows extends ArrowReader {
    */
   @Override
   public synchronized boolean loadNextBatch() throws IOException {
-    if (released) {
+    if (closed) {
       return false;
     }
     VectorSchemaRoot root = getVectorSchemaRoot();
@@ -148,19 +147,16 @@ final class ArrowRows extends ArrowReader {
    */
   @Override
   public synchronized void close(boolean closeReadSource) throws IOException {
-    if (released) {
+    if (closed) {
       return;
     }
-    released = true;
+    closed = true;
     super.close(closeReadSource);
   }
 
   @Override
   protected void closeReadSource() {
-    if (!closed) {
-      closed = true;
-      rows.close();
-    }
+    rows.close();
   }
 
   @Override
