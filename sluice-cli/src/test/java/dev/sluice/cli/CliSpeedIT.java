@@ -241,6 +241,8 @@ class CliSpeedIT {
     assertTrue(query.text().contains("-XX:+UseCompactObjectHeaders") && query.text().contains("{\"id\":\"a\""),
         query.text());
     assertFalse(query.text().contains("TieredStopAtLevel"), query.text());
+    // both compilers, for the query's hotter methods only
+    assertTrue(query.text().contains("-XX:CompileThresholdScaling=4"), query.text());
     Result upsert = sluice(env, "upsert", t, in.toString());
     assertEquals(0, upsert.exit(), upsert.err());
     assertTrue(upsert.text().contains("-XX:TieredStopAtLevel=1"), upsert.text());
