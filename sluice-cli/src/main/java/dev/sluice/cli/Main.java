@@ -77,6 +77,8 @@ public final class Main implements Runnable {
 
   /** Entry point. */
   public static void main(String[] args) {
+    // before anything loads snappy-java: the launcher's copy of its native library, if it keeps one
+    NativeLibraryCache.useForSnappy(Optional.ofNullable(System.getProperty(NativeLibraryCache.DIR_PROPERTY)));
     // query rows go to the descriptor itself through their own buffer: System.out flushes at every line
     System.exit(execute(args, Optional.of(new FileOutputStream(FileDescriptor.out)), new PrintWriter(System.out, true),
         new PrintWriter(System.err, true)));

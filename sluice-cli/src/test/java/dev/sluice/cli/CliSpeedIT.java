@@ -211,6 +211,62 @@ class CliSpeedIT {
   }
 
   /**
+   * snappy-java's native library is copied once into the launcher's cache and loaded from there, not copied to a new
+   * temporary file by every command; a copy cut short is made again; a user's own snappy-java setting wins.
+   */
+  @Test
+  void snappyNativeLibraryLoadedFromTheCache() throws IOException, InterruptedException {
+    String t = dir.resolve("t").toString();
+    assertEquals(0, sluice(Map.of(), "create", t, "--type", "cow", "--record-key", "id", "--precombine", "ts",
+        "--columns", "id string, ts long").exit());
+    Path in = dir.resolve("in.jsonl");
+    Files.writeString(in, "{\"id\":\"a\",\"ts\":1}\n{\"id\":\"b\",\"ts\":2}\n");
+    assertEquals(0, sluice(Map.of(), "insert", t, in.toString()).exit());
+    Path cached;
+    try (Stream<Path> s = Files.walk(dir.resolve("cache/native"))) {
+      List<Path> libs = s.filter(Files::isRegularFile).toList();
+      assertEquals(1, libs.size(), libs.toString());
+      cached = libs.get(0);
+    }
+    String resource = "/org/xerial/snappy/native/" + org.xerial.snappy.OSInfo.getNativeLibFolderPathForCurrentOS()
+        + "/" + System.mapLibraryName("snappyjava");
+    byte[] original;
+    try (java.io.InputStream lib = org.xerial.snappy.OSInfo.class.getResourceAsStream(resource)) {
+      original = lib.readAllBytes();
+    }
+    assertArrayEquals(original, Files.readAllBytes(cached), "the cache holds the jar's library");
+
+    Path log = dir.resolve("library.log");
+    Map<String, String> env = Map.of("SLUICE_JAVA_OPTS", "-XX:+UseParallelGC -Xlog:library=info:file=" + log);
+    // twice: the first run of a kind records its class-data archive, the second maps it; both load from the cache
+    for (int i = 0; i < 2; i++) {
+      Result q = sluice(env, "query", t, "--format", "csv");
+      assertEquals(0, q.exit(), q.err());
+      assertEquals("id,ts\na,1\nb,2\n", q.text());
+      String loaded = Files.readString(log);
+      assertTrue(loaded.contains("Loaded library " + cached), loaded);
+      assertFalse(loaded.matches("(?s).*Loaded library \\S*snappy-1[^\\s]*libsnappyjava.*"), loaded);
+    }
+
+    // cut short (a disk that filled up under another tool): copied again from the jar before it is loaded
+    Files.write(cached, java.util.Arrays.copyOf(original, original.length / 2));
+    Result again = sluice(env, "query", t, "--format", "csv");
+    assertEquals(0, again.exit(), again.err());
+    assertArrayEquals(original, Files.readAllBytes(cached));
+    assertTrue(Files.readString(log).contains("Loaded library " + cached));
+
+    // snappy-java's own setting, given by the user, is left alone: it copies to the folder it names, as it always did
+    Path tmp = Files.createDirectories(dir.resolve("snappy-tmp"));
+    Result own = sluice(Map.of("SLUICE_JAVA_OPTS", "-XX:+UseParallelGC -Dorg.xerial.snappy.tempdir=" + tmp
+        + " -Dorg.xerial.snappy.lib.name=libsnappyjava.so -Xlog:library=info:file=" + log), "query", t, "--format", "csv");
+    assertEquals(0, own.exit(), own.err());
+    String loaded = Files.readString(log);
+    assertTrue(loaded.contains("Loaded library " + tmp.toRealPath()) || loaded.contains("Loaded library " + tmp),
+        loaded);
+    assertFalse(loaded.contains("Loaded library " + cached), loaded);
+  }
+
+  /**
    * A query keeps both compilers on JDK 25 and later (its ahead-of-time cache holds the methods' profiles, so C2
    * starts early) and runs on C1 alone before that; an upsert runs on C1 alone on both.
    */
