@@ -3,11 +3,11 @@ package dev.sluice.api;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileGroupId;
 import dev.sluice.internal.read.ScanPlan;
+import dev.sluice.internal.read.ScanPlanner;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -22,17 +22,17 @@ import org.apache.avro.generic.GenericRecord;
  */
 public final class Scan {
   private final ScanOptions options;
-  private final Function<ScanOptions, ScanPlan> planner;
+  private final ScanPlanner planner;
   private final Optional<Consumer<CorruptBlockInfo>> onCorruptBlock;
   private final ProgressListener progress;
   private final Optional<FileSliceInfo> onlySlice;
 
   /** A scan with {@code options}, planned by {@code planner} (the table's). */
-  Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner) {
+  Scan(ScanOptions options, ScanPlanner planner) {
     this(options, planner, Optional.empty(), ProgressListener.NONE, Optional.empty());
   }
 
-  private Scan(ScanOptions options, Function<ScanOptions, ScanPlan> planner,
+  private Scan(ScanOptions options, ScanPlanner planner,
       Optional<Consumer<CorruptBlockInfo>> onCorruptBlock, ProgressListener progress, Optional<FileSliceInfo> onlySlice) {
     this.options = options;
     this.planner = planner;
@@ -155,9 +155,12 @@ public final class Scan {
     return options;
   }
 
-  /** The schema of the rows {@link #open()} returns. */
+  /**
+   * The schema of the rows {@link #open()} returns. It reads the table's latest schema, not its file listing: asking
+   * for it before {@link #open()} does not plan the scan twice. Options a plan refuses are refused by {@link #open()}.
+   */
   public Schema schema() {
-    return planner.apply(options).outputSchema();
+    return planner.outputSchema(options);
   }
 
   /**
@@ -182,7 +185,7 @@ public final class Scan {
 
   /** Plans the scan (file listing, pruning) without reading rows (engine tests look at the plan). */
   ScanPlan plan() {
-    ScanPlan plan = planner.apply(options);
+    ScanPlan plan = planner.plan(options);
     if (onlySlice.isEmpty()) {
       return plan;
     }

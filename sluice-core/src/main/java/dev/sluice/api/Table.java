@@ -7,6 +7,8 @@ import dev.sluice.internal.archive.ArchiveResult;
 import dev.sluice.internal.error.Errors;
 import dev.sluice.internal.fsview.FileSystemView;
 import dev.sluice.internal.mdt.read.MetadataTables;
+import dev.sluice.internal.read.ScanPlan;
+import dev.sluice.internal.read.ScanPlanner;
 import dev.sluice.internal.read.SnapshotPlanner;
 import dev.sluice.internal.schema.Peeked;
 import dev.sluice.internal.schema.SchemaEvolution;
@@ -530,10 +532,23 @@ public final class Table implements AutoCloseable {
 
   /** A new scan of the latest snapshot. */
   public Scan newScan() {
-    return new Scan(ScanOptions.defaults(), options -> {
-      Timeline tl = timeline();
-      TableConfig tc = config();
-      return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, TableSettings.read(config)).plan(options);
+    return new Scan(ScanOptions.defaults(), new ScanPlanner() {
+      @Override
+      public ScanPlan plan(ScanOptions options) {
+        return snapshotPlanner().plan(options);
+      }
+
+      @Override
+      public Schema outputSchema(ScanOptions options) {
+        return snapshotPlanner().outputSchema(options);
+      }
     });
+  }
+
+  /** A planner over the timeline as it is now (each plan loads it again: a scan opened later sees later commits). */
+  private SnapshotPlanner snapshotPlanner() {
+    Timeline tl = timeline();
+    TableConfig tc = config();
+    return new SnapshotPlanner(storage, location, tc, schema(tl, tc), tl, TableSettings.read(config));
   }
 }

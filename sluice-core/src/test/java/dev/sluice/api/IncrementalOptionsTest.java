@@ -152,6 +152,9 @@ class IncrementalOptionsTest {
     assertEquals(Set.of("id-000004"), idsOnly.keySet());
     assertEquals(List.of("id", "_hoodie_is_deleted"), idsOnly.get("id-000004").getSchema().getFields().stream()
         .map(Schema.Field::name).toList());
+    // the scan's schema, read without a plan, is the rows' own
+    assertEquals(idsOnly.get("id-000004").getSchema(), t.newScan().incremental(c2, c3).includeDeletes(true)
+        .select("id").filter(ExpressionParser.parse("Amount > 20")).schema());
     // the same on snapshots: an unselected filter column spelled in another case
     Map<String, GenericRecord> snapshot = TripFixture.rows(t.newScan().select("id")
         .filter(ExpressionParser.parse("AMOUNT > 200 and PART = 'p2'")).open());

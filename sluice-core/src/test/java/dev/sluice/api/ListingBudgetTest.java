@@ -112,6 +112,28 @@ class ListingBudgetTest {
   }
 
   @Test
+  void aQueryThatAsksForItsSchemaFirstListsThePartitionsOnce() {
+    // the command line prints a CSV header from the schema before the rows: the schema comes from the timeline and
+    // the latest commit, not from a plan of its own
+    TripFixture.create(dir, TripFixture.spec().build(), NO_MDT).insert(it(trips(0, 30, 3, 1)));
+    FailingStorage counting = new FailingStorage(new LocalStorage());
+    Scan scan = open(counting, NO_MDT).newScan().select("id", "name");
+    org.apache.avro.Schema schema = scan.schema();
+    assertEquals(List.of("id", "name"), schema.getFields().stream().map(f -> f.name()).toList());
+    assertEquals(Map.of(".hoodie/timeline", 1), listings(counting), "the timeline only");
+    int n = 0;
+    try (CloseableIterator<GenericRecord> rows = scan.open()) {
+      while (rows.hasNext()) {
+        assertEquals(schema, rows.next().getSchema());
+        n++;
+      }
+    }
+    assertEquals(30, n);
+    assertEquals(Map.of(".hoodie/timeline", 1, "", 1, "p0", 1, "p1", 1, "p2", 1), listings(counting),
+        "the plan: as a query that did not ask");
+  }
+
+  @Test
   void aQueryWithTheDefaultsListsTheTimelinesAndTheFilesPartitionOnce() {
     TripFixture.create(dir, TripFixture.spec().build(), Map.of()).insert(it(trips(0, 30, 3, 1)));
     FailingStorage counting = new FailingStorage(new LocalStorage());

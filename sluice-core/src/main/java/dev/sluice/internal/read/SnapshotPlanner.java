@@ -36,7 +36,7 @@ import org.apache.avro.Schema;
  * or the latest merged file slice, base file and log files (Merge-on-Read snapshot). Incremental queries go to
  * {@link IncrementalPlanner}, which reuses this planner's schemas and merge settings.
  */
-public final class SnapshotPlanner {
+public final class SnapshotPlanner implements ScanPlanner {
   private final Storage storage;
   private final String basePath;
   private final TableConfig tableConfig;
@@ -61,6 +61,7 @@ public final class SnapshotPlanner {
   }
 
   /** Plans {@code options}. */
+  @Override
   public ScanPlan plan(ScanOptions options) {
     if (options.queryType() == QueryType.INCREMENTAL) {
       if (timeline.layout().timeSemanticsOf1x()) {
@@ -166,6 +167,17 @@ public final class SnapshotPlanner {
   }
 
   /** The table schema with the meta fields first. */
+  /**
+   * The schema of {@link #plan}'s rows: the output columns of the table's latest schema, and for an incremental
+   * query with deleted rows the deleted flag after them (as the incremental planners make it).
+   */
+  @Override
+  public Schema outputSchema(ScanOptions options) {
+    Schema output = outputSchema(fullSchema(), options);
+    return options.queryType() == QueryType.INCREMENTAL && options.includeDeletes()
+        ? IncrementalChanges.withDeletedColumn(output) : output;
+  }
+
   Schema fullSchema() {
     return MetaFields.withMetaFields(userSchema);
   }

@@ -5,6 +5,7 @@
  * wrote ({@code RangeWrites}) on version-6 tables, {@code CompletionTimeIncremental} the files written by the instants
  * completed in the range on versions 8 and 9. The plan reads base files directly (Copy-on-Write, read-optimized) or through {@code
  * MergedSliceReader} (Merge-on-Read snapshot: the slice's log records merged into its base rows), projects and
- * filters the rows, and reads slices on several threads when asked.
+ * filters the rows, and reads slices on several threads when asked. {@code ScanPlanner} is what a {@code Scan} plans
+ * with: the plan, or the rows' schema alone (without listing files).
  */
 package dev.sluice.internal.read;
