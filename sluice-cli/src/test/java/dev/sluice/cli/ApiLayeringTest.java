@@ -55,10 +55,11 @@ class ApiLayeringTest {
 
   @Test
   void cliAndToolsDependOnlyOnTheApiStorageToolsAndAllowedLibraries() {
+    // snappy-java: NativeLibraryCache asks it (OSInfo) which folder of its jar holds this platform's library
     classes().that().resideInAnyPackage("dev.sluice.cli..", "dev.sluice.tools..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("dev.sluice.api..", "dev.sluice.storage..",
             "dev.sluice.tools..", "dev.sluice.sql..", "dev.sluice.cli..", "java..", "javax..", "picocli..",
-            "com.fasterxml.jackson..", "org.apache.avro..", "org.apache.parquet..")
+            "com.fasterxml.jackson..", "org.apache.avro..", "org.apache.parquet..", "org.xerial.snappy..")
         .check(classes);
   }
 
