@@ -77,10 +77,7 @@ final class IncrementalPlanner {
     Optional<String> latestWrite = timeline.commitsTimeline().completed().lastInstant().map(Instant::time);
     IncrementalRange range = IncrementalRange.of(options.beginInstant(), options.endInstant(), latestWrite);
     Schema full = snapshot.fullSchema();
-    Schema output = SnapshotPlanner.outputSchema(full, options);
-    if (options.includeDeletes()) {
-      output = IncrementalChanges.withDeletedColumn(output);
-    }
+    Schema output = snapshot.outputSchema(options);
     Optional<BoundExpression> userFilter = options.filter().map(e -> ExpressionBinder.bind(e, full));
     if (range.isEmpty()) {
       return empty(output, options.limit());

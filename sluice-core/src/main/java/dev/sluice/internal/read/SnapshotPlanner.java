@@ -166,10 +166,9 @@ public final class SnapshotPlanner implements ScanPlanner {
     return threads;
   }
 
-  /** The table schema with the meta fields first. */
   /**
    * The schema of {@link #plan}'s rows: the output columns of the table's latest schema, and for an incremental
-   * query with deleted rows the deleted flag after them (as the incremental planners make it).
+   * query with deleted rows the deleted flag after them. {@code IncrementalPlanner} takes its rows' schema from here.
    */
   @Override
   public Schema outputSchema(ScanOptions options) {
@@ -178,6 +177,7 @@ public final class SnapshotPlanner implements ScanPlanner {
         ? IncrementalChanges.withDeletedColumn(output) : output;
   }
 
+  /** The table schema with the meta fields first. */
   Schema fullSchema() {
     return MetaFields.withMetaFields(userSchema);
   }
