@@ -37,25 +37,22 @@ final class NativeLibraryCache {
   private NativeLibraryCache() {
   }
 
-  /**
-   * Points snappy-java at its library in {@code dir} (copying it there first if needed); returns that library's
-   * path, or empty when snappy-java is left to its own way.
-   */
-  static Optional<Path> useForSnappy(Optional<String> dir) {
+  /** Points snappy-java at its library in {@code dir}, copying it there first if needed. */
+  static void useForSnappy(Optional<String> dir) {
     if (dir.isEmpty() || dir.get().isBlank() || System.getProperty(LIB_PATH) != null
         || System.getProperty(LIB_NAME) != null || Boolean.getBoolean("org.xerial.snappy.use.systemlib")) {
-      return Optional.empty();
+      return;
     }
     String platform = OSInfo.getNativeLibFolderPathForCurrentOS();
     String name = System.mapLibraryName("snappyjava");
     URL url = OSInfo.class.getResource("/org/xerial/snappy/native/" + platform + "/" + name);
     if (url == null) {
-      return Optional.empty();
+      return;
     }
     try {
       URLConnection c = url.openConnection();
       if (!(c instanceof JarURLConnection jar)) {
-        return Optional.empty();
+        return;
       }
       JarEntry entry = jar.getJarEntry();
       Path folder = Path.of(dir.get(), "snappy-" + platform.replace('/', '-').toLowerCase(Locale.ROOT) + "-"
@@ -66,11 +63,9 @@ final class NativeLibraryCache {
       }
       System.setProperty(LIB_PATH, folder.toString());
       System.setProperty(LIB_NAME, name);
-      return Optional.of(lib);
     } catch (IOException | InvalidPathException | SecurityException e) {
       // no copy in the cache (a read-only folder, a full disk): snappy-java copies the library to a temporary file
       // as it always did, so the command runs as before, only without the saving
-      return Optional.empty();
     }
   }
 
