@@ -304,17 +304,18 @@ class CliSpeedIT {
         .getOperatingSystemMXBean()).getTotalMemorySize();
     String young = "-XX:MaxNewSize=268435456";
     assertEquals(memory >= 2L << 30, query.text().contains(young), query.text());
+    assertEquals(memory >= 2L << 30, query.text().contains("-XX:MaxTenuringThreshold=1"), query.text());
     Result upsert = sluice(env, "upsert", t, in.toString());
     assertEquals(0, upsert.exit(), upsert.err());
     assertTrue(upsert.text().contains("-XX:TieredStopAtLevel=1"), upsert.text());
-    assertFalse(upsert.text().contains(young), upsert.text());
+    assertFalse(upsert.text().contains(young) || upsert.text().contains("MaxTenuringThreshold=1"), upsert.text());
     // a heap the user sized is left as given: no fixed young generation, and no warning about one
     Map<String, String> sized = Map.of("JAVA_HOME", jdk.get().toString(), "SLUICE_JAVA_OPTS", flags + " -Xmx300m");
     assertEquals(0, sluice(sized, "query", t).exit());
     Result own = sluice(sized, "query", t);
     assertEquals(0, own.exit(), own.err());
     assertTrue(own.text().contains("-XX:MaxHeapSize=314572800"), own.text());
-    assertFalse(own.text().contains(young), own.text());
+    assertFalse(own.text().contains(young) || own.text().contains("MaxTenuringThreshold=1"), own.text());
     assertFalse(own.err().contains("warning"), own.err());
   }
 
