@@ -299,6 +299,9 @@ class CliSpeedIT {
     assertFalse(query.text().contains("TieredStopAtLevel"), query.text());
     // both compilers, for the query's hotter methods only
     assertTrue(query.text().contains("-XX:CompileThresholdScaling=4"), query.text());
+    // a second C2 thread where the JVM would give its compilers two threads in all (two or three processors)
+    String cpus = new String(new ProcessBuilder("nproc").start().getInputStream().readAllBytes()).trim();
+    assertEquals(cpus.equals("2") || cpus.equals("3"), query.text().contains("-XX:CICompilerCount=3"), query.text());
     // a young generation of a fixed 256 MB, on a machine with the memory for it
     long memory = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getTotalMemorySize();
@@ -308,6 +311,7 @@ class CliSpeedIT {
     Result upsert = sluice(env, "upsert", t, in.toString());
     assertEquals(0, upsert.exit(), upsert.err());
     assertTrue(upsert.text().contains("-XX:TieredStopAtLevel=1"), upsert.text());
+    assertFalse(upsert.text().contains("CICompilerCount"), upsert.text());
     assertFalse(upsert.text().contains(young) || upsert.text().contains("MaxTenuringThreshold=1"), upsert.text());
     // a heap the user sized is left as given: no fixed young generation, and no warning about one
     Map<String, String> sized = Map.of("JAVA_HOME", jdk.get().toString(), "SLUICE_JAVA_OPTS", flags + " -Xmx300m");
