@@ -427,13 +427,14 @@ final class CopyColumnReader implements ColumnReader {
    * of every page a scan reads (about 230 MB for a 1.15M-row query).
    */
   static byte[] arrayOf(BytesInput in) throws IOException {
-    ByteBuffer b = in.toByteBuffer();
-    if (b.hasArray() && b.arrayOffset() == 0 && b.position() == 0 && b.remaining() == b.array().length) {
-      return b.array();
+    // a direct buffer comes back as a copy of its own, which is then the whole of its array
+    ByteBuffer b = PageCodecs.heap(in);
+    byte[] array = b.array();
+    int from = b.arrayOffset() + b.position();
+    if (from == 0 && b.remaining() == array.length) {
+      return array;
     }
-    byte[] copy = new byte[b.remaining()];
-    b.duplicate().get(copy);
-    return copy;
+    return Arrays.copyOfRange(array, from, from + b.remaining());
   }
 
   private void values(Encoding encoding, byte[] bytes, int at, int limit) {

@@ -75,7 +75,7 @@ final class PageCodecs implements CompressionCodecFactory {
   }
 
   /** A heap view of {@code bytes}: its own array where it has one, else a copy. */
-  private static ByteBuffer heap(BytesInput bytes) throws IOException {
+  static ByteBuffer heap(BytesInput bytes) throws IOException {
     ByteBuffer b = bytes.toByteBuffer();
     if (b.hasArray()) {
       return b;
