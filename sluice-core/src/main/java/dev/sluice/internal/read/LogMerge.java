@@ -15,9 +15,11 @@ import java.util.Optional;
  * @param merger the table's merge rules
  * @param memoryBudget estimated heap bytes for one slice's merged log records before they spill
  * @param spillDirectory local folder for spilled log records
+ * @param plainKeyField the field whose string value is each row's record key ({@code TableConfig#plainKeyField}),
+ *     if the key generator makes one so
  */
 record LogMerge(Timeline timeline, String queryInstant, Optional<String> precombineField, RecordMerger merger,
-    long memoryBudget, Path spillDirectory) {
+    long memoryBudget, Path spillDirectory, Optional<String> plainKeyField) {
   /** Rejects nulls. */
   LogMerge {
     Objects.requireNonNull(timeline, "timeline");
@@ -25,5 +27,6 @@ record LogMerge(Timeline timeline, String queryInstant, Optional<String> precomb
     Objects.requireNonNull(precombineField, "precombineField");
     Objects.requireNonNull(merger, "merger");
     Objects.requireNonNull(spillDirectory, "spillDirectory");
+    Objects.requireNonNull(plainKeyField, "plainKeyField");
   }
 }

@@ -15,6 +15,7 @@ import dev.sluice.internal.timeline.Timeline;
 import dev.sluice.storage.Storage;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -57,7 +58,8 @@ public final class SliceKeyReader implements SliceKeys {
     String queryInstant = dataTimeline.writeTimeline().completedAndPendingCompactions().lastInstant()
         .map(i -> i.time()).orElse("");
     LogMerge merge = new LogMerge(dataTimeline, queryInstant, tc.precombineField(),
-        new RecordMerger(MergeMode.fromPayloadClass(tc.payloadClass())), memoryBudget, spillDirectory);
+        new RecordMerger(MergeMode.fromPayloadClass(tc.payloadClass())), memoryBudget, spillDirectory,
+        Optional.empty());
     CloseableIterator<GenericRecord> rows = new MergedSliceReader(storage, mergeSchema, merge, skipped -> { })
         .open(slice);
     return new CloseableIterator<>() {

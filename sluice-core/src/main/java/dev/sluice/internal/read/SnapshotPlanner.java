@@ -215,7 +215,7 @@ public final class SnapshotPlanner implements ScanPlanner {
   LogMerge logMerge(Timeline seen, String queryInstant, int threads) {
     return new LogMerge(seen, queryInstant, tableConfig.precombineField(),
         new RecordMerger(tableConfig.mergeMode(), tableConfig.hasMergeMode()),
-        Math.max(1, settings.logMergeMaxMemory() / threads), settings.spillDirectory());
+        Math.max(1, settings.logMergeMaxMemory() / threads), settings.spillDirectory(), tableConfig.plainKeyField());
   }
 
   /**

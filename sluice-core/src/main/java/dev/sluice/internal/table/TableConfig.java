@@ -245,6 +245,22 @@ public final class TableConfig {
     return type.filter(t -> t.equals("COMPLEX") || t.equals("COMPLEX_AVRO")).isPresent();
   }
 
+  /**
+   * The one record key field whose value is each row's record key as it stands, if the key generator makes it so: a
+   * simple or non-partitioned key generator (by type or class) over one top-level field. Both write the field's value
+   * as a string into {@code _hoodie_record_key} (a complex one may write {@code field:value}, see
+   * {@link #namesSingleKeyField}); a reader that has the field may take the key from it.
+   */
+  public Optional<String> plainKeyField() {
+    List<String> fields = recordKeyFields();
+    if (fields.size() != 1 || fields.get(0).contains(".")) {
+      return Optional.empty();
+    }
+    Optional<String> type = get(KEY_GENERATOR_TYPE).or(() -> keyGeneratorClass().flatMap(TableConfig::keyGeneratorType));
+    return type.filter(t -> List.of("SIMPLE", "SIMPLE_AVRO", "NON_PARTITION", "NON_PARTITION_AVRO").contains(t))
+        .map(t -> fields.get(0));
+  }
+
   /** The table version; 0 when absent (Hudi's default for very old tables). */
   public int tableVersion() {
     return integer(VERSION, 0);

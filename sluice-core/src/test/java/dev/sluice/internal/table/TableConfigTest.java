@@ -84,6 +84,28 @@ class TableConfigTest {
         .build().keyGeneratorClass().orElseThrow());
   }
 
+  @Test
+  void plainKeyFieldOnlyWhereTheKeyGeneratorWritesTheValueItself() {
+    // Sluice's inferred key generators: simple and non-partitioned write a one-field key as the value itself
+    assertEquals(Optional.of("k"), TableConfig.builder().name("t").recordKeyFields("k").partitionFields("p").build()
+        .plainKeyField());
+    assertEquals(Optional.of("k"), TableConfig.builder().name("t").recordKeyFields("k").build().plainKeyField());
+    TableConfig simple = TableConfig.builder().name("t").recordKeyFields("k").partitionFields("p").build()
+        .without(TableConfig.KEY_GENERATOR_CLASS);
+    assertEquals(Optional.empty(), simple.plainKeyField(), "no key generator recorded: not assumed");
+    assertEquals(Optional.of("k"), simple.with(TableConfig.KEY_GENERATOR_TYPE, "SIMPLE").plainKeyField());
+    assertEquals(Optional.of("k"), simple.with(TableConfig.KEY_GENERATOR_CLASS,
+        "org.apache.hudi.keygen.SimpleAvroKeyGenerator").plainKeyField());
+    // a complex key generator may write field:value, a custom or timestamp one something else
+    assertEquals(Optional.empty(), simple.with(TableConfig.KEY_GENERATOR_TYPE, "COMPLEX").plainKeyField());
+    assertEquals(Optional.empty(), simple.with(TableConfig.KEY_GENERATOR_TYPE, "TIMESTAMP").plainKeyField());
+    assertEquals(Optional.empty(), simple.with(TableConfig.KEY_GENERATOR_CLASS, "x.MyKeyGen").plainKeyField());
+    assertEquals(Optional.empty(), TableConfig.builder().name("t").recordKeyFields("k1", "k2").partitionFields("p")
+        .build().with(TableConfig.KEY_GENERATOR_TYPE, "SIMPLE").plainKeyField());
+    assertEquals(Optional.empty(), TableConfig.builder().name("t").recordKeyFields("a.k").partitionFields("p").build()
+        .plainKeyField(), "a nested key field");
+  }
+
   private static String keygen(List<String> keys, List<String> parts) {
     return TableConfig.builder().name("t").recordKeyFields(keys).partitionFields(parts).build()
         .keyGeneratorClass().orElseThrow();
