@@ -279,9 +279,14 @@ final class RowAssembler {
       this.visible = visible;
     }
 
-    /** This group making {@link WideRow}s that show {@code shown}. */
+    /**
+     * This group making rows that show {@code shown} (whose fields are this group's first ones): {@link WideRow}s
+     * where it reads more fields than {@code shown} has, else plain records of {@code shown} (a merge whose key and
+     * ordering fields are output columns needs no extras: no second array per row).
+     */
     Group showing(Schema shown) {
-      return new Group(schema, fields, def, first, leaves, shown);
+      return shown.getFields().size() == fields.length ? new Group(shown, fields, def, first, leaves, null)
+          : new Group(schema, fields, def, first, leaves, shown);
     }
 
     @Override
