@@ -59,11 +59,7 @@ abstract class CsvCellBytes {
         return new CsvCellBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            if (value instanceof Integer || value instanceof Long) {
-              out.decimal(((Number) value).longValue());
-            } else {
-              out.ascii(((Number) value).toString());
-            }
+            integral(out, value);
           }
         };
       case FLOAT:
@@ -72,11 +68,7 @@ abstract class CsvCellBytes {
         return new CsvCellBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            if (value instanceof Double d && Double.isFinite(d)) {
-              out.finiteDouble(d);
-            } else {
-              out.ascii(TextFormat.floating(value));
-            }
+            floating(out, value);
           }
         };
       case BOOLEAN:
@@ -90,36 +82,93 @@ abstract class CsvCellBytes {
         return new CsvCellBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            CharSequence s = (CharSequence) value;
-            if (s instanceof Utf8) {
-              // one pass: plain ASCII is copied (quoted if it must be), anything beyond goes through its text
-              Utf8 u = (Utf8) s;
-              byte[] b = u.getBytes();
-              int len = u.getByteLength();
-              boolean quote = len == 0;
-              int i = 0;
-              for (; i < len; i++) {
-                byte c = b[i];
-                if (c < 0) {
-                  break;
-                }
-                quote |= c == ',' || c == '"' || c == '\n' || c == '\r';
-              }
-              if (i == len) {
-                if (quote) {
-                  writeQuoted(out, b, len);
-                } else {
-                  out.write(b, 0, len);
-                }
-                return;
-              }
-            }
-            cell(out, s.toString());
+            string(out, value);
           }
         };
       default:
         return text(text);
     }
+  }
+
+  /** {@link #kindOf}: a cell written by its compiled {@link CsvCellBytes}. */
+  static final byte OTHER = 0;
+  private static final byte INTEGRAL = 1;
+  private static final byte FLOATING = 2;
+  private static final byte BOOLEAN = 3;
+  private static final byte STRING = 4;
+
+  /**
+   * The plain type of a column's non-null cells that {@link #write(byte, CsvCellBytes, Utf8Sink, Object)} writes
+   * itself, else {@link #OTHER}. A row's writer switches on it instead of calling each column's compiled writer:
+   * that call is megamorphic (a type per column), so a cold JVM's C1 code made it a vtable dispatch per cell.
+   */
+  static byte kindOf(Schema schema) {
+    Schema s = schema.getType() == Schema.Type.UNION ? Schemas.singleNonNull(schema) : schema;
+    if (s == null || s.getLogicalType() != null || Schemas.logicalName(s) != null) {
+      return OTHER;
+    }
+    return switch (s.getType()) {
+      case INT, LONG -> INTEGRAL;
+      case FLOAT, DOUBLE -> FLOATING;
+      case BOOLEAN -> BOOLEAN;
+      case STRING -> STRING;
+      default -> OTHER;
+    };
+  }
+
+  /** Non-null {@code value}'s cell: by {@code kind} ({@link #kindOf}), else through {@code cell}. */
+  static void write(byte kind, CsvCellBytes cell, Utf8Sink out, Object value) throws IOException {
+    switch (kind) {
+      case INTEGRAL -> integral(out, value);
+      case FLOATING -> floating(out, value);
+      case BOOLEAN -> out.write((Boolean) value ? TRUE : FALSE);
+      case STRING -> string(out, value);
+      default -> cell.write(out, value);
+    }
+  }
+
+  private static void integral(Utf8Sink out, Object value) throws IOException {
+    if (value instanceof Integer || value instanceof Long) {
+      out.decimal(((Number) value).longValue());
+    } else {
+      out.ascii(((Number) value).toString());
+    }
+  }
+
+  /** Digits, a point, an exponent, NaN or Infinity: never a character that needs quotes. */
+  private static void floating(Utf8Sink out, Object value) throws IOException {
+    if (value instanceof Double d && Double.isFinite(d)) {
+      out.finiteDouble(d);
+    } else {
+      out.ascii(TextFormat.floating(value));
+    }
+  }
+
+  /** One pass over a {@link Utf8}: plain ASCII is copied (quoted if it must be), anything beyond goes through its text. */
+  private static void string(Utf8Sink out, Object value) throws IOException {
+    CharSequence s = (CharSequence) value;
+    if (s instanceof Utf8 u) {
+      byte[] b = u.getBytes();
+      int len = u.getByteLength();
+      boolean quote = len == 0;
+      int i = 0;
+      for (; i < len; i++) {
+        byte c = b[i];
+        if (c < 0) {
+          break;
+        }
+        quote |= c == ',' || c == '"' || c == '\n' || c == '\r';
+      }
+      if (i == len) {
+        if (quote) {
+          writeQuoted(out, b, len);
+        } else {
+          out.write(b, 0, len);
+        }
+        return;
+      }
+    }
+    cell(out, s.toString());
   }
 
   /** A cell through its text. */

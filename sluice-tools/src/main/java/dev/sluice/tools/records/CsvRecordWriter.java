@@ -26,6 +26,8 @@ public final class CsvRecordWriter implements RecordFormatter {
   private final Schema schema;
   private final CellWriter[] cells;
   private final CsvCellBytes[] byteCells;
+  /** Per column, its cells' kind ({@link CsvCellBytes#kindOf}). */
+  private final byte[] byteKinds;
   private boolean headerDone;
   private Schema checked;
 
@@ -40,8 +42,10 @@ public final class CsvRecordWriter implements RecordFormatter {
     List<Schema.Field> fields = schema.getFields();
     this.cells = null;
     this.byteCells = new CsvCellBytes[fields.size()];
+    this.byteKinds = new byte[fields.size()];
     for (Schema.Field f : fields) {
       byteCells[f.pos()] = CsvCellBytes.compile(f.schema());
+      byteKinds[f.pos()] = CsvCellBytes.kindOf(f.schema());
     }
   }
 
@@ -50,6 +54,7 @@ public final class CsvRecordWriter implements RecordFormatter {
     this.out = out;
     this.bytes = null;
     this.byteCells = null;
+    this.byteKinds = null;
     this.schema = schema;
     List<Schema.Field> fields = schema.getFields();
     this.cells = new CellWriter[fields.size()];
@@ -88,14 +93,16 @@ public final class CsvRecordWriter implements RecordFormatter {
   }
 
   private void writeBytes(GenericRecord record) throws IOException {
+    // the records rows are: a class call, where the interface's is an interface dispatch per cell in C1's code
+    GenericData.Record plain = record instanceof GenericData.Record r ? r : null;
     for (int i = 0; i < byteCells.length; i++) {
       if (i > 0) {
         bytes.write(',');
       }
-      Object v = record.get(i);
+      Object v = plain != null ? plain.get(i) : record.get(i);
       if (v != null) {
         try {
-          byteCells[i].write(bytes, v);
+          CsvCellBytes.write(byteKinds[i], byteCells[i], bytes, v);
         } catch (ClassCastException | NullPointerException | AvroRuntimeException e) {
           throw SluiceException.internal("field " + schema.getFields().get(i).name() + " does not match its schema: " + e, e);
         }

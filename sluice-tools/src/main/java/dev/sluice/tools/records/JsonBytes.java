@@ -240,14 +240,29 @@ abstract class JsonBytes {
 
   /** A record: an object with every field in schema order, each field's {@code ,"name":} compiled once. */
   static final class RecordBytes extends JsonBytes {
+    /** {@link #kinds}: a field written by its {@link #fields} writer. */
+    private static final byte OTHER = 0;
+    private static final byte STRING = 1;
+    private static final byte LONG = 2;
+    private static final byte INT = 3;
+    private static final byte DOUBLE = 4;
+    private static final byte BOOLEAN = 5;
     private final byte[][] names;
     final JsonBytes[] fields;
+    /**
+     * Per field, the plain type the record writes itself (no logical type, not in a union), else {@link #OTHER}: a
+     * switch instead of a call through {@link #fields}, which is megamorphic (a type per field) and so never inlined;
+     * in a cold JVM's C1 code each was a dispatch through the vtable. Written as the type's own writer writes it.
+     */
+    private final byte[] kinds;
 
     RecordBytes(Schema schema) {
       List<Schema.Field> list = schema.getFields();
       names = new byte[list.size()][];
       fields = new JsonBytes[list.size()];
+      kinds = new byte[list.size()];
       for (Schema.Field f : list) {
+        kinds[f.pos()] = kindOf(f.schema());
         Utf8Sink name = new Utf8Sink(32, true);
         try {
           name.write(f.pos() == 0 ? '{' : ',');
@@ -260,6 +275,20 @@ abstract class JsonBytes {
       }
     }
 
+    private static byte kindOf(Schema s) {
+      if (s.getLogicalType() != null || Schemas.logicalName(s) != null) {
+        return OTHER;
+      }
+      return switch (s.getType()) {
+        case STRING -> STRING;
+        case LONG -> LONG;
+        case INT -> INT;
+        case DOUBLE -> DOUBLE;
+        case BOOLEAN -> BOOLEAN;
+        default -> OTHER;
+      };
+    }
+
     @Override
     void write(Utf8Sink out, Object value) throws IOException {
       if (names.length == 0) {
@@ -270,7 +299,22 @@ abstract class JsonBytes {
         // an interface dispatch per field in a cold JVM's compiled code
         for (int i = 0; i < names.length; i++) {
           out.write(names[i]);
-          fields[i].write(out, r.get(i));
+          Object v = r.get(i);
+          switch (kinds[i]) {
+            case STRING -> out.jsonString(v instanceof CharSequence c ? c : v.toString());
+            case LONG -> out.decimal(((Number) v).longValue());
+            case INT -> out.decimal(((Number) v).intValue());
+            case DOUBLE -> {
+              double d = ((Number) v).doubleValue();
+              if (Double.isFinite(d)) {
+                out.finiteDouble(d);
+              } else {
+                out.jsonString(Double.toString(d));
+              }
+            }
+            case BOOLEAN -> out.write((Boolean) v ? TRUE : FALSE);
+            default -> fields[i].write(out, v);
+          }
         }
       } else {
         IndexedRecord rec = (IndexedRecord) value;
