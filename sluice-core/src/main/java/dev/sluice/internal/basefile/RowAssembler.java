@@ -316,6 +316,9 @@ final class RowAssembler {
     private final Leaf first;
     private final List<Leaf> leaves;
 
+    /** The element count of the last non-empty list read: the next one's initial capacity. */
+    private int lastSize;
+
     ListNode(Schema schema, Node element, int def, int repeat, Leaf first, List<Leaf> leaves) {
       this.schema = schema;
       this.element = element;
@@ -332,14 +335,17 @@ final class RowAssembler {
         skip();
         return null;
       }
-      GenericData.Array<Object> out = new GenericData.Array<>(0, schema);
       if (level == def) {
         skip();
-        return out;
+        return new GenericData.Array<>(0, schema);
       }
+      // room for as many elements as the last list had (lists of a column tend to be alike): an array grown from
+      // empty is copied at its 1st, 2nd, 3rd, 5th... element
+      GenericData.Array<Object> out = new GenericData.Array<>(lastSize, schema);
       do {
         out.add(element.read());
       } while (first.hasMore() && first.repetition() == repeat);
+      lastSize = out.size();
       return out;
     }
 

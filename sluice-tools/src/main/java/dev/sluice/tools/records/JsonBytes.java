@@ -247,12 +247,15 @@ abstract class JsonBytes {
     private static final byte INT = 3;
     private static final byte DOUBLE = 4;
     private static final byte BOOLEAN = 5;
+    /** Added to a kind whose field is a union of null and that type: a null is written as {@code null}. */
+    private static final byte NULLABLE = 8;
     private final byte[][] names;
     final JsonBytes[] fields;
     /**
-     * Per field, the plain type the record writes itself (no logical type, not in a union), else {@link #OTHER}: a
-     * switch instead of a call through {@link #fields}, which is megamorphic (a type per field) and so never inlined;
-     * in a cold JVM's C1 code each was a dispatch through the vtable. Written as the type's own writer writes it.
+     * Per field, the plain type the record writes itself (no logical type; alone, or with null in a union and then
+     * plus {@link #NULLABLE}), else {@link #OTHER}: a switch instead of a call through {@link #fields}, which is
+     * megamorphic (a type per field) and so never inlined; in a cold JVM's C1 code each was a dispatch through the
+     * vtable. Written as the type's own writer writes it.
      */
     private final byte[] kinds;
 
@@ -275,11 +278,16 @@ abstract class JsonBytes {
       }
     }
 
-    private static byte kindOf(Schema s) {
-      if (s.getLogicalType() != null || Schemas.logicalName(s) != null) {
+    private static byte kindOf(Schema schema) {
+      if (schema.getType() == Schema.Type.UNION) {
+        Schema single = Schemas.singleNonNull(schema);
+        byte kind = single == null || single.getType() == Schema.Type.UNION ? OTHER : kindOf(single);
+        return kind == OTHER ? OTHER : (byte) (kind + NULLABLE);
+      }
+      if (schema.getLogicalType() != null || Schemas.logicalName(schema) != null) {
         return OTHER;
       }
-      return switch (s.getType()) {
+      return switch (schema.getType()) {
         case STRING -> STRING;
         case LONG -> LONG;
         case INT -> INT;
@@ -300,7 +308,15 @@ abstract class JsonBytes {
         for (int i = 0; i < names.length; i++) {
           out.write(names[i]);
           Object v = r.get(i);
-          switch (kinds[i]) {
+          int kind = kinds[i];
+          if (kind >= NULLABLE) {
+            if (v == null) {
+              out.write(NULL);
+              continue;
+            }
+            kind -= NULLABLE;
+          }
+          switch (kind) {
             case STRING -> out.jsonString(v instanceof CharSequence c ? c : v.toString());
             case LONG -> out.decimal(((Number) v).longValue());
             case INT -> out.decimal(((Number) v).intValue());
