@@ -65,7 +65,8 @@ final class CliBench {
       "  --launcher: the script the processes run (default: this checkout's bin/sluice), e.g. an older build's",
       "          to compare; the in-JVM side always runs this checkout's CLI",
       "  --compare: also run every step with this launcher, alternating with --launcher step by step on a table of",
-      "          its own (an A/B comparison that machine drift affects alike); its medians are the base_s column");
+      "          its own (an A/B comparison that machine drift affects alike); its medians are the base_s column;",
+      "          its processes keep their class-data sharing archives in WORK-DIR/compare-cache");
 
   private static final String PARALLEL_GC = "-XX:+UseParallelGC";
 
@@ -293,6 +294,17 @@ final class CliBench {
   }
 
   /**
+   * The environment a step's process gets beyond this JVM's: the JVM options, and for the {@code --compare} side a
+   * class-data sharing cache of its own under the work folder. The launcher keeps one archive per kind of command
+   * and deletes the others of that kind when it records one, so two builds sharing a cache would each delete the
+   * other's archive and record a new one at every step (both sides then timed without their archives).
+   */
+  static Map<String, String> environment(boolean compareSide, String javaOpts, Path work) {
+    return compareSide ? Map.of("SLUICE_JAVA_OPTS", javaOpts, "SLUICE_CACHE_DIR", work.resolve("compare-cache").toString())
+        : Map.of("SLUICE_JAVA_OPTS", javaOpts);
+  }
+
+  /**
    * Runs one step as a process of {@code script}; its wall time from start to exit (its CPU seconds are left in
    * {@link #lastCpu}).
    */
@@ -301,7 +313,7 @@ final class CliBench {
     cmd.add(script.toString());
     cmd.addAll(s.args());
     ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().put("SLUICE_JAVA_OPTS", javaOpts);
+    pb.environment().putAll(environment(script.equals(compare) && !script.equals(launcher), javaOpts, work));
     Path log = work.resolve("cli.log");
     pb.redirectOutput(s.query() ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.appendTo(log.toFile()))
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
