@@ -163,21 +163,21 @@ abstract class JsonBytes {
         return new JsonBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            out.write((Boolean) value ? TRUE : FALSE);
+            bool(out, value);
           }
         };
       case INT:
         return new JsonBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            out.decimal(((Number) value).intValue());
+            intValue(out, value);
           }
         };
       case LONG:
         return new JsonBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            out.decimal(((Number) value).longValue());
+            longValue(out, value);
           }
         };
       case FLOAT:
@@ -196,12 +196,7 @@ abstract class JsonBytes {
         return new JsonBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            double d = ((Number) value).doubleValue();
-            if (Double.isFinite(d)) {
-              out.finiteDouble(d);
-            } else {
-              out.jsonString(Double.toString(d));
-            }
+            doubleValue(out, value);
           }
         };
       case BYTES:
@@ -221,7 +216,7 @@ abstract class JsonBytes {
         return new JsonBytes() {
           @Override
           void write(Utf8Sink out, Object value) throws IOException {
-            out.jsonString(value instanceof CharSequence ? (CharSequence) value : value.toString());
+            string(out, value);
           }
         };
       default:
@@ -232,6 +227,33 @@ abstract class JsonBytes {
           }
         };
     }
+  }
+
+  // the plain types' text, shared by their column writers and RecordBytes' switch
+
+  private static void bool(Utf8Sink out, Object value) throws IOException {
+    out.write((Boolean) value ? TRUE : FALSE);
+  }
+
+  private static void intValue(Utf8Sink out, Object value) throws IOException {
+    out.decimal(((Number) value).intValue());
+  }
+
+  private static void longValue(Utf8Sink out, Object value) throws IOException {
+    out.decimal(((Number) value).longValue());
+  }
+
+  private static void doubleValue(Utf8Sink out, Object value) throws IOException {
+    double d = ((Number) value).doubleValue();
+    if (Double.isFinite(d)) {
+      out.finiteDouble(d);
+    } else {
+      out.jsonString(Double.toString(d));
+    }
+  }
+
+  private static void string(Utf8Sink out, Object value) throws IOException {
+    out.jsonString(value instanceof CharSequence c ? c : value.toString());
   }
 
   private static byte[] ascii(String s) {
@@ -317,18 +339,11 @@ abstract class JsonBytes {
             kind -= NULLABLE;
           }
           switch (kind) {
-            case STRING -> out.jsonString(v instanceof CharSequence c ? c : v.toString());
-            case LONG -> out.decimal(((Number) v).longValue());
-            case INT -> out.decimal(((Number) v).intValue());
-            case DOUBLE -> {
-              double d = ((Number) v).doubleValue();
-              if (Double.isFinite(d)) {
-                out.finiteDouble(d);
-              } else {
-                out.jsonString(Double.toString(d));
-              }
-            }
-            case BOOLEAN -> out.write((Boolean) v ? TRUE : FALSE);
+            case STRING -> string(out, v);
+            case LONG -> longValue(out, v);
+            case INT -> intValue(out, v);
+            case DOUBLE -> doubleValue(out, v);
+            case BOOLEAN -> bool(out, v);
             default -> fields[i].write(out, v);
           }
         }
