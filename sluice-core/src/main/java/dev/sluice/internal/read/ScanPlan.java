@@ -158,10 +158,10 @@ public final class ScanPlan {
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.SCAN, slices.size(), 1);
     for (FileSlice s : slices) {
-      if (logMerge.isPresent() && !s.logFiles().isEmpty()) {
-        parts.add(() -> counted(readMerged(s, onSkipped), meter, true));
-      } else if (s.baseFile().isPresent()) {
-        parts.add(() -> counted(readFile(s.baseFile().get()), meter, true));
+      if (logMerge.isPresent() && !s.logFiles().isEmpty() || s.baseFile().isPresent()) {
+        // one lambda for both kinds of slice: the workers' call of Supplier.get then sees one class, where two made
+        // the compiled worker loop trap and fall back to the interpreter at each slice of the other kind
+        parts.add(() -> counted(readSlice(s, onSkipped), meter, true));
       } else {
         // a slice without files to read (a pending compaction's new slice): done as soon as it is reached
         meter.advance(1);
@@ -234,6 +234,14 @@ public final class ScanPlan {
     System.getLogger(ScanPlan.class.getName()).log(System.Logger.Level.WARNING, "skipped a corrupt log block at offset "
         + b.offset() + " (" + b.size() + " bytes) of " + b.path() + b.instant().map(i -> ", instant " + i
         + (b.committed() ? " (committed: its rows are not read)" : " (not committed)")).orElse(""));
+  }
+
+  /** A slice's rows: merged with its logs when it has any (and the plan merges), else its base file's. */
+  private CloseableIterator<GenericRecord> readSlice(FileSlice slice, Consumer<SkippedBlock> onSkipped) {
+    if (logMerge.isPresent() && !slice.logFiles().isEmpty()) {
+      return readMerged(slice, onSkipped);
+    }
+    return readFile(slice.baseFile().get());
   }
 
   private CloseableIterator<GenericRecord> readMerged(FileSlice slice, Consumer<SkippedBlock> onSkipped) {
