@@ -144,29 +144,11 @@ abstract class CsvCellBytes {
     }
   }
 
-  /** One pass over a {@link Utf8}: plain ASCII is copied (quoted if it must be), anything beyond goes through its text. */
+  /** A {@link Utf8} of plain ASCII in one pass (copied as it is checked, quoted if it must be), else through its text. */
   private static void string(Utf8Sink out, Object value) throws IOException {
     CharSequence s = (CharSequence) value;
-    if (s instanceof Utf8 u) {
-      byte[] b = u.getBytes();
-      int len = u.getByteLength();
-      boolean quote = len == 0;
-      int i = 0;
-      for (; i < len; i++) {
-        byte c = b[i];
-        if (c < 0) {
-          break;
-        }
-        quote |= c == ',' || c == '"' || c == '\n' || c == '\r';
-      }
-      if (i == len) {
-        if (quote) {
-          writeQuoted(out, b, len);
-        } else {
-          out.write(b, 0, len);
-        }
-        return;
-      }
+    if (s instanceof Utf8 u && out.csvAscii(u.getBytes(), u.getByteLength())) {
+      return;
     }
     cell(out, s.toString());
   }
@@ -219,21 +201,6 @@ abstract class CsvCellBytes {
       out.write(b, 0, len);
       return;
     }
-    writeQuoted(out, b, len);
-  }
-
-  /** Bytes in quotes, the quotes among them doubled. */
-  private static void writeQuoted(Utf8Sink out, byte[] b, int len) throws IOException {
-    out.write('"');
-    int start = 0;
-    for (int i = 0; i < len; i++) {
-      if (b[i] == '"') {
-        out.write(b, start, i + 1 - start);
-        out.write('"');
-        start = i + 1;
-      }
-    }
-    out.write(b, start, len - start);
-    out.write('"');
+    out.csvQuoted(b, len);
   }
 }

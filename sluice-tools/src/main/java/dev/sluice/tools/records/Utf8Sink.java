@@ -20,6 +20,8 @@ final class Utf8Sink {
   private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
   /** Per ASCII byte: 0 copied as is, else the letter of its short escape, or 'u' for the long one. */
   private static final byte[] JSON_ESCAPES = new byte[128];
+  /** Per ASCII byte: 1 when a CSV cell holding it is quoted (comma, quote, line feed, carriage return). */
+  private static final byte[] CSV_QUOTED = new byte[128];
   private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
 
   static {
@@ -33,6 +35,10 @@ final class Utf8Sink {
     JSON_ESCAPES['\r'] = 'r';
     JSON_ESCAPES['"'] = '"';
     JSON_ESCAPES['\\'] = '\\';
+    CSV_QUOTED[','] = 1;
+    CSV_QUOTED['"'] = 1;
+    CSV_QUOTED['\n'] = 1;
+    CSV_QUOTED['\r'] = 1;
   }
 
   private final OutputStream out;
@@ -268,6 +274,58 @@ final class Utf8Sink {
       }
     }
     return true;
+  }
+
+  /**
+   * ASCII bytes as one CSV cell, copied as they are checked (most cells need nothing else): as they are, or in quotes
+   * with each quote doubled when empty or holding a comma, quote or line break. False, with nothing written, when a
+   * byte is beyond ASCII: the caller writes the cell from its text then.
+   */
+  boolean csvAscii(byte[] b, int len) throws IOException {
+    room(len);
+    byte[] to = buf;
+    int p = pos;
+    for (int i = 0; i < len; i++) {
+      byte c = b[i];
+      if (c < 0) {
+        return false;
+      }
+      if (CSV_QUOTED[c] != 0) {
+        for (int j = i + 1; j < len; j++) {
+          if (b[j] < 0) {
+            return false;
+          }
+        }
+        csvQuoted(b, len);
+        return true;
+      }
+      to[p++] = c;
+    }
+    if (len == 0) {
+      room(2);
+      buf[pos++] = '"';
+      buf[pos++] = '"';
+      return true;
+    }
+    pos = p;
+    return true;
+  }
+
+  /** Bytes in quotes, each quote among them doubled (a CSV cell that must be quoted), in one pass. */
+  void csvQuoted(byte[] b, int len) throws IOException {
+    room(2 * len + 2);
+    byte[] to = buf;
+    int p = pos;
+    to[p++] = '"';
+    for (int i = 0; i < len; i++) {
+      byte c = b[i];
+      to[p++] = c;
+      if (c == '"') {
+        to[p++] = '"';
+      }
+    }
+    to[p++] = '"';
+    pos = p;
   }
 
   /** {@code s} as a JSON string, quotes included. */
