@@ -2,6 +2,8 @@ package dev.sluice.tools.records;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.NumberOutput;
@@ -305,5 +307,26 @@ class ByteOutputTest {
     }
     assertSameBytes(schema, big);
     assertSameBytes(AllTypes.SCHEMA, records);
+  }
+
+  /**
+   * A CSV cell of ASCII bytes is copied as it is checked, into a buffer that flushes mid-cell; one with a byte beyond
+   * ASCII, even after a comma that already asked for quotes, writes nothing and is left to the text path.
+   */
+  @Test
+  void csvCellsOfAsciiCrossTheBufferAndOthersWriteNothing() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Utf8Sink sink = new Utf8Sink(out, 8);
+    for (String cell : new String[] {"abcdef", "a,b\"c", "", "0123456789", "line\nbreak"}) {
+      byte[] b = cell.getBytes(StandardCharsets.US_ASCII);
+      assertTrue(sink.csvAscii(b, b.length), cell);
+      sink.write('|');
+    }
+    byte[] mixed = "x,\"\u00e9".getBytes(StandardCharsets.UTF_8);
+    assertFalse(sink.csvAscii(mixed, mixed.length));
+    byte[] plain = "ab\u00e9".getBytes(StandardCharsets.UTF_8);
+    assertFalse(sink.csvAscii(plain, plain.length));
+    sink.flush();
+    assertEquals("abcdef|\"a,b\"\"c\"|\"\"|0123456789|\"line\nbreak\"|", out.toString(StandardCharsets.UTF_8));
   }
 }
