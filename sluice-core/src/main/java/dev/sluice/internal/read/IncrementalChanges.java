@@ -86,17 +86,6 @@ final class IncrementalChanges {
     return names;
   }
 
-  /** The fields of {@code full} named in {@code names}, in table order. */
-  static Schema project(Schema full, Set<String> names) {
-    List<Schema.Field> fields = new ArrayList<>();
-    for (Schema.Field f : full.getFields()) {
-      if (names.contains(f.name())) {
-        fields.add(new Schema.Field(f, f.schema()));
-      }
-    }
-    return Schema.createRecord(full.getName(), full.getDoc(), full.getNamespace(), false, fields);
-  }
-
   /** The rows, read lazily partition by partition. */
   CloseableIterator<GenericRecord> open() {
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();

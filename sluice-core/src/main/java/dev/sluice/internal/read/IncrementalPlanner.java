@@ -19,6 +19,7 @@ import dev.sluice.internal.mdt.read.MetadataTables;
 import dev.sluice.internal.fsview.LogFile;
 import dev.sluice.internal.read.expr.BoundExpression;
 import dev.sluice.internal.read.expr.ExpressionBinder;
+import dev.sluice.internal.schema.Projection;
 import dev.sluice.internal.table.TableConfig;
 import dev.sluice.internal.timeline.Action;
 import dev.sluice.internal.timeline.CommitMetadata;
@@ -121,7 +122,7 @@ final class IncrementalPlanner {
       Optional<LogMerge> mergeAtStart = mor ? Optional.of(snapshot.logMerge(atStart.timeline(), range.begin()))
           : Optional.empty();
       Set<String> internal = IncrementalChanges.internalColumns(output, userFilter);
-      Schema internalSchema = IncrementalChanges.project(full, internal);
+      Schema internalSchema = Projection.of(full, internal::contains);
       Schema mergeSchema = mor ? snapshot.mergeSchema(full, internal) : internalSchema;
       IncrementalChanges changes = new IncrementalChanges(storage, range, output, internalSchema, mergeSchema,
           userFilter, mergeAtEnd, mergeAtStart, endSlices, startSlices);

@@ -13,6 +13,7 @@ import dev.sluice.internal.log.SkippedBlock;
 import dev.sluice.internal.merge.DeleteFlag;
 import dev.sluice.internal.merge.KeyedMerge;
 import dev.sluice.internal.merge.StoredRows;
+import dev.sluice.internal.schema.Projection;
 import dev.sluice.storage.Storage;
 import dev.sluice.api.CloseableIterator;
 import dev.sluice.internal.basefile.WideRow;
@@ -122,16 +123,9 @@ final class MergedSliceReader {
    * show (see {@link #keyColumn}), and the merge reads neither from a base row.
    */
   private Schema projectWithKey(Schema fileSchema, String keyColumn) {
-    List<Schema.Field> fields = new ArrayList<>();
     boolean partitionShown = output.orElseThrow().getField(MetaFields.PARTITION_PATH) != null;
-    for (Schema.Field f : fileSchema.getFields()) {
-      String name = f.name();
-      boolean unneeded = name.equals(MetaFields.RECORD_KEY) || name.equals(MetaFields.PARTITION_PATH) && !partitionShown;
-      if (name.equals(keyColumn) || !unneeded && readSchema.getField(name) != null) {
-        fields.add(new Schema.Field(f, f.schema()));
-      }
-    }
-    return Schema.createRecord(fileSchema.getName(), fileSchema.getDoc(), fileSchema.getNamespace(), false, fields);
+    return Projection.of(fileSchema, name -> name.equals(keyColumn) || readSchema.getField(name) != null
+        && !name.equals(MetaFields.RECORD_KEY) && (partitionShown || !name.equals(MetaFields.PARTITION_PATH)));
   }
 
   /** The merged rows of {@code slice}; opens its files now and releases them on close. */
@@ -161,7 +155,7 @@ final class MergedSliceReader {
         // a partial update fills its missing columns from the base row by name: that needs the whole row
         boolean partial = logs.stats().partialUpdates();
         String keyColumn = keyColumn(fileSchema, partial);
-        Schema projection = keyColumn.equals(MetaFields.RECORD_KEY) ? ScanPlan.project(fileSchema, readSchema)
+        Schema projection = keyColumn.equals(MetaFields.RECORD_KEY) ? Projection.of(fileSchema, name -> readSchema.getField(name) != null)
             : projectWithKey(fileSchema, keyColumn);
         Optional<Schema> wide = output.isPresent() && !partial ? outputFirst(projection, output.get()) : Optional.empty();
         if (wide.isPresent()) {

@@ -2,6 +2,7 @@ package dev.sluice.internal.read;
 
 import dev.sluice.api.Progress;
 import dev.sluice.api.ProgressListener;
+import dev.sluice.internal.schema.Projection;
 import dev.sluice.internal.util.ProgressMeter;
 import dev.sluice.internal.schema.SchemaEvolution;
 import dev.sluice.internal.basefile.BaseFileReader;
@@ -257,18 +258,11 @@ public final class ScanPlan {
   private CloseableIterator<GenericRecord> readFile(BaseFile f) {
     BaseFileReader reader = BaseFileReader.open(storage, f.path(), f.size());
     Schema fileSchema = reader.footer().schema();
-    List<Schema.Field> projected = new ArrayList<>();
-    for (Schema.Field field : fileSchema.getFields()) {
-      if (readColumns.contains(field.name())) {
-        projected.add(new Schema.Field(field, field.schema()));
-      }
-    }
-    Schema projection = Schema.createRecord(fileSchema.getName(), fileSchema.getDoc(), fileSchema.getNamespace(), false,
-        projected);
+    Schema projection = Projection.of(fileSchema, readColumns::contains);
     // when the file holds every output column as the output schema has it (the usual case: no widened type, no column
     // added since the file was written) and the filter reads none beyond them, the file's rows are assembled in the
     // output schema itself: no second record per row to copy them into (a tenth of a full scan's CPU before)
-    boolean direct = projected.size() == readColumns.size() && readColumns.size() == outputSchema.getFields().size()
+    boolean direct = projection.getFields().size() == readColumns.size() && readColumns.size() == outputSchema.getFields().size()
         && OutputMapping.of(projection, outputSchema).identical();
     Schema read = direct ? outputSchema : projection;
     Optional<FilterPredicate> pushed = filter.flatMap(BoundExpression::toParquet);
@@ -297,17 +291,6 @@ public final class ScanPlan {
         }
       }
     };
-  }
-
-  /** The fields of {@code fileSchema} (as the file defines them) whose names {@code wanted} has, in file order. */
-  static Schema project(Schema fileSchema, Schema wanted) {
-    List<Schema.Field> projected = new ArrayList<>();
-    for (Schema.Field field : fileSchema.getFields()) {
-      if (wanted.getField(field.name()) != null) {
-        projected.add(new Schema.Field(field, field.schema()));
-      }
-    }
-    return Schema.createRecord(fileSchema.getName(), fileSchema.getDoc(), fileSchema.getNamespace(), false, projected);
   }
 
   /**
