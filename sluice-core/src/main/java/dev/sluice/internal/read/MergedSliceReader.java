@@ -155,7 +155,8 @@ final class MergedSliceReader {
         // a partial update fills its missing columns from the base row by name: that needs the whole row
         boolean partial = logs.stats().partialUpdates();
         String keyColumn = keyColumn(fileSchema, partial);
-        Schema projection = keyColumn.equals(MetaFields.RECORD_KEY) ? Projection.of(fileSchema, name -> readSchema.getField(name) != null)
+        Schema projection = keyColumn.equals(MetaFields.RECORD_KEY)
+            ? Projection.of(fileSchema, name -> readSchema.getField(name) != null)
             : projectWithKey(fileSchema, keyColumn);
         Optional<Schema> wide = output.isPresent() && !partial ? outputFirst(projection, output.get()) : Optional.empty();
         if (wide.isPresent()) {

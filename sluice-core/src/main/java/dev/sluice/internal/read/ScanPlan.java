@@ -159,7 +159,7 @@ public final class ScanPlan {
     List<Supplier<CloseableIterator<GenericRecord>>> parts = new ArrayList<>();
     ProgressMeter meter = ProgressMeter.start(progress, Progress.Step.SCAN, slices.size(), 1);
     for (FileSlice s : slices) {
-      if (logMerge.isPresent() && !s.logFiles().isEmpty() || s.baseFile().isPresent()) {
+      if (merged(s) || s.baseFile().isPresent()) {
         // one lambda for both kinds of slice: the workers' call of Supplier.get then sees one class, where two made
         // the compiled worker loop trap and fall back to the interpreter at each slice of the other kind
         parts.add(() -> counted(readSlice(s, onSkipped), meter, true));
@@ -237,12 +237,14 @@ public final class ScanPlan {
         + (b.committed() ? " (committed: its rows are not read)" : " (not committed)")).orElse(""));
   }
 
-  /** A slice's rows: merged with its logs when it has any (and the plan merges), else its base file's. */
+  /** Whether {@code slice} is read merged with its logs: it has some, and the plan merges. */
+  private boolean merged(FileSlice slice) {
+    return logMerge.isPresent() && !slice.logFiles().isEmpty();
+  }
+
+  /** A slice's rows: merged with its logs (see {@link #merged}), else its base file's. */
   private CloseableIterator<GenericRecord> readSlice(FileSlice slice, Consumer<SkippedBlock> onSkipped) {
-    if (logMerge.isPresent() && !slice.logFiles().isEmpty()) {
-      return readMerged(slice, onSkipped);
-    }
-    return readFile(slice.baseFile().get());
+    return merged(slice) ? readMerged(slice, onSkipped) : readFile(slice.baseFile().get());
   }
 
   private CloseableIterator<GenericRecord> readMerged(FileSlice slice, Consumer<SkippedBlock> onSkipped) {
@@ -262,7 +264,8 @@ public final class ScanPlan {
     // when the file holds every output column as the output schema has it (the usual case: no widened type, no column
     // added since the file was written) and the filter reads none beyond them, the file's rows are assembled in the
     // output schema itself: no second record per row to copy them into (a tenth of a full scan's CPU before)
-    boolean direct = projection.getFields().size() == readColumns.size() && readColumns.size() == outputSchema.getFields().size()
+    boolean direct = projection.getFields().size() == readColumns.size()
+        && readColumns.size() == outputSchema.getFields().size()
         && OutputMapping.of(projection, outputSchema).identical();
     Schema read = direct ? outputSchema : projection;
     Optional<FilterPredicate> pushed = filter.flatMap(BoundExpression::toParquet);

@@ -144,7 +144,7 @@ abstract class CsvCellBytes {
     }
   }
 
-  /** A {@link Utf8} of plain ASCII in one pass (copied as it is checked, quoted if it must be), else through its text. */
+  /** A {@link Utf8} of plain ASCII in one pass (copied as checked, quoted if it must be), else through its text. */
   private static void string(Utf8Sink out, Object value) throws IOException {
     CharSequence s = (CharSequence) value;
     if (s instanceof Utf8 u && out.csvAscii(u.getBytes(), u.getByteLength())) {
@@ -171,7 +171,7 @@ abstract class CsvCellBytes {
       void write(Utf8Sink out, Object value) throws IOException {
         scratch.reset();
         json.write(scratch, value);
-        quoted(out, scratch.array(), scratch.length());
+        out.csvCell(scratch.array(), scratch.length());
       }
     };
   }
@@ -185,22 +185,5 @@ abstract class CsvCellBytes {
     out.write('"');
     out.text(text.replace("\"", "\"\""));
     out.write('"');
-  }
-
-  /**
-   * UTF-8 bytes of a cell, quoted (quotes doubled) when empty or holding a comma, quote or line break. Only for bytes
-   * that cannot start with a byte-order mark (ASCII, JSON).
-   */
-  static void quoted(Utf8Sink out, byte[] b, int len) throws IOException {
-    boolean quote = len == 0;
-    for (int i = 0; i < len && !quote; i++) {
-      byte c = b[i];
-      quote = c == ',' || c == '"' || c == '\n' || c == '\r';
-    }
-    if (!quote) {
-      out.write(b, 0, len);
-      return;
-    }
-    out.csvQuoted(b, len);
   }
 }

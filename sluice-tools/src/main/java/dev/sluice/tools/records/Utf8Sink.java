@@ -277,21 +277,38 @@ final class Utf8Sink {
   }
 
   /**
-   * ASCII bytes as one CSV cell, copied as they are checked (most cells need nothing else): as they are, or in quotes
-   * with each quote doubled when empty or holding a comma, quote or line break. False, with nothing written, when a
-   * byte is beyond ASCII: the caller writes the cell from its text then.
+   * ASCII bytes as one CSV cell (see {@link #csvCell(byte[], int)}). False, with nothing written, when a byte is beyond
+   * ASCII: the caller writes the cell from its text then.
    */
   boolean csvAscii(byte[] b, int len) throws IOException {
+    return csvCell(b, len, true);
+  }
+
+  /**
+   * UTF-8 bytes as one CSV cell, copied as they are checked (most cells need nothing else): as they are, or in quotes
+   * with each quote doubled when empty or holding a comma, quote or line break. Only for bytes that cannot start with
+   * a byte-order mark (ASCII, JSON).
+   */
+  void csvCell(byte[] b, int len) throws IOException {
+    csvCell(b, len, false);
+  }
+
+  private boolean csvCell(byte[] b, int len, boolean asciiOnly) throws IOException {
+    if (len == 0) {
+      csvQuoted(b, 0);
+      return true;
+    }
     room(len);
     byte[] to = buf;
     int p = pos;
     for (int i = 0; i < len; i++) {
       byte c = b[i];
       if (c < 0) {
-        return false;
-      }
-      if (CSV_QUOTED[c] != 0) {
-        for (int j = i + 1; j < len; j++) {
+        if (asciiOnly) {
+          return false;
+        }
+      } else if (CSV_QUOTED[c] != 0) {
+        for (int j = i + 1; asciiOnly && j < len; j++) {
           if (b[j] < 0) {
             return false;
           }
@@ -301,18 +318,12 @@ final class Utf8Sink {
       }
       to[p++] = c;
     }
-    if (len == 0) {
-      room(2);
-      buf[pos++] = '"';
-      buf[pos++] = '"';
-      return true;
-    }
     pos = p;
     return true;
   }
 
   /** Bytes in quotes, each quote among them doubled (a CSV cell that must be quoted), in one pass. */
-  void csvQuoted(byte[] b, int len) throws IOException {
+  private void csvQuoted(byte[] b, int len) throws IOException {
     room(2 * len + 2);
     byte[] to = buf;
     int p = pos;
